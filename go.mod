@@ -1,0 +1,3 @@
+module github.com/fwstruct/fwstruct
+
+go 1.24

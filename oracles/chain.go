@@ -1,0 +1,400 @@
+package oracles
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Sequence is one example of a chain model: a feature vector for every
+// position and the ground-truth label of every position.
+type Sequence struct {
+	Features []SparseVec // one per position, indices in [0, numFeatures)
+	Labels   []int32     // one per position, values in [0, numLabels)
+}
+
+// Chain is the linear-chain model of the OCR and CoNLL experiments
+// (Osokin et al. 2016, App. I.1 and I.2; Lacoste-Julien et al. 2013, Sec. 6).
+//
+// The joint feature map phi(x, y) of a sequence with T positions holds
+//
+//   - emission features: F x K, entry (f, k) = sum_t x_t[f] [y_t = k];
+//   - transition features: K x K, entry (k, l) = #{t : y_t = k, y_{t+1} = l};
+//   - bias features: 3 x K, the model bias #{t : y_t = k}, and the indicators
+//     [y_1 = k] (first position) and [y_T = k] (last position).
+//
+// so d = F*K + K*K + 3*K (4,082 for OCR: F = 128 pixels, K = 26 letters).
+// Coordinates are laid out as emission f*K+k, then transition F*K + k*K + l,
+// then bias F*K + K*K + {k, K+k, 2K+k}; see EmissionIndex and friends.
+//
+// The loss is the Hamming distance normalized by the length,
+// L_i(y) = (1/T) sum_t [y_t != y_{i,t}]; the max oracle is the Viterbi
+// algorithm on the loss-augmented scores and Predict is plain Viterbi. Both
+// are allocation-free in steady state.
+type Chain struct {
+	numLabels   int
+	numFeatures int
+
+	seqPtr  []int32 // positions of example i: seqPtr[i] .. seqPtr[i+1]
+	labels  []int32 // ground truth, flat over positions
+	featPtr []int32 // features of position p: featPtr[p] .. featPtr[p+1]
+	featIdx []int32
+	featVal []float64
+	maxLen  int
+
+	work sync.Pool // *chainWork
+}
+
+type chainWork struct {
+	theta []float64 // T*K unary scores <w, features> (no loss)
+	cur   []float64 // K
+	next  []float64 // K
+	bp    []int32   // T*K back pointers
+	acc   accumulator
+}
+
+// NewChain builds a chain problem with numLabels labels and numFeatures
+// features per position. It returns an error for empty sequences,
+// mismatched lengths, labels or feature indices out of range, repeated
+// feature indices and non-finite values.
+func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
+	if numLabels < 1 {
+		return nil, fmt.Errorf("chain: need at least one label, got %d", numLabels)
+	}
+	if numFeatures < 0 {
+		return nil, fmt.Errorf("chain: negative feature count %d", numFeatures)
+	}
+	c := &Chain{numLabels: numLabels, numFeatures: numFeatures}
+	c.seqPtr = make([]int32, 1, len(seqs)+1)
+	c.featPtr = []int32{0}
+	seen := make([]bool, numFeatures)
+	for i, s := range seqs {
+		T := len(s.Labels)
+		if T == 0 {
+			return nil, fmt.Errorf("chain: sequence %d is empty", i)
+		}
+		if len(s.Features) != T {
+			return nil, fmt.Errorf("chain: sequence %d has %d labels but %d feature vectors", i, T, len(s.Features))
+		}
+		for t, lab := range s.Labels {
+			if lab < 0 || int(lab) >= numLabels {
+				return nil, fmt.Errorf("chain: sequence %d position %d: label %d outside [0, %d)", i, t, lab, numLabels)
+			}
+			x := s.Features[t]
+			if len(x.Idx) != len(x.Val) {
+				return nil, fmt.Errorf("chain: sequence %d position %d: %d indices but %d values", i, t, len(x.Idx), len(x.Val))
+			}
+			for k, f := range x.Idx {
+				if f < 0 || int(f) >= numFeatures {
+					return nil, fmt.Errorf("chain: sequence %d position %d: feature index %d outside [0, %d)", i, t, f, numFeatures)
+				}
+				if seen[f] {
+					return nil, fmt.Errorf("chain: sequence %d position %d: feature index %d repeated", i, t, f)
+				}
+				v := x.Val[k]
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("chain: sequence %d position %d: feature %d is %v", i, t, f, v)
+				}
+				seen[f] = true
+				if v != 0 {
+					c.featIdx = append(c.featIdx, f)
+					c.featVal = append(c.featVal, v)
+				}
+			}
+			for _, f := range x.Idx {
+				seen[f] = false
+			}
+			c.featPtr = append(c.featPtr, int32(len(c.featIdx)))
+			c.labels = append(c.labels, lab)
+		}
+		c.seqPtr = append(c.seqPtr, int32(len(c.labels)))
+		if T > c.maxLen {
+			c.maxLen = T
+		}
+	}
+	c.work.New = func() any { return new(chainWork) }
+	return c, nil
+}
+
+// Len returns the number of sequences.
+func (c *Chain) Len() int { return len(c.seqPtr) - 1 }
+
+// Dim returns F*K + K*K + 3*K.
+func (c *Chain) Dim() int {
+	K := c.numLabels
+	return c.numFeatures*K + K*K + 3*K
+}
+
+// NumLabels returns K.
+func (c *Chain) NumLabels() int { return c.numLabels }
+
+// NumFeatures returns F, the number of features per position.
+func (c *Chain) NumFeatures() int { return c.numFeatures }
+
+// SeqLen returns the number of positions of example i.
+func (c *Chain) SeqLen(i int) int { return int(c.seqPtr[i+1] - c.seqPtr[i]) }
+
+// MaxLen returns the length of the longest sequence.
+func (c *Chain) MaxLen() int { return c.maxLen }
+
+// Truth returns the ground-truth labels of example i (do not modify).
+func (c *Chain) Truth(i int) []int32 { return c.labels[c.seqPtr[i]:c.seqPtr[i+1]:c.seqPtr[i+1]] }
+
+// Features returns the feature vector of position t of example i, sharing
+// the model's storage (do not modify).
+func (c *Chain) Features(i, t int) SparseVec {
+	p := int(c.seqPtr[i]) + t
+	lo, hi := c.featPtr[p], c.featPtr[p+1]
+	return SparseVec{Idx: c.featIdx[lo:hi:hi], Val: c.featVal[lo:hi:hi]}
+}
+
+// EmissionIndex returns the coordinate of emission feature (f, k).
+func (c *Chain) EmissionIndex(f, k int) int { return f*c.numLabels + k }
+
+// TransitionIndex returns the coordinate of transition feature (k -> l).
+func (c *Chain) TransitionIndex(k, l int) int {
+	return c.numFeatures*c.numLabels + k*c.numLabels + l
+}
+
+// BiasIndex returns the coordinate of a bias feature: kind 0 is the model
+// bias, 1 the first-position bias and 2 the last-position bias of label k.
+func (c *Chain) BiasIndex(kind, k int) int {
+	K := c.numLabels
+	return c.numFeatures*K + K*K + kind*K + k
+}
+
+// Loss returns the normalized Hamming distance between y and the truth.
+func (c *Chain) Loss(i int, y []int32) float64 {
+	truth := c.Truth(i)
+	if len(y) != len(truth) {
+		return math.Inf(1)
+	}
+	mis := 0
+	for t, v := range truth {
+		if y[t] != v {
+			mis++
+		}
+	}
+	return float64(mis) / float64(len(truth))
+}
+
+// Psi sets dst to phi(x_i, y_i) - phi(x_i, y).
+func (c *Chain) Psi(i int, y []int32, dst *SparseVec) {
+	ws := c.work.Get().(*chainWork)
+	defer c.work.Put(ws)
+	acc := &ws.acc
+	acc.ensure(c.Dim())
+	truth := c.Truth(i)
+	T := len(truth)
+	K := int32(c.numLabels)
+	base := int(c.seqPtr[i])
+	bias := int32(c.numFeatures)*K + K*K
+	for t := 0; t < T; t++ {
+		a, b := truth[t], y[t]
+		if a == b {
+			continue
+		}
+		p := base + t
+		lo, hi := c.featPtr[p], c.featPtr[p+1]
+		for k := lo; k < hi; k++ {
+			f, v := c.featIdx[k], c.featVal[k]
+			acc.add(f*K+a, v)
+			acc.add(f*K+b, -v)
+		}
+		acc.add(bias+a, 1)
+		acc.add(bias+b, -1)
+	}
+	trans := int32(c.numFeatures) * K
+	for t := 0; t+1 < T; t++ {
+		ta, tb := truth[t]*K+truth[t+1], y[t]*K+y[t+1]
+		if ta != tb {
+			acc.add(trans+ta, 1)
+			acc.add(trans+tb, -1)
+		}
+	}
+	if truth[0] != y[0] {
+		acc.add(bias+K+truth[0], 1)
+		acc.add(bias+K+y[0], -1)
+	}
+	if truth[T-1] != y[T-1] {
+		acc.add(bias+2*K+truth[T-1], 1)
+		acc.add(bias+2*K+y[T-1], -1)
+	}
+	acc.flush(dst)
+}
+
+// MaxOracle runs loss-augmented Viterbi: argmax_y L_i(y) + <w, phi(x_i, y)>.
+func (c *Chain) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
+	ws := c.work.Get().(*chainWork)
+	defer c.work.Put(ws)
+	T := c.SeqLen(i)
+	c.unaries(ws, i, w)
+	truth := c.Truth(i)
+	K := c.numLabels
+	inv := 1 / float64(T)
+	truthScore := c.score(ws.theta, truth, w)
+	theta := ws.theta[:T*K]
+	for t := 0; t < T; t++ {
+		row := theta[t*K : t*K+K]
+		for k := range row {
+			row[k] += inv
+		}
+		row[truth[t]] -= inv
+	}
+	y, best := c.viterbi(ws, T, w, dst)
+	return y, best - truthScore
+}
+
+// Predict runs Viterbi: argmax_y <w, phi(x_i, y)>.
+func (c *Chain) Predict(i int, w []float64, dst []int32) []int32 {
+	ws := c.work.Get().(*chainWork)
+	defer c.work.Put(ws)
+	c.unaries(ws, i, w)
+	y, _ := c.viterbi(ws, c.SeqLen(i), w, dst)
+	return y
+}
+
+// Score returns <w, phi(x_i, y)>.
+func (c *Chain) Score(i int, y []int32, w []float64) float64 {
+	ws := c.work.Get().(*chainWork)
+	defer c.work.Put(ws)
+	c.unaries(ws, i, w)
+	return c.score(ws.theta, y, w)
+}
+
+// unaries fills ws.theta[t*K+k] with the emission score <w_k, x_t> plus the
+// model, first and last biases.
+func (c *Chain) unaries(ws *chainWork, i int, w []float64) {
+	T := c.SeqLen(i)
+	K := c.numLabels
+	if cap(ws.theta) < T*K {
+		ws.theta = make([]float64, c.maxLen*K)
+		ws.bp = make([]int32, c.maxLen*K)
+		ws.cur = make([]float64, K)
+		ws.next = make([]float64, K)
+	}
+	theta := ws.theta[:T*K]
+	biasOff := c.numFeatures*K + K*K
+	model := w[biasOff : biasOff+K]
+	base := int(c.seqPtr[i])
+	for t := 0; t < T; t++ {
+		row := theta[t*K : t*K+K]
+		copy(row, model)
+		p := base + t
+		lo, hi := c.featPtr[p], c.featPtr[p+1]
+		for k := lo; k < hi; k++ {
+			f := int(c.featIdx[k]) * K
+			axpy(row, c.featVal[k], w[f:f+K])
+		}
+	}
+	first := w[biasOff+K : biasOff+2*K]
+	last := w[biasOff+2*K : biasOff+3*K]
+	row0 := theta[:K]
+	for k := range row0 {
+		row0[k] += first[k]
+	}
+	rowT := theta[(T-1)*K : T*K]
+	for k := range rowT {
+		rowT[k] += last[k]
+	}
+}
+
+// axpy performs dst += a*x for len(dst) == len(x).
+func axpy(dst []float64, a float64, x []float64) {
+	x = x[:len(dst)]
+	if a == 1 {
+		for k := range dst {
+			dst[k] += x[k]
+		}
+		return
+	}
+	for k := range dst {
+		dst[k] += a * x[k]
+	}
+}
+
+// score returns the chain score of y given the unary table theta.
+func (c *Chain) score(theta []float64, y []int32, w []float64) float64 {
+	K := c.numLabels
+	trans := w[c.numFeatures*K : c.numFeatures*K+K*K]
+	var s float64
+	for t, k := range y {
+		s += theta[t*K+int(k)]
+		if t > 0 {
+			s += trans[int(y[t-1])*K+int(k)]
+		}
+	}
+	return s
+}
+
+// viterbi maximizes sum_t theta[t][y_t] + sum_t trans[y_t][y_{t+1}] and
+// writes the maximizer into dst.
+func (c *Chain) viterbi(ws *chainWork, T int, w []float64, dst []int32) ([]int32, float64) {
+	K := c.numLabels
+	trans := w[c.numFeatures*K : c.numFeatures*K+K*K]
+	theta := ws.theta[:T*K]
+	bp := ws.bp[:T*K]
+	cur, next := ws.cur[:K], ws.next[:K]
+	copy(cur, theta[:K])
+	for t := 1; t < T; t++ {
+		for l := range next {
+			next[l] = math.Inf(-1)
+		}
+		bpt := bp[t*K : t*K+K]
+		for k := 0; k < K; k++ {
+			dk := cur[k]
+			row := trans[k*K : k*K+K]
+			for l, a := range row {
+				if v := dk + a; v > next[l] {
+					next[l] = v
+					bpt[l] = int32(k)
+				}
+			}
+		}
+		un := theta[t*K : t*K+K]
+		for l := range next {
+			next[l] += un[l]
+		}
+		cur, next = next, cur
+	}
+	best, arg := math.Inf(-1), 0
+	for k, v := range cur {
+		if v > best {
+			best, arg = v, k
+		}
+	}
+	if cap(dst) < T {
+		dst = make([]int32, T)
+	}
+	dst = dst[:T]
+	dst[T-1] = int32(arg)
+	for t := T - 1; t > 0; t-- {
+		dst[t-1] = bp[t*K+int(dst[t])]
+	}
+	return dst, best
+}
+
+// ForEachLabeling enumerates the K^T labelings of example i.
+func (c *Chain) ForEachLabeling(i int, fn func(y []int32)) {
+	enumerate(c.SeqLen(i), c.numLabels, fn)
+}
+
+// enumerate calls fn with every vector of length T over [0, K).
+func enumerate(T, K int, fn func(y []int32)) {
+	y := make([]int32, T)
+	for {
+		fn(y)
+		t := 0
+		for t < T {
+			y[t]++
+			if int(y[t]) < K {
+				break
+			}
+			y[t] = 0
+			t++
+		}
+		if t == T {
+			return
+		}
+	}
+}

@@ -1,0 +1,122 @@
+// Package oracles holds the structured models of fwstruct: for each training
+// example i, the joint feature map through psi_i(y) = phi(x_i, y_i) - phi(x_i, y),
+// the task loss L_i(y), the max oracle (loss-augmented decoding) and the
+// decoder used for prediction.
+//
+// A new structured task is one new Problem; nothing in the solvers changes.
+// Labelings are []int32 for every model (a tag sequence, a class, a mask), so
+// caches, active sets and serialization stay generic.
+//
+// Notation follows Lacoste-Julien et al. (2013), eq. (2):
+//
+//	H_i(y; w) = L_i(y) - <w, psi_i(y)>,   max oracle: argmax_y H_i(y; w).
+package oracles
+
+// Problem is a structural SVM training (or test) set.
+//
+// Implementations must be safe for concurrent use by several goroutines as
+// long as each call gets its own dst buffers: solvers evaluate the duality gap
+// in parallel.
+type Problem interface {
+	// Len is the number of examples n.
+	Len() int
+	// Dim is the dimension d of the joint feature map (and of w).
+	Dim() int
+	// Truth returns the ground-truth labeling y_i. The caller must not modify
+	// it.
+	Truth(i int) []int32
+	// Loss returns L_i(y) = L(y_i, y) >= 0, with L_i(y_i) = 0.
+	Loss(i int, y []int32) float64
+	// Psi sets dst to psi_i(y) = phi(x_i, y_i) - phi(x_i, y) with distinct
+	// indices, reusing the storage of dst.
+	Psi(i int, y []int32, dst *SparseVec)
+	// MaxOracle solves the loss-augmented decoding problem
+	// argmax_y H_i(y; w) (Lacoste-Julien et al. 2013, eq. 2). It writes the
+	// maximizer into dst (grown as needed), returns it, and returns
+	// H_i(y*; w) >= 0.
+	MaxOracle(i int, w []float64, dst []int32) (y []int32, h float64)
+	// Predict returns argmax_y <w, phi(x_i, y)>, written into dst.
+	Predict(i int, w []float64, dst []int32) []int32
+}
+
+// Labelings is implemented by problems whose label space of example i is
+// small enough to enumerate; it feeds the Exhaustive oracle used in tests.
+type Labelings interface {
+	// ForEachLabeling calls fn with every labeling of example i. The slice
+	// passed to fn is reused between calls.
+	ForEachLabeling(i int, fn func(y []int32))
+}
+
+// H returns H_i(y; w) = L_i(y) - <w, psi_i(y)> using Psi and Loss; psi is
+// scratch storage.
+func H(p Problem, i int, y []int32, w []float64, psi *SparseVec) float64 {
+	p.Psi(i, y, psi)
+	return p.Loss(i, y) - psi.Dot(w)
+}
+
+// MeanLoss returns (1/n) sum_i L_i(Predict(i, w)), the task loss of the
+// predictor w on p.
+func MeanLoss(p Problem, w []float64) float64 {
+	n := p.Len()
+	if n == 0 {
+		return 0
+	}
+	var y []int32
+	var sum float64
+	for i := 0; i < n; i++ {
+		y = p.Predict(i, w, y)
+		sum += p.Loss(i, y)
+	}
+	return sum / float64(n)
+}
+
+// Corner is a corner of the dual block simplex of example i: a labeling with
+// its psi and loss, computed once and reused by caches and active sets.
+type Corner struct {
+	Y      []int32
+	Psi    SparseVec
+	Loss   float64
+	NormSq float64 // |psi_i(y)|^2
+	Hash   uint64  // hash of Y, to find a labeling in a set quickly
+}
+
+// NewCorner computes the corner of labeling y for example i. The corner keeps
+// its own copies of y and psi.
+func NewCorner(p Problem, i int, y []int32) *Corner {
+	c := &Corner{Y: append([]int32(nil), y...)}
+	p.Psi(i, c.Y, &c.Psi)
+	c.Psi = c.Psi.Clone()
+	c.Loss = p.Loss(i, c.Y)
+	c.NormSq = c.Psi.NormSq()
+	c.Hash = HashLabeling(c.Y)
+	return c
+}
+
+// HashLabeling returns a 64-bit FNV-1a hash of a labeling.
+func HashLabeling(y []int32) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range y {
+		u := uint32(v)
+		for k := 0; k < 4; k++ {
+			h ^= uint64(u & 0xff)
+			h *= 1099511628211
+			u >>= 8
+		}
+	}
+	h ^= uint64(len(y))
+	h *= 1099511628211
+	return h
+}
+
+// SameLabeling reports whether two labelings are equal.
+func SameLabeling(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
