@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Sequence is one example of a chain model: a feature vector for every
@@ -47,9 +49,7 @@ type Chain struct {
 
 type chainWork struct {
 	theta []float64 // T*K unary scores <w, features> (no loss)
-	cur   []float64 // K
-	next  []float64 // K
-	bp    []int32   // T*K back pointers
+	delta []float64 // T*K max-sum messages of Viterbi
 	acc   accumulator
 }
 
@@ -269,48 +269,45 @@ func (c *Chain) unaries(ws *chainWork, i int, w []float64) {
 	K := c.numLabels
 	if cap(ws.theta) < T*K {
 		ws.theta = make([]float64, c.maxLen*K)
-		ws.bp = make([]int32, c.maxLen*K)
-		ws.cur = make([]float64, K)
-		ws.next = make([]float64, K)
+		ws.delta = make([]float64, c.maxLen*K)
 	}
 	theta := ws.theta[:T*K]
 	biasOff := c.numFeatures*K + K*K
 	model := w[biasOff : biasOff+K]
 	base := int(c.seqPtr[i])
+	ptr := c.featPtr[base : base+T+1]
 	for t := 0; t < T; t++ {
 		row := theta[t*K : t*K+K]
 		copy(row, model)
-		p := base + t
-		lo, hi := c.featPtr[p], c.featPtr[p+1]
-		for k := lo; k < hi; k++ {
-			f := int(c.featIdx[k]) * K
-			axpy(row, c.featVal[k], w[f:f+K])
+		idx := c.featIdx[ptr[t]:ptr[t+1]]
+		val := c.featVal[ptr[t]:ptr[t+1]]
+		val = val[:len(idx)]
+		for k, f := range idx {
+			off := int(f) * K
+			axpy(row, val[k], w[off:off+K])
 		}
 	}
 	first := w[biasOff+K : biasOff+2*K]
 	last := w[biasOff+2*K : biasOff+3*K]
-	row0 := theta[:K]
-	for k := range row0 {
-		row0[k] += first[k]
+	row0 := theta[:len(first)]
+	for k, b := range first {
+		row0[k] += b
 	}
-	rowT := theta[(T-1)*K : T*K]
-	for k := range rowT {
-		rowT[k] += last[k]
+	rowT := theta[(T-1)*K:]
+	rowT = rowT[:len(last)]
+	for k, b := range last {
+		rowT[k] += b
 	}
 }
 
-// axpy performs dst += a*x for len(dst) == len(x).
+// axpy performs dst += a*x for len(dst) == len(x) with gonum's assembly
+// kernels.
 func axpy(dst []float64, a float64, x []float64) {
-	x = x[:len(dst)]
 	if a == 1 {
-		for k := range dst {
-			dst[k] += x[k]
-		}
+		floats.Add(dst, x)
 		return
 	}
-	for k := range dst {
-		dst[k] += a * x[k]
-	}
+	floats.AddScaled(dst, a, x)
 }
 
 // score returns the chain score of y given the unary table theta.
@@ -328,37 +325,34 @@ func (c *Chain) score(theta []float64, y []int32, w []float64) float64 {
 }
 
 // viterbi maximizes sum_t theta[t][y_t] + sum_t trans[y_t][y_{t+1}] and
-// writes the maximizer into dst.
+// writes the maximizer into dst. The forward pass keeps only the max-sum
+// messages delta_t (its inner max-plus loop runs in SIMD on amd64); the
+// backward pass recovers the argmax of each step by recomputing the same
+// sums, so the returned labeling attains the returned maximum exactly.
 func (c *Chain) viterbi(ws *chainWork, T int, w []float64, dst []int32) ([]int32, float64) {
 	K := c.numLabels
 	trans := w[c.numFeatures*K : c.numFeatures*K+K*K]
 	theta := ws.theta[:T*K]
-	bp := ws.bp[:T*K]
-	cur, next := ws.cur[:K], ws.next[:K]
-	copy(cur, theta[:K])
+	delta := ws.delta[:T*K]
+	copy(delta[:K], theta[:K])
 	for t := 1; t < T; t++ {
-		for l := range next {
-			next[l] = math.Inf(-1)
+		prev := delta[(t-1)*K : t*K]
+		cur := delta[t*K : t*K+K]
+		for l := range cur {
+			cur[l] = math.Inf(-1)
 		}
-		bpt := bp[t*K : t*K+K]
-		for k := 0; k < K; k++ {
-			dk := cur[k]
-			row := trans[k*K : k*K+K]
-			for l, a := range row {
-				if v := dk + a; v > next[l] {
-					next[l] = v
-					bpt[l] = int32(k)
-				}
-			}
+		for k, dk := range prev {
+			maxPlusRow(cur, trans[k*K:k*K+K], dk)
 		}
 		un := theta[t*K : t*K+K]
-		for l := range next {
-			next[l] += un[l]
+		un = un[:len(cur)]
+		for l, u := range un {
+			cur[l] += u
 		}
-		cur, next = next, cur
 	}
+	last := delta[(T-1)*K : T*K]
 	best, arg := math.Inf(-1), 0
-	for k, v := range cur {
+	for k, v := range last {
 		if v > best {
 			best, arg = v, k
 		}
@@ -369,7 +363,15 @@ func (c *Chain) viterbi(ws *chainWork, T int, w []float64, dst []int32) ([]int32
 	dst = dst[:T]
 	dst[T-1] = int32(arg)
 	for t := T - 1; t > 0; t-- {
-		dst[t-1] = bp[t*K+int(dst[t])]
+		prev := delta[(t-1)*K : t*K]
+		l := int(dst[t])
+		bestK, bestV := 0, math.Inf(-1)
+		for k, dk := range prev {
+			if v := dk + trans[k*K+l]; v > bestV {
+				bestK, bestV = k, v
+			}
+		}
+		dst[t-1] = int32(bestK)
 	}
 	return dst, best
 }

@@ -1,42 +1,25 @@
-package oracles
+package oracles_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	. "github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
-// randomChain builds a chain with n sequences of length 1..maxT, K labels and
-// F features; dense positions have every feature, sparse ones about a third.
 func randomChain(t testing.TB, rng *rand.Rand, n, maxT, K, F int, dense bool) *Chain {
 	t.Helper()
-	seqs := make([]Sequence, n)
-	for i := range seqs {
-		T := 1 + rng.IntN(maxT)
-		s := Sequence{Labels: make([]int32, T), Features: make([]SparseVec, T)}
-		for p := 0; p < T; p++ {
-			s.Labels[p] = int32(rng.IntN(K))
-			for f := F - 1; f >= 0; f-- { // reversed order: the model must not rely on sorted input
-				if dense || rng.IntN(3) == 0 {
-					s.Features[p].Append(int32(f), rng.NormFloat64())
-				}
-			}
-		}
-		seqs[i] = s
+	density := 1.0 / 3
+	if dense {
+		density = 1
 	}
-	c, err := NewChain(K, F, seqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return oraclestest.Chain(oraclestest.ChainConfig{N: n, MaxLen: maxT, Labels: K, Features: F, Density: density, Seed: rng.Uint64()})
 }
 
 func randomWeights(rng *rand.Rand, d int, scale float64) []float64 {
-	w := make([]float64, d)
-	for j := range w {
-		w[j] = scale * rng.NormFloat64()
-	}
-	return w
+	return oraclestest.Weights(rng, d, scale)
 }
 
 // referencePhi computes phi(x_i, y) densely, straight from the definition.

@@ -1,9 +1,11 @@
-package oracles
+package oracles_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	. "github.com/fwstruct/fwstruct/oracles"
 )
 
 func randomMulticlass(t testing.TB, rng *rand.Rand, n, K, F int) *Multiclass {

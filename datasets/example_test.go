@@ -1,0 +1,140 @@
+package datasets_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+func ExampleSyntheticOCR() {
+	train, test, err := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, TestWords: 50, Seed: 42})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(train.Len(), "training words,", test.Len(), "test words")
+	fmt.Println("labels:", train.NumLabels(), "features:", train.NumFeatures(), "dimension:", train.Dim())
+	// Output:
+	// 100 training words, 50 test words
+	// labels: 26 features: 128 dimension: 4082
+}
+
+func ExampleSynthetic() {
+	train, _, err := datasets.Synthetic(datasets.SyntheticConfig{TrainWords: 3, TestWords: 1, Seed: 1, FlipNoise: 0.01})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, w := range train {
+		fmt.Println(w.ID, w)
+	}
+	// The first letter of the first word, as a 16 x 8 image.
+	img := train[0].Pixels[0]
+	for r := 0; r < datasets.LetterRows; r++ {
+		var sb strings.Builder
+		for _, v := range img[r*datasets.LetterCols : (r+1)*datasets.LetterCols] {
+			sb.WriteByte(".#"[v])
+		}
+		fmt.Println(sb.String())
+	}
+	// Output:
+	// 1 ypoqgpe
+	// 2 yanv
+	// 3 jea
+	// ........
+	// ........
+	// ........
+	// ........
+	// ........
+	// ........
+	// ........
+	// ........
+	// ........
+	// ........
+	// .#..#..#
+	// .#.##..#
+	// .###...#
+	// .#######
+	// ........
+	// ........
+}
+
+func ExampleParseSplit() {
+	split, err := datasets.ParseSplit("large")
+	if err != nil {
+		log.Fatal(err)
+	}
+	words := []datasets.Word{{ID: 1, Fold: 0}, {ID: 2, Fold: 4}, {ID: 3, Fold: 9}}
+	train, test := datasets.SplitWords(words, split)
+	fmt.Println(split, len(train), len(test))
+	_, err = datasets.ParseSplit("medium")
+	fmt.Println(err)
+	// Output:
+	// large 2 1
+	// unknown OCR split "medium" (want small or large)
+}
+
+func ExampleReadLetterData() {
+	// Two letters forming the word "hi": id letter next_id word_id position
+	// fold, then 128 pixels.
+	pixels := strings.Repeat("\t0", 120) + strings.Repeat("\t1", 8)
+	data := "1\th\t2\t1\t1\t0" + pixels + "\n" +
+		"2\ti\t-1\t1\t2\t0" + pixels + "\n"
+	words, err := datasets.ReadLetterData(strings.NewReader(data), "hi.data")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(words), words[0], words[0].Letters)
+
+	_, err = datasets.ReadLetterData(strings.NewReader("1\th\t2"), "bad.data")
+	fmt.Println(err)
+	// Output:
+	// 1 hi [7 8]
+	// bad.data: line 1: 3 fields, want 134 (id letter next_id word_id position fold and 128 pixels)
+}
+
+func ExampleReadUSPS() {
+	line := "6.0000 " + strings.Repeat("-1 ", 255) + "0.5\n"
+	x, y, err := datasets.ReadUSPS(strings.NewReader(line), "zip.train")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(x), y[0], x[0].Len())
+	// Output: 1 6 256
+}
+
+func ExampleGapToy() {
+	n, K := 10, 4
+	p, err := datasets.GapToy(n, K)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var psi oracles.SparseVec
+	p.Psi(0, []int32{2}, &psi) // the hard object, wrong label 2
+	fmt.Printf("n=%d d=%d psi_0(2)=%.4f at %d, loss %v\n", p.Len(), p.Dim(), psi.Val[0], psi.Idx[0], p.Loss(0, []int32{2}))
+	fmt.Printf("w* = %.4f (train with lambda = 1/n = %v)\n", datasets.GapToyOptimum(K), 1/float64(n))
+	// Output:
+	// n=10 d=5 psi_0(2)=0.7071 at 1, loss 1
+	// w* = [0.1768 0.1768 0.1768 0.1768 1.0000] (train with lambda = 1/n = 0.1)
+}
+
+// Find the OCR data (explicit path, then $FWSTRUCT_DATA, then the user
+// cache), downloading it into the cache when it is missing.
+func ExampleLocate() {
+	root, err := datasets.Locate(datasets.OCR, "")
+	if err != nil {
+		if err := datasets.Download(context.Background(), datasets.OCR, "", nil); err != nil {
+			log.Fatal(err)
+		}
+		if root, err = datasets.CacheDir(); err != nil {
+			log.Fatal(err)
+		}
+	}
+	train, test, err := datasets.LoadOCR(root, datasets.SplitSmall)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(train.Len(), test.Len())
+}

@@ -1,0 +1,142 @@
+package datasets
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// Geometry of the USPS digits: 16 x 16 grey images, 10 classes.
+const (
+	USPSFeatures = 256 // grey values a digit, row-major over 16 x 16
+	USPSClasses  = 10  // digits 0..9
+)
+
+// ReadUSPS parses the USPS digits in the format of the ESL book's zip.train
+// and zip.test: one digit a line, the label (0..9, possibly written as a real
+// number such as "6.0000") followed by 256 grey values in [-1, 1], separated by
+// spaces or tabs. Blank lines are skipped.
+//
+// Each x[k] holds the non-zero values of digit k at indices 0..255 in
+// increasing order; y[k] is its label. Errors name the file and line:
+// "name: line N: ...".
+func ReadUSPS(r io.Reader, name string) (x []oracles.SparseVec, y []int32, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimSpace(sc.Text())
+		if s == "" {
+			continue
+		}
+		v, label, err := parseUSPSLine(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: line %d: %w", name, line, err)
+		}
+		x = append(x, v)
+		y = append(y, label)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	}
+	if len(y) == 0 {
+		return nil, nil, fmt.Errorf("%s: no digits", name)
+	}
+	return x, y, nil
+}
+
+// parseUSPSLine parses one non-blank, trimmed line.
+func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
+	var v oracles.SparseVec
+	field := 0
+	var label int32
+	for s != "" {
+		k := strings.IndexAny(s, " \t")
+		var f string
+		if k < 0 {
+			f, s = s, ""
+		} else {
+			f, s = s[:k], strings.TrimLeft(s[k:], " \t")
+		}
+		if field > USPSFeatures {
+			field++
+			continue // count the extra fields for the error message
+		}
+		val, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			if field == 0 {
+				return v, 0, fmt.Errorf("label (field 1) %q is not a number", f)
+			}
+			return v, 0, fmt.Errorf("value %d (field %d) %q is not a number", field, field+1, f)
+		}
+		if field == 0 {
+			if val != math.Trunc(val) || val < 0 || val >= USPSClasses {
+				return v, 0, fmt.Errorf("label (field 1) %q is not an integer in 0..%d", f, USPSClasses-1)
+			}
+			label = int32(val)
+			v.Idx = make([]int32, 0, USPSFeatures+1)
+			v.Val = make([]float64, 0, USPSFeatures+1)
+		} else {
+			if math.IsNaN(val) || val < -1 || val > 1 {
+				return v, 0, fmt.Errorf("value %d (field %d) is %s, want a number in [-1, 1]", field, field+1, f)
+			}
+			if val != 0 {
+				v.Append(int32(field-1), val)
+			}
+		}
+		field++
+	}
+	if field != USPSFeatures+1 {
+		return v, 0, fmt.Errorf("%d fields, want %d (the label and %d values)", field, USPSFeatures+1, USPSFeatures)
+	}
+	return v, label, nil
+}
+
+// ReadUSPSFile reads a USPS file, plain or gzip-compressed (detected by the
+// gzip magic bytes), with ReadUSPS.
+func ReadUSPSFile(path string) (x []oracles.SparseVec, y []int32, err error) {
+	rc, err := openData(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read USPS: %w", err)
+	}
+	defer rc.Close()
+	return ReadUSPS(rc, path)
+}
+
+// LoadUSPS reads zip.train and zip.test (each plain or .gz, whichever
+// exists) and returns the training (7,291 digits) and test (2,007 digits)
+// multiclass problems with 10 classes. dir is the folder holding the files or
+// a data root holding usps/ (see Dataset.Paths). With bias, every digit gets
+// a constant feature 1 at index 256, so there are 257 features instead of 256
+// (a per-class bias in the Crammer-Singer model).
+func LoadUSPS(dir string, bias bool) (train, test *oracles.Multiclass, err error) {
+	paths, err := USPS.Paths(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load USPS: %w", err)
+	}
+	out := make([]*oracles.Multiclass, 2)
+	for k, p := range paths {
+		x, y, err := ReadUSPSFile(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load USPS: %w", err)
+		}
+		nf := USPSFeatures
+		if bias {
+			nf++
+			for i := range x {
+				x[i].Append(USPSFeatures, 1)
+			}
+		}
+		if out[k], err = oracles.NewMulticlass(USPSClasses, nf, x, y); err != nil {
+			return nil, nil, fmt.Errorf("load USPS %s: %w", filepath.Base(p), err)
+		}
+	}
+	return out[0], out[1], nil
+}

@@ -1,0 +1,88 @@
+package oracles_test
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+)
+
+var (
+	ocrOnce  sync.Once
+	ocrLarge *oracles.Chain
+	ocrErr   error
+)
+
+// ocrLargeTrain loads the OCR-large training words (6,251 words) once.
+func ocrLargeTrain(b *testing.B) *oracles.Chain {
+	path := realdata.File(b, "ocr/letter.data.gz")
+	ocrOnce.Do(func() { ocrLarge, _, ocrErr = datasets.LoadOCR(path, datasets.SplitLarge) })
+	if ocrErr != nil {
+		b.Fatal(ocrErr)
+	}
+	return ocrLarge
+}
+
+// trainedLikeWeights returns weights of realistic scale (random, ~0.05 per
+// coordinate) so that Viterbi explores varied paths.
+func trainedLikeWeights(d int) []float64 {
+	return oraclestest.Weights(rand.New(rand.NewPCG(1, 2)), d, 0.05)
+}
+
+// BenchmarkMaxOracleOCR measures loss-augmented Viterbi per OCR word
+// (target: <= 5 us).
+func BenchmarkMaxOracleOCR(b *testing.B) {
+	c := ocrLargeTrain(b)
+	w := trainedLikeWeights(c.Dim())
+	y := make([]int32, c.MaxLen())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		y, _ = c.MaxOracle(k%c.Len(), w, y)
+	}
+}
+
+// BenchmarkPredictOCR measures plain Viterbi per OCR word.
+func BenchmarkPredictOCR(b *testing.B) {
+	c := ocrLargeTrain(b)
+	w := trainedLikeWeights(c.Dim())
+	y := make([]int32, c.MaxLen())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		y = c.Predict(k%c.Len(), w, y)
+	}
+}
+
+// BenchmarkPsiOCR measures building psi_i(y) for a max-oracle answer.
+func BenchmarkPsiOCR(b *testing.B) {
+	c := ocrLargeTrain(b)
+	w := trainedLikeWeights(c.Dim())
+	ys := make([][]int32, c.Len())
+	for i := range ys {
+		ys[i], _ = c.MaxOracle(i, w, nil)
+	}
+	var psi oracles.SparseVec
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		i := k % c.Len()
+		c.Psi(i, ys[i], &psi)
+	}
+}
+
+// BenchmarkMaxOracleSynthetic runs without real data.
+func BenchmarkMaxOracleSynthetic(b *testing.B) {
+	c := oraclestest.Chain(oraclestest.ChainConfig{N: 200, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
+	w := trainedLikeWeights(c.Dim())
+	y := make([]int32, c.MaxLen())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		y, _ = c.MaxOracle(k%c.Len(), w, y)
+	}
+}

@@ -1,0 +1,122 @@
+package solver
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+)
+
+var (
+	ocrOnce  sync.Once
+	ocrLarge *oracles.Chain
+	ocrSmall *oracles.Chain
+	ocrErr   error
+)
+
+func loadOCR(b *testing.B) (small, large *oracles.Chain) {
+	path := realdata.File(b, "ocr/letter.data.gz")
+	ocrOnce.Do(func() {
+		words, err := datasets.ReadLetterFile(path)
+		if err != nil {
+			ocrErr = err
+			return
+		}
+		trS, _ := datasets.SplitWords(words, datasets.SplitSmall)
+		trL, _ := datasets.SplitWords(words, datasets.SplitLarge)
+		if ocrSmall, ocrErr = datasets.OCRChain(trS); ocrErr == nil {
+			ocrLarge, ocrErr = datasets.OCRChain(trL)
+		}
+	})
+	if ocrErr != nil {
+		b.Fatal(ocrErr)
+	}
+	return ocrSmall, ocrLarge
+}
+
+// benchSteps warms a solver up for a few passes, then times b.N block steps.
+func benchSteps(b *testing.B, p oracles.Problem, cfg Config) {
+	s, err := New(p, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), Stop{Passes: 3}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		s.bcfwStep()
+	}
+}
+
+// BenchmarkBCFWStepOCRLarge measures one BCFW block step (oracle + update)
+// on OCR-large at lambda = 0.001; target <= 10 us, i.e. one effective pass
+// over the 6,251 words in <= 65 ms.
+func BenchmarkBCFWStepOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	benchSteps(b, large, Config{Lambda: 1e-3, GapEvery: 1e9})
+}
+
+// BenchmarkBCFWGapStepOCRLarge adds gap sampling.
+func BenchmarkBCFWGapStepOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	benchSteps(b, large, Config{Lambda: 1e-3, Sampling: GapSampling, GapEvery: 1e9})
+}
+
+// BenchmarkBCFWAvgStepOCRLarge adds weighted averaging.
+func BenchmarkBCFWAvgStepOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	benchSteps(b, large, Config{Lambda: 1e-3, Averaging: true, GapEvery: 1e9})
+}
+
+// BenchmarkBCFWStepSynthetic runs without real data.
+func BenchmarkBCFWStepSynthetic(b *testing.B) {
+	p := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
+	benchSteps(b, p, Config{Lambda: 1e-3, GapEvery: 1e9})
+}
+
+// BenchmarkGapPassOCRLarge measures one exact duality-gap pass over
+// OCR-large (n oracle calls plus the block dot products).
+func BenchmarkGapPassOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	s, err := New(large, Config{Lambda: 1e-3, GapEvery: 1e9})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), Stop{Passes: 2}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		s.Evaluate()
+	}
+}
+
+// BenchmarkMemoryOCRLarge reports the heap held by a BCFW solver on
+// OCR-large after one pass (target <= 300 MB).
+func BenchmarkMemoryOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	for k := 0; k < b.N; k++ {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s, err := New(large, Config{Lambda: 1e-3, GapEvery: 1e9})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Run(context.Background(), Stop{Passes: 1}); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/(1<<20), "MB-solver")
+		b.ReportMetric(float64(after.HeapInuse)/(1<<20), "MB-total")
+		runtime.KeepAlive(s)
+	}
+}

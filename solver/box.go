@@ -1,0 +1,74 @@
+package solver
+
+import "math"
+
+// Positive returns a box with lower bound 0 on the listed coordinates of a
+// d-dimensional w and no other bound, e.g. for the pairwise weights that a
+// graph-cut oracle needs non-negative (Osokin et al. 2016, App. I.3).
+func Positive(d int, coords []int) *Box {
+	lo := make([]float64, d)
+	for j := range lo {
+		lo[j] = math.Inf(-1)
+	}
+	for _, j := range coords {
+		lo[j] = 0
+	}
+	return &Box{Lower: lo}
+}
+
+func (b *Box) lower(j int) float64 {
+	if b == nil || b.Lower == nil {
+		return math.Inf(-1)
+	}
+	return b.Lower[j]
+}
+
+func (b *Box) upper(j int) float64 {
+	if b == nil || b.Upper == nil {
+		return math.Inf(1)
+	}
+	return b.Upper[j]
+}
+
+// clip returns v truncated to [lower_j, upper_j].
+func (b *Box) clip(j int, v float64) float64 {
+	if lo := b.lower(j); v < lo {
+		return lo
+	}
+	if hi := b.upper(j); v > hi {
+		return hi
+	}
+	return v
+}
+
+// clipAll sets w = [v] (the truncation of Osokin et al. 2016, Alg. 8-9).
+func (b *Box) clipAll(w, v []float64) {
+	for j, x := range v {
+		w[j] = b.clip(j, x)
+	}
+}
+
+// clipAt updates w = [v] on the listed coordinates only.
+func (b *Box) clipAt(w, v []float64, idx []int32) {
+	for _, j := range idx {
+		w[j] = b.clip(int(j), v[j])
+	}
+}
+
+// dualTerm returns beta_u^T u - beta_l^T l at the optimal box multipliers
+// beta_u = [v - u]_+ and beta_l = [l - v]_+ (Osokin et al. 2016, eq. 52-56).
+// Coordinates without an active bound contribute nothing.
+func (b *Box) dualTerm(v []float64) float64 {
+	if b == nil {
+		return 0
+	}
+	var s float64
+	for j, x := range v {
+		if hi := b.upper(j); x > hi {
+			s += (x - hi) * hi
+		} else if lo := b.lower(j); x < lo {
+			s -= (lo - x) * lo
+		}
+	}
+	return s
+}

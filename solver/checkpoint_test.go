@@ -1,0 +1,117 @@
+package solver
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+)
+
+// TestSaveLoadContinuesIdentically runs N passes in one go and N/2 + N/2
+// across a save/load, for every variant, and requires identical weights and
+// traces.
+func TestSaveLoadContinuesIdentically(t *testing.T) {
+	p := smallChain(11)
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			cfg := v.cfg
+			cfg.Lambda, cfg.Seed, cfg.GapEvery, cfg.TrainLoss = 0.05, 3, 2, true
+			a := mustNew(t, p, cfg)
+			mustRun(t, a, Stop{Passes: 12})
+			b := mustNew(t, p, cfg)
+			mustRun(t, b, Stop{Passes: 6})
+			var buf bytes.Buffer
+			if err := b.Save(&buf); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(&buf, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustRun(t, c, Stop{Passes: 12})
+			wa, wc := a.Weights(), c.Weights()
+			for j := range wa {
+				if wa[j] != wc[j] {
+					t.Fatalf("weights differ at %d: %v vs %v", j, wa[j], wc[j])
+				}
+			}
+			ta, tc := a.Trace(), c.Trace()
+			if len(ta) != len(tc) {
+				t.Fatalf("trace lengths %d vs %d", len(ta), len(tc))
+			}
+			for k := range ta {
+				ta[k].Seconds, tc[k].Seconds = 0, 0
+				if fmt.Sprint(ta[k]) != fmt.Sprint(tc[k]) {
+					t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tc[k])
+				}
+			}
+		})
+	}
+}
+
+func TestLoadRejectsOtherProblem(t *testing.T) {
+	s := mustNew(t, smallChain(12), Config{Lambda: 1})
+	mustRun(t, s, Stop{Passes: 1})
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	if _, err := Load(bytes.NewReader(data), smallChain(13), nil); err == nil {
+		t.Fatal("Load accepted a checkpoint of another problem")
+	}
+	if _, err := Load(bytes.NewReader(data[:len(data)/2]), smallChain(12), nil); err == nil {
+		t.Fatal("Load accepted a truncated checkpoint")
+	}
+}
+
+// TestSetLambdaKeepsGapsExact checks Proposition 1 of Osokin et al. (2016):
+// after SetLambda the updated block gaps equal freshly computed exact ones,
+// w is unchanged, and the dual bookkeeping stays consistent.
+func TestSetLambdaKeepsGapsExact(t *testing.T) {
+	p := smallChain(14)
+	for _, cfg := range []Config{
+		{Lambda: 1},
+		{Lambda: 1, Step: Pairwise},
+		{Lambda: 1, Step: Away, Cache: Cache{Enabled: true}},
+	} {
+		s := mustNew(t, p, cfg)
+		mustRun(t, s, Stop{Passes: 10})
+		s.record(false) // exact block gaps at the current iterate
+		w0 := s.Weights()
+		if err := s.SetLambda(0.3); err != nil {
+			t.Fatal(err)
+		}
+		gaps, current := s.BlockGaps()
+		if !current {
+			t.Fatal("block gaps should still describe the current iterate")
+		}
+		fresh := s.Evaluate()
+		var sum float64
+		for _, g := range gaps {
+			sum += g
+		}
+		if math.Abs(sum-fresh.Gap) > 1e-10 {
+			t.Fatalf("%v: updated gap %v, recomputed %v", cfg.Step, sum, fresh.Gap)
+		}
+		for j, x := range s.Weights() {
+			if x != w0[j] {
+				t.Fatal("SetLambda changed w")
+			}
+		}
+		checkConsistency(t, s)
+		if err := s.SetLambda(0.5); err == nil {
+			t.Fatal("SetLambda accepted an increase")
+		}
+	}
+}
+
+func TestSetLambdaNeedsZeroTruthLoss(t *testing.T) {
+	m := oraclestest.Multiclass(10, 3, 4, 1)
+	s := mustNew(t, m, Config{Lambda: 1})
+	if err := s.SetLambda(0.5); err != nil {
+		t.Fatalf("multiclass has zero truth loss: %v", err)
+	}
+}

@@ -1,0 +1,354 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// Algorithm selects the optimizer.
+type Algorithm int
+
+const (
+	// BCFW is block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013,
+	// Alg. 4) and its variants of Osokin et al. (2016): gap sampling,
+	// pairwise and away steps, caching, box constraints.
+	BCFW Algorithm = iota
+	// FW is batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. 2; with box
+	// constraints Osokin et al. 2016, Alg. 8).
+	FW
+	// SSG is the stochastic subgradient method with the Pegasos step size
+	// 1/(lambda (k+1)) (Lacoste-Julien et al. 2013, Sec. 6).
+	SSG
+)
+
+// Sampling selects how BCFW picks a block.
+type Sampling int
+
+const (
+	// Uniform draws a block uniformly at random (with replacement).
+	Uniform Sampling = iota
+	// Permutation visits the blocks in a fresh random order every pass.
+	Permutation
+	// GapSampling draws block i with probability proportional to its last
+	// computed block gap; blocks never visited come first (Osokin et al.
+	// 2016, Alg. 2).
+	GapSampling
+)
+
+// Step selects the kind of block step.
+type Step int
+
+const (
+	// FWStep is the Frank-Wolfe step towards the max-oracle corner.
+	FWStep Step = iota
+	// Pairwise moves mass from the away corner to the FW corner (BCPFW,
+	// Osokin et al. 2016, Alg. 3).
+	Pairwise
+	// Away chooses between a FW step and an away step (BCAFW, Osokin et al.
+	// 2016, Alg. 4).
+	Away
+)
+
+// StepSize selects how the step length is chosen.
+type StepSize int
+
+const (
+	// LineSearch uses the exact line search of the quadratic dual.
+	LineSearch StepSize = iota
+	// Predefined uses gamma = 2n/(k+2n) for BCFW and 2/(k+2) for FW.
+	Predefined
+)
+
+// Cache configures the gap-based cache of oracle answers (Osokin et al. 2016,
+// Alg. 5): every block keeps a working set of corners; a step uses the best
+// cached corner when its gap estimate passes
+//
+//	g_hat >= max(F * g_i(k_i), Nu/n * g(k_0)),
+//
+// and calls the max oracle otherwise.
+type Cache struct {
+	// Enabled turns the cache on.
+	Enabled bool
+	// F is the local (per-block) factor; zero means 0.25.
+	F float64
+	// Nu is the global factor; zero means 0.01. Nu = n forbids cache hits.
+	Nu float64
+	// MaxSize bounds the number of cached corners per block; zero means 10.
+	// Corners in the active set of pairwise or away steps are never evicted,
+	// so such a block may hold more while they are active.
+	MaxSize int
+}
+
+// Box holds per-coordinate bounds on w (Osokin et al. 2016, App. H). A nil
+// slice means no bound on that side; entries may be -Inf or +Inf.
+type Box struct {
+	Lower []float64
+	Upper []float64
+}
+
+// Config configures a solver. The zero value of every field but Lambda is a
+// sensible default: BCFW with uniform sampling, Frank-Wolfe steps, line
+// search, no cache, an exact gap every 10 passes.
+type Config struct {
+	// Lambda is the regularization parameter (> 0).
+	Lambda float64
+	// Algorithm is BCFW (default), FW or SSG.
+	Algorithm Algorithm
+	// Sampling is Uniform (default), Permutation or GapSampling (BCFW only).
+	Sampling Sampling
+	// Step is FWStep (default), Pairwise or Away (BCFW only).
+	Step Step
+	// StepSize is LineSearch (default) or Predefined (FW steps only).
+	StepSize StepSize
+	// Cache configures the oracle cache (BCFW only).
+	Cache Cache
+	// Box bounds w coordinate-wise (BCFW and FW; SSG projects onto it).
+	Box *Box
+	// Averaging maintains the weighted average of the iterates with weights
+	// proportional to k (BCFW-wavg, FW-wavg, SSG-wavg; Lacoste-Julien et al.
+	// 2013, App. C) and reports its objective and gap in the trace.
+	Averaging bool
+	// GapEvery is the number of passes over the data between two exact
+	// duality-gap passes; zero means 10 and +Inf means never. The exact pass
+	// is recorded in the trace, certifies the gap for stopping, and with gap
+	// sampling or the cache it refreshes the block gaps and the global gap;
+	// then it is part of the algorithm and its n oracle calls are counted.
+	// For FW every iteration computes the gap for free.
+	GapEvery float64
+	// TraceEvery adds observe-only exact evaluations every TraceEvery passes
+	// (zero: none). They never change the state of the solver nor its
+	// counters: use them to plot the true gap of a run whose own gap passes
+	// are rare (e.g. gap sampling with GapEvery = +Inf).
+	TraceEvery float64
+	// TrainLoss records the task loss on the training set at every trace
+	// point (one extra prediction pass, excluded from the solver time).
+	TrainLoss bool
+	// Test, when set, records the task loss on this problem at every trace
+	// point.
+	Test oracles.Problem
+	// Seed seeds the random sampling; runs with equal seeds are identical.
+	Seed uint64
+	// Workers is the number of goroutines used by exact gap passes and batch
+	// FW iterations; zero means GOMAXPROCS.
+	Workers int
+	// Progress, when set, is called after every trace point.
+	Progress func(TracePoint)
+}
+
+// Stop says when Run returns. Every non-zero criterion is active; Run
+// returns at the first one met.
+type Stop struct {
+	// Passes stops once the solver has made this many effective passes in
+	// total (oracle calls / n).
+	Passes float64
+	// Gap stops once an exact duality gap is at most Gap.
+	Gap float64
+	// GapEstimate stops once the sum of the stale block gaps the solver holds
+	// is at most GapEstimate (a heuristic, uncertified criterion).
+	GapEstimate float64
+	// Duration bounds the wall-clock time of this Run call.
+	Duration time.Duration
+}
+
+// Status says why Run returned.
+type Status int
+
+const (
+	// StatusPasses means the pass budget was reached.
+	StatusPasses Status = iota
+	// StatusConverged means an exact duality gap reached Stop.Gap.
+	StatusConverged
+	// StatusEstimateConverged means the stale gap estimate reached
+	// Stop.GapEstimate.
+	StatusEstimateConverged
+	// StatusTime means Stop.Duration elapsed.
+	StatusTime
+	// StatusCanceled means the context was canceled.
+	StatusCanceled
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusPasses:
+		return "passes"
+	case StatusConverged:
+		return "converged"
+	case StatusEstimateConverged:
+		return "estimate-converged"
+	case StatusTime:
+		return "time"
+	case StatusCanceled:
+		return "canceled"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+func (a Algorithm) String() string {
+	switch a {
+	case BCFW:
+		return "bcfw"
+	case FW:
+		return "fw"
+	case SSG:
+		return "ssg"
+	}
+	return fmt.Sprintf("Algorithm(%d)", int(a))
+}
+
+func (s Sampling) String() string {
+	switch s {
+	case Uniform:
+		return "uniform"
+	case Permutation:
+		return "perm"
+	case GapSampling:
+		return "gap"
+	}
+	return fmt.Sprintf("Sampling(%d)", int(s))
+}
+
+func (s Step) String() string {
+	switch s {
+	case FWStep:
+		return "fw"
+	case Pairwise:
+		return "pairwise"
+	case Away:
+		return "away"
+	}
+	return fmt.Sprintf("Step(%d)", int(s))
+}
+
+// ParseAlgorithm parses "bcfw", "fw" or "ssg".
+func ParseAlgorithm(s string) (Algorithm, error) {
+	for _, a := range []Algorithm{BCFW, FW, SSG} {
+		if a.String() == s {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw or ssg)", s)
+}
+
+// ParseSampling parses "uniform", "perm" or "gap".
+func ParseSampling(s string) (Sampling, error) {
+	for _, v := range []Sampling{Uniform, Permutation, GapSampling} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm or gap)", s)
+}
+
+// ParseStep parses "fw", "pairwise" or "away".
+func ParseStep(s string) (Step, error) {
+	for _, v := range []Step{FWStep, Pairwise, Away} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown step %q (want fw, pairwise or away)", s)
+}
+
+// withDefaults returns cfg with zero values replaced by defaults.
+func (cfg Config) withDefaults() Config {
+	if cfg.GapEvery == 0 {
+		cfg.GapEvery = 10
+	}
+	if cfg.Cache.F == 0 {
+		cfg.Cache.F = 0.25
+	}
+	if cfg.Cache.Nu == 0 {
+		cfg.Cache.Nu = 0.01
+	}
+	if cfg.Cache.MaxSize == 0 {
+		cfg.Cache.MaxSize = 10
+	}
+	return cfg
+}
+
+// validate checks cfg (after defaults) against a problem of dimension d.
+func (cfg *Config) validate(d int) error {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+	if !(cfg.Lambda > 0) || bad(cfg.Lambda) {
+		return fmt.Errorf("solver: lambda must be a positive finite number, got %v", cfg.Lambda)
+	}
+	if cfg.Algorithm < BCFW || cfg.Algorithm > SSG {
+		return fmt.Errorf("solver: unknown algorithm %d", cfg.Algorithm)
+	}
+	if cfg.Sampling < Uniform || cfg.Sampling > GapSampling {
+		return fmt.Errorf("solver: unknown sampling %d", cfg.Sampling)
+	}
+	if cfg.Step < FWStep || cfg.Step > Away {
+		return fmt.Errorf("solver: unknown step %d", cfg.Step)
+	}
+	if cfg.StepSize != LineSearch && cfg.StepSize != Predefined {
+		return fmt.Errorf("solver: unknown step size rule %d", cfg.StepSize)
+	}
+	if !(cfg.GapEvery > 0) {
+		return fmt.Errorf("solver: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
+	}
+	if cfg.TraceEvery < 0 || math.IsNaN(cfg.TraceEvery) {
+		return fmt.Errorf("solver: TraceEvery must be >= 0, got %v", cfg.TraceEvery)
+	}
+	if cfg.Workers < 0 {
+		return fmt.Errorf("solver: Workers must be >= 0, got %d", cfg.Workers)
+	}
+	if cfg.Algorithm != BCFW {
+		switch {
+		case cfg.Sampling != Uniform:
+			return fmt.Errorf("solver: sampling %v needs the bcfw solver, not %v", cfg.Sampling, cfg.Algorithm)
+		case cfg.Step != FWStep:
+			return fmt.Errorf("solver: %v steps need the bcfw solver, not %v", cfg.Step, cfg.Algorithm)
+		case cfg.Cache.Enabled:
+			return fmt.Errorf("solver: the cache needs the bcfw solver, not %v", cfg.Algorithm)
+		}
+	}
+	if cfg.Step != FWStep && cfg.StepSize == Predefined {
+		return errors.New("solver: pairwise and away steps need line search")
+	}
+	if cfg.Cache.Enabled {
+		c := cfg.Cache
+		if !(c.F > 0) || bad(c.F) || !(c.Nu > 0) || bad(c.Nu) {
+			return fmt.Errorf("solver: cache parameters F and nu must be positive and finite, got F=%v nu=%v", c.F, c.Nu)
+		}
+		if c.MaxSize < 1 {
+			return fmt.Errorf("solver: cache MaxSize must be >= 1, got %d", c.MaxSize)
+		}
+	}
+	if b := cfg.Box; b != nil {
+		if b.Lower != nil && len(b.Lower) != d {
+			return fmt.Errorf("solver: box lower bound has %d entries, the problem has dimension %d", len(b.Lower), d)
+		}
+		if b.Upper != nil && len(b.Upper) != d {
+			return fmt.Errorf("solver: box upper bound has %d entries, the problem has dimension %d", len(b.Upper), d)
+		}
+		for j := 0; j < d; j++ {
+			lo, hi := b.lower(j), b.upper(j)
+			if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
+				return fmt.Errorf("solver: box bounds of coordinate %d are infeasible: [%v, %v]", j, lo, hi)
+			}
+		}
+	}
+	return nil
+}
+
+// algorithmUsesGapPasses reports whether exact gap passes feed the algorithm
+// (and are therefore counted as oracle calls).
+func (cfg *Config) algorithmUsesGapPasses() bool {
+	return cfg.Algorithm == BCFW && (cfg.Sampling == GapSampling || cfg.Cache.Enabled)
+}
+
+// explicitDuals reports whether the solver keeps the dual variables of every
+// block explicitly (pairwise and away steps).
+func (cfg *Config) explicitDuals() bool {
+	return cfg.Algorithm == BCFW && cfg.Step != FWStep
+}
+
+// keepsCorners reports whether blocks hold corner sets.
+func (cfg *Config) keepsCorners() bool {
+	return cfg.Algorithm == BCFW && (cfg.Step != FWStep || cfg.Cache.Enabled)
+}

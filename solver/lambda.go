@@ -1,0 +1,99 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+)
+
+// SetLambda decreases the regularization parameter to newLambda while
+// keeping w, as in Osokin et al. (2016), Proposition 1: with
+// rho = newLambda/lambda, the dual variables become alpha_i(y) := rho
+// alpha_i(y) for y != y_i and alpha_i(y_i) := 1 - sum_{y != y_i} alpha_i(y),
+// so that w and every w_i stay the same, ell_i := rho ell_i, and every block
+// gap grows exactly by (1-rho) delta_i with
+// delta_i = ell_i - lambda <w, w_i> (eq. 11): the stale estimates, the
+// global gap and the exact block gaps of the last pass are updated by that
+// identity, so exact gaps stay exact. It is the warm start of the
+// regularization path (Alg. 7, lines 13-21) and of warm-started grid search.
+//
+// It requires L_i(y_i) = 0 for every example and 0 < newLambda <= lambda,
+// and resets the weighted average.
+func (s *Solver) SetLambda(newLambda float64) error {
+	if !(newLambda > 0) || math.IsInf(newLambda, 1) {
+		return fmt.Errorf("solver: lambda must be positive and finite, got %v", newLambda)
+	}
+	if newLambda > s.lambda {
+		return fmt.Errorf("solver: SetLambda can only decrease lambda (from %v to %v): Proposition 1 rescales the dual variables by rho = new/old <= 1", s.lambda, newLambda)
+	}
+	if err := CheckZeroTruthLoss(s.p); err != nil {
+		return err
+	}
+	rho := newLambda / s.lambda
+	if rho == 1 {
+		return nil
+	}
+	if s.blk != nil {
+		for i := 0; i < s.n; i++ {
+			delta := s.ellI[i] - s.lambda*s.blk.dot(i, s.w)
+			inc := (1 - rho) * delta
+			if !math.IsInf(s.gapEst[i], 1) {
+				s.gapEst[i] += inc
+			}
+			if s.exactGaps != nil {
+				s.exactGaps[i] += inc
+			}
+			if !math.IsInf(s.globalGap, 1) {
+				s.globalGap += inc
+			}
+			s.ellI[i] *= rho
+		}
+		s.samp.refresh(s.gapEst)
+	}
+	s.ell *= rho
+	if s.sets != nil && s.cfg.explicitDuals() {
+		for i := range s.sets {
+			s.rescaleDuals(i, rho)
+		}
+	}
+	if s.avg != nil {
+		s.avg = newAverage(s.d)
+	}
+	s.lambda = newLambda
+	s.cfg.Lambda = newLambda
+	return nil
+}
+
+// rescaleDuals applies alpha(y) *= rho for y != y_i and puts the freed mass
+// on the ground truth, adding it to the active set if needed (Alg. 7, lines
+// 17-21).
+func (s *Solver) rescaleDuals(i int, rho float64) {
+	set := &s.sets[i]
+	truth := s.p.Truth(i)
+	k := set.find(truth, hashOf(truth))
+	if k < 0 {
+		k = set.add(newTruthCorner(s.p, i), s.steps)
+	}
+	var other float64
+	for m := range set.entries {
+		if m != k {
+			set.entries[m].alpha *= rho
+			other += set.entries[m].alpha
+		}
+	}
+	set.entries[k].alpha = 1 - other
+}
+
+// CheckZeroTruthLoss returns an error unless L_i(y_i) = 0 for every example
+// (the assumption of Osokin et al. 2016, Proposition 1).
+func CheckZeroTruthLoss(p interface {
+	Len() int
+	Truth(int) []int32
+	Loss(int, []int32) float64
+}) error {
+	for i := 0; i < p.Len(); i++ {
+		if l := p.Loss(i, p.Truth(i)); l != 0 {
+			return fmt.Errorf("solver: example %d has loss %v on its ground truth; the regularization path needs L_i(y_i) = 0 (Osokin et al. 2016, Prop. 1)", i, l)
+		}
+	}
+	return nil
+}

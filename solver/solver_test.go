@@ -1,0 +1,473 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+)
+
+func smallChain(seed uint64) *oracles.Chain {
+	return oraclestest.Chain(oraclestest.ChainConfig{N: 12, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: seed})
+}
+
+func mustNew(t testing.TB, p oracles.Problem, cfg Config) *Solver {
+	t.Helper()
+	s, err := New(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustRun(t testing.TB, s *Solver, stop Stop) Status {
+	t.Helper()
+	st, err := s.Run(context.Background(), stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// checkConsistency recomputes the dual bookkeeping from scratch: v = sum v_i,
+// ell = sum ell_i, w = [v], and with explicit duals v_i = sum alpha psi/(lambda
+// n), ell_i = sum alpha L/n, alpha >= 0 and sum alpha = 1.
+func checkConsistency(t *testing.T, s *Solver) {
+	t.Helper()
+	if s.blk == nil {
+		return
+	}
+	n := float64(s.n)
+	sumV := make([]float64, s.d)
+	var sumEll float64
+	for i := 0; i < s.n; i++ {
+		vi := s.blk.dense(i)
+		for j, x := range vi {
+			sumV[j] += x
+		}
+		sumEll += s.ellI[i]
+		var nrm float64
+		for _, x := range vi {
+			nrm += x * x
+		}
+		if math.Abs(nrm-s.blk.norm[i]) > 1e-8*(1+nrm) {
+			t.Fatalf("block %d: maintained |v_i|^2 = %v, actual %v", i, s.blk.norm[i], nrm)
+		}
+		if !s.cfg.explicitDuals() {
+			continue
+		}
+		set := &s.sets[i]
+		recon := make([]float64, s.d)
+		var ell, mass float64
+		for _, e := range set.entries {
+			if e.alpha < 0 {
+				t.Fatalf("block %d: negative mass %v", i, e.alpha)
+			}
+			mass += e.alpha
+			e.c.Psi.AddTo(recon, e.alpha/(s.lambda*n))
+			ell += e.alpha * e.c.Loss / n
+		}
+		if math.Abs(mass-1) > 1e-12 {
+			t.Fatalf("block %d: dual mass %v, want 1 to machine precision", i, mass)
+		}
+		if math.Abs(ell-s.ellI[i]) > 1e-10 {
+			t.Fatalf("block %d: ell_i = %v, from alpha %v", i, s.ellI[i], ell)
+		}
+		for j := range recon {
+			if math.Abs(recon[j]-vi[j]) > 1e-9*(1+math.Abs(vi[j])) {
+				t.Fatalf("block %d coordinate %d: v_i = %v, from alpha %v", i, j, vi[j], recon[j])
+			}
+		}
+	}
+	for j := range sumV {
+		if math.Abs(sumV[j]-s.v[j]) > 1e-9*(1+math.Abs(s.v[j])) {
+			t.Fatalf("coordinate %d: v = %v, sum of blocks %v", j, s.v[j], sumV[j])
+		}
+		want := sumV[j]
+		if s.cfg.Box != nil {
+			want = s.cfg.Box.clip(j, sumV[j])
+		}
+		if math.Abs(want-s.w[j]) > 1e-9*(1+math.Abs(want)) {
+			t.Fatalf("coordinate %d: w = %v, want [v] = %v", j, s.w[j], want)
+		}
+	}
+	if math.Abs(sumEll-s.ell) > 1e-10 {
+		t.Fatalf("ell = %v, sum of blocks %v", s.ell, sumEll)
+	}
+}
+
+// bruteForcePrimal computes the primal objective with exhaustive decoding.
+func bruteForcePrimal(p oracles.LabeledProblem, lambda float64, w []float64) float64 {
+	ex := oracles.Exhaustive{LabeledProblem: p}
+	var sum float64
+	for i := 0; i < p.Len(); i++ {
+		_, h := ex.MaxOracle(i, w, nil)
+		sum += h
+	}
+	var nrm float64
+	for _, x := range w {
+		nrm += x * x
+	}
+	return lambda/2*nrm + sum/float64(p.Len())
+}
+
+var variants = []struct {
+	name string
+	cfg  Config
+}{
+	{"bcfw uniform", Config{}},
+	{"bcfw perm", Config{Sampling: Permutation}},
+	{"bcfw predefined step", Config{StepSize: Predefined}},
+	{"bcfw gap sampling", Config{Sampling: GapSampling, GapEvery: 2}},
+	{"bcfw averaging", Config{Averaging: true}},
+	{"bcpfw", Config{Step: Pairwise}},
+	{"bcafw", Config{Step: Away}},
+	{"bcfw cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
+	{"bcpfw gap cache", Config{Step: Pairwise, Sampling: GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
+	{"bcafw gap cache", Config{Step: Away, Sampling: GapSampling, Cache: Cache{Enabled: true}, GapEvery: 3}},
+	{"fw", Config{Algorithm: FW}},
+	{"fw predefined averaging", Config{Algorithm: FW, StepSize: Predefined, Averaging: true}},
+	{"ssg averaging", Config{Algorithm: SSG, Averaging: true}},
+}
+
+// TestGapIsPrimalMinusDual checks the certificate at every trace point of
+// every variant: the gap (a sum of block gaps) equals the primal minus the
+// dual, the primal equals a brute-force recomputation, and the dual
+// bookkeeping is consistent.
+func TestGapIsPrimalMinusDual(t *testing.T) {
+	p := smallChain(1)
+	for _, lambda := range []float64{0.1, 1} {
+		for _, v := range variants {
+			t.Run(fmt.Sprintf("%s lambda=%v", v.name, lambda), func(t *testing.T) {
+				cfg := v.cfg
+				cfg.Lambda = lambda
+				cfg.TraceEvery = 1
+				s := mustNew(t, p, cfg)
+				for round := 0; round < 4; round++ {
+					mustRun(t, s, Stop{Passes: float64(10 * (round + 1))})
+					checkConsistency(t, s)
+					last, _ := s.Last()
+					if bf := bruteForcePrimal(p, lambda, s.Weights()); math.Abs(bf-s.Evaluate().Primal) > 1e-9 {
+						t.Fatalf("primal %v, brute force %v", last.Primal, bf)
+					}
+				}
+				tr := s.Trace()
+				if len(tr) < 5 {
+					t.Fatalf("only %d trace points", len(tr))
+				}
+				for k, pt := range tr {
+					if cfg.Algorithm == SSG {
+						if !math.IsNaN(pt.Gap) || math.IsNaN(pt.Primal) || math.IsNaN(pt.PrimalAvg) {
+							t.Fatalf("SSG point %d: %+v", k, pt)
+						}
+						continue
+					}
+					if d := pt.Primal - pt.Dual; math.Abs(d-pt.Gap) > 1e-9*(1+math.Abs(pt.Primal)) {
+						t.Fatalf("point %d: gap %v but primal - dual = %v", k, pt.Gap, d)
+					}
+					if pt.Gap < -1e-12 {
+						t.Fatalf("point %d: negative gap %v", k, pt.Gap)
+					}
+					if cfg.Averaging && math.Abs(pt.PrimalAvg-pt.DualAvg-pt.GapAvg) > 1e-9 {
+						t.Fatalf("point %d: averaged gap inconsistent", k)
+					}
+				}
+				if cfg.Algorithm == SSG {
+					return
+				}
+				// Every step is an exact line search on the dual, so the dual
+				// never decreases (not so with the predefined step size).
+				for k := 1; k < len(tr) && cfg.StepSize == LineSearch; k++ {
+					if tr[k].Dual < tr[k-1].Dual-1e-12 {
+						t.Fatalf("dual decreased at point %d: %v -> %v", k, tr[k-1].Dual, tr[k].Dual)
+					}
+				}
+				if first, last := tr[0], tr[len(tr)-1]; !(last.Gap < first.Gap/2) {
+					t.Fatalf("gap did not fall: %v -> %v", first.Gap, last.Gap)
+				}
+			})
+		}
+	}
+}
+
+// TestSolversAgreeOnOptimum runs BCFW, FW and the pairwise and away variants
+// to a certified gap of 1e-4 and checks that they reach the same objective.
+func TestSolversAgreeOnOptimum(t *testing.T) {
+	p := smallChain(2)
+	const lambda, tol = 0.1, 1e-4
+	type result struct {
+		name   string
+		primal float64
+		dual   float64
+		w      []float64
+	}
+	var results []result
+	for _, v := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"bcfw", Config{GapEvery: 5}},
+		{"fw", Config{Algorithm: FW, GapEvery: 1}},
+		{"bcpfw", Config{Step: Pairwise, GapEvery: 5}},
+		{"bcafw gap cache", Config{Step: Away, Sampling: GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
+	} {
+		cfg := v.cfg
+		cfg.Lambda = lambda
+		s := mustNew(t, p, cfg)
+		st := mustRun(t, s, Stop{Gap: tol, Passes: 200000})
+		last, _ := s.Last()
+		if st != StatusConverged || last.Gap > tol {
+			t.Fatalf("%s: status %v, gap %v after %v passes", v.name, st, last.Gap, last.Pass)
+		}
+		results = append(results, result{v.name, last.Primal, last.Dual, s.Weights()})
+	}
+	// Every primal lies above every dual (weak duality) and within tol of it.
+	for _, a := range results {
+		for _, b := range results {
+			if a.primal < b.dual-1e-12 || a.primal-b.dual > 2*tol {
+				t.Fatalf("%s primal %v vs %s dual %v", a.name, a.primal, b.name, b.dual)
+			}
+		}
+	}
+	// Strong convexity: |w - w*|^2 <= 2 gap / lambda for each solver.
+	for _, a := range results[1:] {
+		var d2 float64
+		for j := range a.w {
+			d := a.w[j] - results[0].w[j]
+			d2 += d * d
+		}
+		if bound := 2 * (2 * 2 * tol) / lambda; d2 > bound {
+			t.Fatalf("%s weights differ from bcfw by %v > %v", a.name, d2, bound)
+		}
+	}
+}
+
+func TestInvalidSettings(t *testing.T) {
+	p := smallChain(3)
+	cases := []struct {
+		name string
+		cfg  Config
+	}{
+		{"zero lambda", Config{}},
+		{"negative lambda", Config{Lambda: -1}},
+		{"NaN lambda", Config{Lambda: math.NaN()}},
+		{"infinite lambda", Config{Lambda: math.Inf(1)}},
+		{"negative gap every", Config{Lambda: 1, GapEvery: -1}},
+		{"negative trace every", Config{Lambda: 1, TraceEvery: -1}},
+		{"negative workers", Config{Lambda: 1, Workers: -2}},
+		{"unknown algorithm", Config{Lambda: 1, Algorithm: 9}},
+		{"unknown sampling", Config{Lambda: 1, Sampling: 9}},
+		{"unknown step", Config{Lambda: 1, Step: 9}},
+		{"fw with gap sampling", Config{Lambda: 1, Algorithm: FW, Sampling: GapSampling}},
+		{"ssg with pairwise", Config{Lambda: 1, Algorithm: SSG, Step: Pairwise}},
+		{"fw with cache", Config{Lambda: 1, Algorithm: FW, Cache: Cache{Enabled: true}}},
+		{"pairwise with predefined step", Config{Lambda: 1, Step: Pairwise, StepSize: Predefined}},
+		{"negative cache F", Config{Lambda: 1, Cache: Cache{Enabled: true, F: -1}}},
+		{"negative cache size", Config{Lambda: 1, Cache: Cache{Enabled: true, MaxSize: -1}}},
+		{"box of wrong size", Config{Lambda: 1, Box: &Box{Lower: []float64{0}}}},
+		{"infeasible box", Config{Lambda: 1, Box: &Box{Lower: fill(p.Dim(), 1), Upper: fill(p.Dim(), 0)}}},
+		{"test of wrong dimension", Config{Lambda: 1, Test: oraclestest.Multiclass(3, 2, 2, 1)}},
+	}
+	for _, tc := range cases {
+		if _, err := New(p, tc.cfg); err == nil {
+			t.Errorf("%s: New accepted %+v", tc.name, tc.cfg)
+		}
+	}
+	if _, err := New(nil, Config{Lambda: 1}); err == nil {
+		t.Error("New accepted a nil problem")
+	}
+	s := mustNew(t, p, Config{Lambda: 1})
+	for _, stop := range []Stop{{Passes: -1}, {Gap: math.NaN()}, {Duration: -time.Second}, {}} {
+		if _, err := s.Run(context.Background(), stop); err == nil {
+			t.Errorf("Run accepted %+v", stop)
+		}
+	}
+}
+
+func fill(d int, v float64) []float64 {
+	out := make([]float64, d)
+	for j := range out {
+		out[j] = v
+	}
+	return out
+}
+
+// TestStopAndContinue checks that N passes in one call and N/2 + N/2 in two
+// calls give the same weights and trace.
+func TestStopAndContinue(t *testing.T) {
+	p := smallChain(4)
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			cfg := v.cfg
+			cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 7, 1
+			a := mustNew(t, p, cfg)
+			mustRun(t, a, Stop{Passes: 10})
+			b := mustNew(t, p, cfg)
+			mustRun(t, b, Stop{Passes: 5})
+			mustRun(t, b, Stop{Passes: 10})
+			wa, wb := a.Weights(), b.Weights()
+			for j := range wa {
+				if wa[j] != wb[j] {
+					t.Fatalf("weights differ at %d: %v vs %v", j, wa[j], wb[j])
+				}
+			}
+			ta, tb := a.Trace(), b.Trace()
+			if len(ta) != len(tb) {
+				t.Fatalf("trace lengths %d vs %d", len(ta), len(tb))
+			}
+			for k := range ta {
+				ta[k].Seconds, tb[k].Seconds = 0, 0
+				if fmt.Sprint(ta[k]) != fmt.Sprint(tb[k]) {
+					t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tb[k])
+				}
+			}
+		})
+	}
+}
+
+func TestContextCancellationAndTime(t *testing.T) {
+	p := oraclestest.Chain(oraclestest.ChainConfig{N: 200, MaxLen: 8, Labels: 10, Features: 30, Density: 0.5, Seed: 5})
+	s := mustNew(t, p, Config{Lambda: 1e-4})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	st, err := s.Run(ctx, Stop{})
+	if err != nil || st != StatusCanceled {
+		t.Fatalf("status %v, err %v; want canceled", st, err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("cancellation took %v", el)
+	}
+	st = mustRun(t, s, Stop{Duration: 30 * time.Millisecond})
+	if st != StatusTime {
+		t.Fatalf("status %v, want time", st)
+	}
+}
+
+// TestBoxConstraints checks that w stays in the box, that the certificate
+// holds, and that FW and BCFW with the box agree on the optimum.
+func TestBoxConstraints(t *testing.T) {
+	p := smallChain(6)
+	d := p.Dim()
+	lo, hi := fill(d, math.Inf(-1)), fill(d, math.Inf(1))
+	for j := 0; j < d; j += 2 {
+		lo[j] = 0
+	}
+	for j := 1; j < d; j += 3 {
+		hi[j] = 0.05
+	}
+	box := &Box{Lower: lo, Upper: hi}
+	var primals []float64
+	for _, cfg := range []Config{
+		{Box: box, GapEvery: 5},
+		{Box: box, Algorithm: FW, GapEvery: 1},
+		{Box: box, Step: Pairwise, GapEvery: 5},
+	} {
+		cfg.Lambda = 0.1
+		s := mustNew(t, p, cfg)
+		if st := mustRun(t, s, Stop{Gap: 1e-4, Passes: 100000}); st != StatusConverged {
+			t.Fatalf("%v: status %v", cfg.Algorithm, st)
+		}
+		checkConsistency(t, s)
+		w := s.Weights()
+		for j, x := range w {
+			if x < lo[j] || x > hi[j] {
+				t.Fatalf("w[%d] = %v outside [%v, %v]", j, x, lo[j], hi[j])
+			}
+		}
+		for _, pt := range s.Trace() {
+			if math.Abs(pt.Primal-pt.Dual-pt.Gap) > 1e-9 {
+				t.Fatalf("box certificate broken: %+v", pt)
+			}
+		}
+		last, _ := s.Last()
+		if bf := bruteForcePrimal(p, 0.1, w); math.Abs(bf-last.Primal) > 1e-9 {
+			t.Fatalf("primal %v, brute force %v", last.Primal, bf)
+		}
+		primals = append(primals, last.Primal)
+	}
+	for _, pr := range primals[1:] {
+		if math.Abs(pr-primals[0]) > 2e-4 {
+			t.Fatalf("box optima differ: %v", primals)
+		}
+	}
+	// Positivity on a subset: Positive() builds the bound.
+	b := Positive(d, []int{0, 3})
+	if b.lower(0) != 0 || b.lower(1) != math.Inf(-1) || b.upper(3) != math.Inf(1) {
+		t.Fatal("Positive box is wrong")
+	}
+}
+
+// TestPairwiseDropSteps checks that pairwise and away steps remove corners
+// from the active sets and keep them small.
+func TestPairwiseDropSteps(t *testing.T) {
+	p := smallChain(8)
+	for _, step := range []Step{Pairwise, Away} {
+		s := mustNew(t, p, Config{Lambda: 1, Step: step})
+		mustRun(t, s, Stop{Passes: 100})
+		_, _, drops := s.CacheStats()
+		if drops == 0 {
+			t.Fatalf("%v: no drop step in 100 passes", step)
+		}
+		checkConsistency(t, s)
+		last, _ := s.Last()
+		if last.ActiveMean < 1 || last.ActiveMean > 20 {
+			t.Fatalf("%v: mean active set size %v", step, last.ActiveMean)
+		}
+	}
+}
+
+func TestSSGApproachesOptimum(t *testing.T) {
+	p := smallChain(9)
+	ref := mustNew(t, p, Config{Lambda: 0.1, Step: Pairwise})
+	mustRun(t, ref, Stop{Gap: 1e-6, Passes: 1e6})
+	opt, _ := ref.Last()
+	s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: SSG, Averaging: true, GapEvery: 50})
+	mustRun(t, s, Stop{Passes: 2000})
+	last, _ := s.Last()
+	if subopt := last.PrimalAvg - opt.Primal; subopt < -1e-6 || subopt > 0.01*opt.Primal {
+		t.Fatalf("SSG-wavg primal %v vs optimum %v", last.PrimalAvg, opt.Primal)
+	}
+}
+
+func TestSumTreeSampling(t *testing.T) {
+	tree := newSumTree(5)
+	weights := []float64{0, 1, 0, 3, 0}
+	for i, w := range weights {
+		tree.set(i, w)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	counts := make([]int, 5)
+	const draws = 40000
+	for k := 0; k < draws; k++ {
+		counts[tree.sample(rng.Float64())]++
+	}
+	if counts[0]+counts[2]+counts[4] != 0 {
+		t.Fatalf("zero-weight leaves drawn: %v", counts)
+	}
+	if r := float64(counts[3]) / float64(counts[1]); r < 2.7 || r > 3.3 {
+		t.Fatalf("draw ratio %v, want about 3", r)
+	}
+	for _, u := range []float64{0, 0.999999999999, math.Nextafter(1, 0)} {
+		if i := tree.sample(u); weights[i] == 0 {
+			t.Fatalf("u=%v drew zero-weight leaf %d", u, i)
+		}
+	}
+}
+
+func TestChi(t *testing.T) {
+	if c := Chi([]float64{1, 1, 1, 1}); math.Abs(c-1) > 1e-12 {
+		t.Fatalf("chi(uniform) = %v", c)
+	}
+	if c := Chi([]float64{0, 5, 0, 0}); math.Abs(c-2) > 1e-12 {
+		t.Fatalf("chi(one-hot) = %v, want sqrt(4)", c)
+	}
+	if !math.IsNaN(Chi([]float64{0, 0})) {
+		t.Fatal("chi(0) should be NaN")
+	}
+}

@@ -1,0 +1,142 @@
+package solver
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// TracePoint is one exact evaluation of a run (the trace format of
+// DESIGN.md). Values that do not apply are NaN in Go and null (core fields)
+// or absent (the others) in JSON.
+type TracePoint struct {
+	// Pass is OracleCalls / n, the effective passes over the data.
+	Pass float64
+	// OracleCalls counts the max-oracle calls the algorithm made (the calls
+	// of observe-only evaluations excluded).
+	OracleCalls int64
+	// Steps counts block steps (BCFW, SSG) or iterations (FW).
+	Steps int64
+	// Seconds is solver time, excluding exact-gap evaluations.
+	Seconds float64
+	// Primal is lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w).
+	Primal float64
+	// Dual is the dual objective at the current dual point (NaN for SSG).
+	Dual float64
+	// Gap is the duality gap, the sum of the exact block gaps (NaN for SSG).
+	Gap float64
+	// GapEstimate is the sum of the stale block gaps the solver holds (NaN
+	// while a block has not been visited, and for FW and SSG).
+	GapEstimate float64
+	// TrainLoss and TestLoss are task losses of the current w (NaN unless
+	// asked for).
+	TrainLoss float64
+	TestLoss  float64
+	// PrimalAvg, DualAvg, GapAvg describe the weighted-average iterate (NaN
+	// without averaging).
+	PrimalAvg float64
+	DualAvg   float64
+	GapAvg    float64
+	// Refresh is true when the evaluation fed the algorithm (it refreshed the
+	// block gaps or the global gap); false for observe-only evaluations.
+	Refresh bool
+	// Lambda is the regularization parameter of the point.
+	Lambda float64
+
+	// ChiGap is the non-uniformity chi(g) of the exact block gaps and
+	// ChiCurvature that of the curvature bounds 4 R_i^2/(lambda n^2) with R_i
+	// the largest observed |psi_i(y)|; PredictedSpeedup is
+	// chi(g)^3 / chi(C) (Osokin et al. 2016, Def. 5, Thm. 2, Fig. 1c).
+	ChiGap           float64
+	ChiCurvature     float64
+	PredictedSpeedup float64
+
+	// Cache and active-set statistics (cumulative counts, current sizes).
+	CacheHits   int64
+	CacheMisses int64
+	DropSteps   int64
+	ActiveMean  float64 // mean active-set size over blocks
+	CacheMean   float64 // mean number of stored corners over blocks
+}
+
+// StalenessRatio returns GapEstimate / Gap (Osokin et al. 2016, Fig. 1b).
+func (p TracePoint) StalenessRatio() float64 { return p.GapEstimate / p.Gap }
+
+// HitRate returns CacheHits / (CacheHits + CacheMisses).
+func (p TracePoint) HitRate() float64 {
+	return float64(p.CacheHits) / float64(p.CacheHits+p.CacheMisses)
+}
+
+type tracePointJSON struct {
+	Pass             float64  `json:"pass"`
+	OracleCalls      int64    `json:"oracle_calls"`
+	Steps            int64    `json:"steps"`
+	Seconds          float64  `json:"seconds"`
+	Primal           *float64 `json:"primal"`
+	Dual             *float64 `json:"dual"`
+	Gap              *float64 `json:"gap"`
+	GapEstimate      *float64 `json:"gap_estimate"`
+	TrainLoss        *float64 `json:"train_loss,omitempty"`
+	TestLoss         *float64 `json:"test_loss,omitempty"`
+	PrimalAvg        *float64 `json:"primal_avg,omitempty"`
+	DualAvg          *float64 `json:"dual_avg,omitempty"`
+	GapAvg           *float64 `json:"gap_avg,omitempty"`
+	Refresh          bool     `json:"refresh"`
+	Lambda           float64  `json:"lambda"`
+	ChiGap           *float64 `json:"chi_gap,omitempty"`
+	ChiCurvature     *float64 `json:"chi_curvature,omitempty"`
+	PredictedSpeedup *float64 `json:"predicted_speedup,omitempty"`
+	CacheHits        int64    `json:"cache_hits,omitempty"`
+	CacheMisses      int64    `json:"cache_misses,omitempty"`
+	DropSteps        int64    `json:"drop_steps,omitempty"`
+	ActiveMean       *float64 `json:"active_set_mean,omitempty"`
+	CacheMean        *float64 `json:"cache_size_mean,omitempty"`
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// MarshalJSON writes the field names of DESIGN.md; NaN and infinite values
+// become null (core fields) or are left out.
+func (p TracePoint) MarshalJSON() ([]byte, error) {
+	return json.Marshal(tracePointJSON{
+		Pass: p.Pass, OracleCalls: p.OracleCalls, Steps: p.Steps, Seconds: p.Seconds,
+		Primal: finite(p.Primal), Dual: finite(p.Dual), Gap: finite(p.Gap), GapEstimate: finite(p.GapEstimate),
+		TrainLoss: finite(p.TrainLoss), TestLoss: finite(p.TestLoss),
+		PrimalAvg: finite(p.PrimalAvg), DualAvg: finite(p.DualAvg), GapAvg: finite(p.GapAvg),
+		Refresh: p.Refresh, Lambda: p.Lambda,
+		ChiGap: finite(p.ChiGap), ChiCurvature: finite(p.ChiCurvature), PredictedSpeedup: finite(p.PredictedSpeedup),
+		CacheHits: p.CacheHits, CacheMisses: p.CacheMisses, DropSteps: p.DropSteps,
+		ActiveMean: finite(p.ActiveMean), CacheMean: finite(p.CacheMean),
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; missing and null values
+// become NaN.
+func (p *TracePoint) UnmarshalJSON(b []byte) error {
+	var j tracePointJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = TracePoint{
+		Pass: j.Pass, OracleCalls: j.OracleCalls, Steps: j.Steps, Seconds: j.Seconds,
+		Primal: orNaN(j.Primal), Dual: orNaN(j.Dual), Gap: orNaN(j.Gap), GapEstimate: orNaN(j.GapEstimate),
+		TrainLoss: orNaN(j.TrainLoss), TestLoss: orNaN(j.TestLoss),
+		PrimalAvg: orNaN(j.PrimalAvg), DualAvg: orNaN(j.DualAvg), GapAvg: orNaN(j.GapAvg),
+		Refresh: j.Refresh, Lambda: j.Lambda,
+		ChiGap: orNaN(j.ChiGap), ChiCurvature: orNaN(j.ChiCurvature), PredictedSpeedup: orNaN(j.PredictedSpeedup),
+		CacheHits: j.CacheHits, CacheMisses: j.CacheMisses, DropSteps: j.DropSteps,
+		ActiveMean: orNaN(j.ActiveMean), CacheMean: orNaN(j.CacheMean),
+	}
+	return nil
+}
