@@ -1,0 +1,205 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// dataFlags selects a dataset.
+type dataFlags struct {
+	name       string
+	path       string
+	split      string
+	synthWords int
+	synthSeed  uint64
+	synthNoise float64
+}
+
+func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
+	fs.StringVar(&d.name, "data", defaultName, "dataset: ocr, usps, synthetic, auto (ocr when found, else synthetic) or a path to letter.data[.gz] / a USPS folder")
+	fs.StringVar(&d.path, "data-path", "", "where the dataset lives (default: $FWSTRUCT_DATA, then the user cache)")
+	fs.StringVar(&d.split, "split", "small", "OCR split: small (train on fold 0) or large (train on folds 1-9)")
+	fs.IntVar(&d.synthWords, "synthetic-words", 0, "synthetic data: words per split (0: 300)")
+	fs.Uint64Var(&d.synthSeed, "synthetic-seed", 1, "synthetic data: generator seed")
+	fs.Float64Var(&d.synthNoise, "synthetic-noise", 0, "synthetic data: pixel flip probability (0: 0.1)")
+}
+
+// load returns the training and test problems and the resolved name.
+func (d *dataFlags) load() (train, test oracles.Problem, name string, err error) {
+	split, err := datasets.ParseSplit(d.split)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	opt := datasets.Options{
+		Path:      d.path,
+		Split:     split,
+		Synthetic: datasets.SyntheticConfig{TrainWords: d.synthWords, TestWords: d.synthWords, Seed: d.synthSeed, FlipNoise: d.synthNoise},
+	}
+	name = d.name
+	if name == "auto" {
+		name = "synthetic"
+		if _, err := datasets.Locate(datasets.OCR, d.path); err == nil {
+			name = "ocr"
+		}
+	}
+	train, test, err = datasets.Load(name, opt)
+	return train, test, name, err
+}
+
+// solverFlags configures the solver.
+type solverFlags struct {
+	lambda     float64
+	algorithm  string
+	sampling   string
+	step       string
+	stepSize   string
+	averaging  bool
+	cache      bool
+	cacheF     float64
+	cacheNu    float64
+	cacheSize  int
+	boxLower   string
+	boxUpper   string
+	gapEvery   float64
+	traceEvery float64
+	seed       uint64
+	workers    int
+}
+
+func (f *solverFlags) register(fs *flag.FlagSet) {
+	fs.Float64Var(&f.lambda, "lambda", 0.01, "regularization parameter lambda (> 0)")
+	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw or ssg")
+	fs.StringVar(&f.sampling, "sampling", "uniform", "block sampling of bcfw: uniform, perm or gap")
+	fs.StringVar(&f.step, "step", "fw", "block step of bcfw: fw, pairwise or away")
+	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")
+	fs.BoolVar(&f.averaging, "averaging", false, "also track the weighted average of the iterates (wavg)")
+	fs.BoolVar(&f.cache, "cache", false, "cache oracle answers with the gap-based hit rule (Osokin et al. 2016, Alg. 5)")
+	fs.Float64Var(&f.cacheF, "cache-f", 0.25, "cache: local factor F")
+	fs.Float64Var(&f.cacheNu, "cache-nu", 0.01, "cache: global factor nu")
+	fs.IntVar(&f.cacheSize, "cache-size", 10, "cache: corners kept per block")
+	fs.StringVar(&f.boxLower, "box-lower", "", "lower bounds on w, e.g. '0-99=0,150=-1' (coordinate ranges = value; '*' for all)")
+	fs.StringVar(&f.boxUpper, "box-upper", "", "upper bounds on w, same syntax as --box-lower")
+	fs.Float64Var(&f.gapEvery, "gap-every", 10, "passes between exact duality-gap evaluations (inf: never)")
+	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: all CPUs)")
+}
+
+// config builds the solver configuration for a problem of dimension d.
+func (f *solverFlags) config(d int) (solver.Config, error) {
+	alg, err := solver.ParseAlgorithm(f.algorithm)
+	if err != nil {
+		return solver.Config{}, err
+	}
+	samp, err := solver.ParseSampling(f.sampling)
+	if err != nil {
+		return solver.Config{}, err
+	}
+	step, err := solver.ParseStep(f.step)
+	if err != nil {
+		return solver.Config{}, err
+	}
+	var size solver.StepSize
+	switch f.stepSize {
+	case "line":
+		size = solver.LineSearch
+	case "predefined":
+		size = solver.Predefined
+	default:
+		return solver.Config{}, fmt.Errorf("unknown step size %q (want line or predefined)", f.stepSize)
+	}
+	cfg := solver.Config{
+		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
+		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
+		Seed: f.seed, Workers: f.workers,
+		Cache: solver.Cache{Enabled: f.cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+	}
+	if f.boxLower != "" || f.boxUpper != "" {
+		box := &solver.Box{}
+		if f.boxLower != "" {
+			if box.Lower, err = parseBounds(f.boxLower, d, math.Inf(-1)); err != nil {
+				return solver.Config{}, fmt.Errorf("--box-lower: %w", err)
+			}
+		}
+		if f.boxUpper != "" {
+			if box.Upper, err = parseBounds(f.boxUpper, d, math.Inf(1)); err != nil {
+				return solver.Config{}, fmt.Errorf("--box-upper: %w", err)
+			}
+		}
+		cfg.Box = box
+	}
+	return cfg, nil
+}
+
+// parseBounds parses "RANGE=VALUE,..." where RANGE is a coordinate i, a
+// range i-j (inclusive) or * (all) into a vector of dimension d whose other
+// entries are def.
+func parseBounds(spec string, d int, def float64) ([]float64, error) {
+	out := make([]float64, d)
+	for j := range out {
+		out[j] = def
+	}
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		rng, val, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q: want RANGE=VALUE", part)
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil || math.IsNaN(v) {
+			return nil, fmt.Errorf("%q: bad value %q", part, val)
+		}
+		lo, hi := 0, d-1
+		if r := strings.TrimSpace(rng); r != "*" {
+			a, b, isRange := strings.Cut(r, "-")
+			if lo, err = strconv.Atoi(a); err != nil {
+				return nil, fmt.Errorf("%q: bad coordinate %q", part, a)
+			}
+			hi = lo
+			if isRange {
+				if hi, err = strconv.Atoi(b); err != nil {
+					return nil, fmt.Errorf("%q: bad coordinate %q", part, b)
+				}
+			}
+		}
+		if lo < 0 || hi >= d || lo > hi {
+			return nil, fmt.Errorf("%q: coordinates must satisfy 0 <= i <= j < %d", part, d)
+		}
+		for j := lo; j <= hi; j++ {
+			out[j] = v
+		}
+	}
+	return out, nil
+}
+
+// stopFlags says when training stops.
+type stopFlags struct {
+	passes float64
+	gapTol float64
+	limit  time.Duration
+}
+
+func (s *stopFlags) register(fs *flag.FlagSet) {
+	fs.Float64Var(&s.passes, "passes", 50, "effective passes over the data (oracle calls / n)")
+	fs.Float64Var(&s.gapTol, "gap-tol", 0, "stop once the certified duality gap is at most this (0: off)")
+	fs.DurationVar(&s.limit, "time", 0, "wall-clock budget, e.g. 30s (0: none)")
+}
+
+func (s *stopFlags) stop() (solver.Stop, error) {
+	st := solver.Stop{Passes: s.passes, Gap: s.gapTol, Duration: s.limit}
+	if st.Passes < 0 || st.Gap < 0 || st.Duration < 0 {
+		return st, fmt.Errorf("--passes, --gap-tol and --time must be >= 0")
+	}
+	if st == (solver.Stop{}) {
+		return st, fmt.Errorf("give at least one of --passes, --gap-tol or --time")
+	}
+	return st, nil
+}

@@ -1,0 +1,99 @@
+// Command fwstruct trains structural SVMs with the block-coordinate
+// Frank-Wolfe family and evaluates the models.
+//
+// Usage:
+//
+//	fwstruct train    [flags]   train a model, print one line per gap evaluation
+//	fwstruct eval     [flags]   print the task loss of a saved model
+//	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
+//
+// Run "fwstruct COMMAND -h" for the flags of a command.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is a subcommand of fwstruct.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"train", "train a structural SVM and write its trace and model", runTrain},
+		{"eval", "print the task loss of a saved model on a dataset", runEval},
+		{"download", "fetch a public dataset (ocr, usps) into the user cache", runDownload},
+	}
+}
+
+// run executes the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(ctx, args[1:], stdout, stderr)
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				return 2
+			default:
+				fmt.Fprintf(stderr, "fwstruct %s: %v\n", c.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "fwstruct: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+// errUsage marks a command-line error already reported by the flag package.
+var errUsage = errors.New("usage error")
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "fwstruct trains structural SVMs with block-coordinate Frank-Wolfe.")
+	fmt.Fprintln(w, "\nUsage: fwstruct COMMAND [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'fwstruct COMMAND -h' for the flags of a command.")
+}
+
+// parseFlags parses args with fs, mapping flag errors to errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "unexpected arguments: %v\n", fs.Args())
+		return errUsage
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestTrainWritesTraceAndModel trains on synthetic data and checks the trace
+// file (field names of DESIGN.md, test loss present, certificate) and the
+// model, which eval then reads back.
+func TestTrainWritesTraceAndModel(t *testing.T) {
+	dir := t.TempDir()
+	trace, model := filepath.Join(dir, "trace.json"), filepath.Join(dir, "model.json")
+	code, out, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "60", "--passes", "6",
+		"--gap-every", "2", "--averaging", "--trace", trace, "--model", model, "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := strings.Count(out, "\npass "); got != 4 {
+		t.Fatalf("want 4 evaluation lines (passes 0, 2, 4, 6), got %d:\n%s", got, out)
+	}
+	raw, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields []map[string]any
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"pass", "oracle_calls", "seconds", "primal", "dual", "gap", "gap_estimate", "test_loss"} {
+		if _, ok := fields[len(fields)-1][key]; !ok {
+			t.Fatalf("trace point lacks %q: %v", key, fields[len(fields)-1])
+		}
+	}
+	var points []solver.TracePoint
+	if err := json.Unmarshal(raw, &points); err != nil {
+		t.Fatal(err)
+	}
+	last := points[len(points)-1]
+	if last.Pass != 6 || last.Gap <= 0 || last.Gap >= points[0].Gap || last.Primal-last.Dual-last.Gap > 1e-9 {
+		t.Fatalf("bad last point %+v", last)
+	}
+	code, out, errOut = runCLI(t, "eval", "--model", model)
+	if code != 0 || !strings.HasPrefix(out, "test loss ") {
+		t.Fatalf("eval exit %d: %s %s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "eval", "--model", model, "--average", "--set", "train")
+	if code != 0 || !strings.HasPrefix(out, "train loss ") {
+		t.Fatalf("eval --average exit %d: %s", code, out)
+	}
+}
+
+func TestCommandLineErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format":"other"}`), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "Usage"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"train", "--data", "synthetic", "--lambda", "0"}, 1, "lambda"},
+		{[]string{"train", "--data", "synthetic", "--solver", "cg"}, 1, "unknown solver"},
+		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--solver", "fw"}, 1, "needs the bcfw solver"},
+		{[]string{"train", "--data", "synthetic", "--passes", "0"}, 1, "at least one of"},
+		{[]string{"train", "--data", "synthetic", "--box-lower", "5000=0"}, 1, "coordinates"},
+		{[]string{"train", "--data", "synthetic", "--split", "medium"}, 1, "split"},
+		{[]string{"train", "--data", "nowhere/letters.txt"}, 1, "not a readable path"},
+		{[]string{"train", "--no-such-flag"}, 2, "flag provided but not defined"},
+		{[]string{"eval"}, 2, "--model"},
+		{[]string{"eval", "--model", bad}, 1, "format"},
+		{[]string{"download"}, 2, "Usage"},
+		{[]string{"download", "mnist"}, 1, "unknown dataset"},
+	}
+	for _, tc := range cases {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.msg) {
+			t.Errorf("%v: exit %d (want %d), output %q (want %q)", tc.args, code, tc.code, out+errOut, tc.msg)
+		}
+	}
+}
+
+func TestParseBounds(t *testing.T) {
+	b, err := parseBounds("*=-1, 2-3=0,5=2.5", 6, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{-1, -1, 0, 0, -1, 2.5}
+	for j := range want {
+		if b[j] != want[j] {
+			t.Fatalf("bounds %v, want %v", b, want)
+		}
+	}
+	for _, spec := range []string{"1", "a=1", "1=x", "3-1=0", "-1=0", "0-6=1", "1=NaN"} {
+		if _, err := parseBounds(spec, 6, 0); err == nil {
+			t.Errorf("parseBounds(%q) accepted", spec)
+		}
+	}
+}
+
+// TestDownloadFromMirror fetches OCR from a local server standing in for
+// the public address.
+func TestDownloadFromMirror(t *testing.T) {
+	src := realdata.File(t, "ocr/letter.data.gz")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(data) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "download", "--dir", dir, "--base-url", srv.URL, "ocr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ocr", "letter.data.gz")); err != nil || !strings.Contains(out, "ready") {
+		t.Fatalf("file not downloaded: %v %s", err, out)
+	}
+	t.Setenv("FWSTRUCT_DATA", "")
+	code, out, errOut = runCLI(t, "train", "--data", "ocr", "--data-path", dir, "--passes", "1", "--gap-every", "1", "--quiet", "--no-test-loss")
+	if code != 0 || !strings.Contains(out, "626 training") {
+		t.Fatalf("training on the downloaded data: exit %d %s %s", code, out, errOut)
+	}
+}
