@@ -2,7 +2,6 @@ package solver
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"testing"
 
@@ -31,22 +30,7 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 				t.Fatal(err)
 			}
 			mustRun(t, c, Stop{Passes: 12})
-			wa, wc := a.Weights(), c.Weights()
-			for j := range wa {
-				if wa[j] != wc[j] {
-					t.Fatalf("weights differ at %d: %v vs %v", j, wa[j], wc[j])
-				}
-			}
-			ta, tc := a.Trace(), c.Trace()
-			if len(ta) != len(tc) {
-				t.Fatalf("trace lengths %d vs %d", len(ta), len(tc))
-			}
-			for k := range ta {
-				ta[k].Seconds, tc[k].Seconds = 0, 0
-				if fmt.Sprint(ta[k]) != fmt.Sprint(tc[k]) {
-					t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tc[k])
-				}
-			}
+			requireSameRun(t, a, c)
 		})
 	}
 }

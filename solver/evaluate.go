@@ -126,12 +126,7 @@ func (s *Solver) dual(v, w []float64, ell float64) float64 {
 // record evaluates the current iterate, appends the trace point and, when
 // refresh is true, feeds the exact block gaps to the algorithm.
 func (s *Solver) record(refresh bool) {
-	pt := s.evaluate(refresh, true)
-	s.trace = append(s.trace, pt)
-	s.lastEvalAtSteps = s.steps
-	if s.cfg.Progress != nil {
-		s.cfg.Progress(pt)
-	}
+	s.appendPoint(s.evaluate(refresh, true))
 }
 
 // evaluate computes the exact primal, dual and gap at the current iterate
@@ -181,6 +176,13 @@ func (s *Solver) evaluate(refresh, keep bool) TracePoint {
 		pt.Gap = s.lambda*floats.Dot(s.v, s.w) - s.ell + sumH/n
 	}
 	pt.Refresh = refresh
+	s.addExtras(&pt)
+	return pt
+}
+
+// addExtras fills in the averaged iterate and the task losses when the
+// configuration asks for them.
+func (s *Solver) addExtras(pt *TracePoint) {
 	if s.avg != nil {
 		pt.PrimalAvg, pt.DualAvg, pt.GapAvg = s.evaluateAverage()
 	}
@@ -190,7 +192,15 @@ func (s *Solver) evaluate(refresh, keep bool) TracePoint {
 	if s.cfg.Test != nil {
 		pt.TestLoss = s.meanLoss(s.cfg.Test, s.w)
 	}
-	return pt
+}
+
+// appendPoint appends a trace point and calls the Progress callback.
+func (s *Solver) appendPoint(pt TracePoint) {
+	s.trace = append(s.trace, pt)
+	s.lastEvalAtSteps = s.steps
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(pt)
+	}
 }
 
 // countersPoint returns a trace point holding the counters and statistics

@@ -53,20 +53,8 @@ func (s *Solver) fwIteration(ctx context.Context, stop Stop, start time.Time) (S
 		pt.Primal = s.lambda/2*floats.Dot(s.w, s.w) + sumH/n
 		pt.Dual = s.dual(s.v, s.w, s.ell)
 		pt.Gap = gap
-		if s.avg != nil {
-			pt.PrimalAvg, pt.DualAvg, pt.GapAvg = s.evaluateAverage()
-		}
-		if s.cfg.TrainLoss {
-			pt.TrainLoss = s.meanLoss(s.p, s.w)
-		}
-		if s.cfg.Test != nil {
-			pt.TestLoss = s.meanLoss(s.cfg.Test, s.w)
-		}
-		s.trace = append(s.trace, pt)
-		s.lastEvalAtSteps = s.steps
-		if s.cfg.Progress != nil {
-			s.cfg.Progress(pt)
-		}
+		s.addExtras(&pt)
+		s.appendPoint(pt)
 	}
 	if s.steps >= s.nextGap {
 		s.nextGap = s.advance(s.nextGap, s.cfg.GapEvery)

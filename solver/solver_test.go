@@ -289,6 +289,28 @@ func TestInvalidSettings(t *testing.T) {
 	}
 }
 
+// requireSameRun fails unless two solvers hold the same weights and traces
+// (solver time aside).
+func requireSameRun(t *testing.T, a, b *Solver) {
+	t.Helper()
+	wa, wb := a.Weights(), b.Weights()
+	for j := range wa {
+		if wa[j] != wb[j] {
+			t.Fatalf("weights differ at %d: %v vs %v", j, wa[j], wb[j])
+		}
+	}
+	ta, tb := a.Trace(), b.Trace()
+	if len(ta) != len(tb) {
+		t.Fatalf("trace lengths %d vs %d", len(ta), len(tb))
+	}
+	for k := range ta {
+		ta[k].Seconds, tb[k].Seconds = 0, 0
+		if fmt.Sprint(ta[k]) != fmt.Sprint(tb[k]) {
+			t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tb[k])
+		}
+	}
+}
+
 func fill(d int, v float64) []float64 {
 	out := make([]float64, d)
 	for j := range out {
@@ -310,22 +332,7 @@ func TestStopAndContinue(t *testing.T) {
 			b := mustNew(t, p, cfg)
 			mustRun(t, b, Stop{Passes: 5})
 			mustRun(t, b, Stop{Passes: 10})
-			wa, wb := a.Weights(), b.Weights()
-			for j := range wa {
-				if wa[j] != wb[j] {
-					t.Fatalf("weights differ at %d: %v vs %v", j, wa[j], wb[j])
-				}
-			}
-			ta, tb := a.Trace(), b.Trace()
-			if len(ta) != len(tb) {
-				t.Fatalf("trace lengths %d vs %d", len(ta), len(tb))
-			}
-			for k := range ta {
-				ta[k].Seconds, tb[k].Seconds = 0, 0
-				if fmt.Sprint(ta[k]) != fmt.Sprint(tb[k]) {
-					t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tb[k])
-				}
-			}
+			requireSameRun(t, a, b)
 		})
 	}
 }
