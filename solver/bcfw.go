@@ -6,11 +6,11 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
-// corner is the FW or away corner of a step: psi_i(y), L_i(y), |psi|^2, and
+// corner is the FW or away corner of a step: psi_i(y), L_i(y), |psi|^2 and
 // H_i(y; w); entry is its position in the block's corner set (-1 if the
 // block keeps no set).
 type corner struct {
-	psi   *oracles.SparseVec
+	psi   oracles.SparseVec
 	loss  float64
 	norm  float64
 	h     float64
@@ -21,18 +21,21 @@ type corner struct {
 // step type and cache: Lacoste-Julien et al. (2013) Alg. 4 and Osokin et al.
 // (2016) Alg. 2 (gap sampling), Alg. 3 (pairwise), Alg. 4 (away), Alg. 5
 // (cache) and Alg. 9 (box constraints).
+//
+// The block's part of the dual is held either as the dense vector v_i (FW
+// steps) or, with pairwise and away steps, as its explicit sparse dual
+// variables over the corners of the block; see blockBase and blockDistSq.
 func (s *Solver) bcfwStep() {
 	i := s.samp.next(s.rng)
 	n := float64(s.n)
-	// g = base + H_s/n is the block gap in the direction of any corner s
-	// (Osokin et al. 2016, eq. 7): lambda <v_i - v_s, w> - ell_i + ell_s.
-	base := s.lambda*s.blk.dot(i, s.w) - s.ellI[i]
-
 	var set *cornerSet
 	if s.sets != nil {
 		set = &s.sets[i]
 		s.cornerScores(set)
 	}
+	// g = base + H_s/n is the block gap in the direction of any corner s
+	// (Osokin et al. 2016, eq. 7): lambda <v_i - v_s, w> - ell_i + ell_s.
+	base := s.blockBase(i, set)
 	fwc, hit := s.cacheLookup(i, set, base)
 	if !hit {
 		fwc = s.oracleCorner(i, set)
@@ -56,7 +59,7 @@ func (s *Solver) bcfwStep() {
 	}
 	if set != nil {
 		if s.cfg.Cache.Enabled {
-			set.evict(s.cfg.Cache.MaxSize, -1)
+			set.evict(s.cfg.Cache.MaxSize)
 		} else {
 			set.dropInactive()
 		}
@@ -72,10 +75,62 @@ func (s *Solver) bcfwStep() {
 func (s *Solver) cornerScores(set *cornerSet) {
 	h := s.work.h[:0]
 	for k := range set.entries {
-		c := set.entries[k].c
-		h = append(h, c.Loss-c.Psi.Dot(s.w))
+		psi := set.psi(k)
+		h = append(h, set.entries[k].loss-psi.Dot(s.w))
 	}
 	s.work.h = h
+}
+
+// blockBase returns lambda <v_i, w> - ell_i at the current w: from the dense
+// v_i, or with explicit duals as -(1/n) sum_c alpha_c H_i(c; w) from the
+// corner scores in work.h.
+func (s *Solver) blockBase(i int, set *cornerSet) float64 {
+	if s.blk != nil {
+		return s.lambda*s.blk.dot(i, s.w) - s.ellI[i]
+	}
+	var sum float64
+	for k := range set.entries {
+		sum += set.entries[k].alpha * s.work.h[k]
+	}
+	return -sum / float64(s.n)
+}
+
+// blockBaseAt is blockBase at any w, safe for concurrent use.
+func (s *Solver) blockBaseAt(i int, w []float64) float64 {
+	if s.blk != nil {
+		return s.lambda*s.blk.dot(i, w) - s.ellI[i]
+	}
+	set := &s.sets[i]
+	var sum float64
+	for k := range set.entries {
+		if e := &set.entries[k]; e.alpha > 0 {
+			psi := set.psi(k)
+			sum += e.alpha * (e.loss - psi.Dot(w))
+		}
+	}
+	return -sum / float64(s.n)
+}
+
+// blockDistSq returns |v_i - v_c|^2 with v_c = psi_c/(lambda n): from the
+// dense v_i, or with explicit duals from the Gram matrix as
+// sigma^2 (alpha^T G alpha - 2 (G alpha)_c + G_cc).
+func (s *Solver) blockDistSq(i int, set *cornerSet, c corner) float64 {
+	sigma := 1 / (s.lambda * float64(s.n))
+	if s.blk != nil {
+		return s.blk.norm[i] - 2*sigma*s.blk.dotSparse(i, &c.psi) + sigma*sigma*c.norm
+	}
+	var aga, gac float64
+	for a := range set.entries {
+		alpha := set.entries[a].alpha
+		if alpha == 0 {
+			continue
+		}
+		gac += alpha * set.g(a, c.entry)
+		for b := range set.entries {
+			aga += alpha * set.entries[b].alpha * set.g(a, b)
+		}
+	}
+	return sigma * sigma * (aga - 2*gac + set.g(c.entry, c.entry))
 }
 
 // cacheLookup returns the best cached corner and whether it passes the
@@ -99,9 +154,14 @@ func (s *Solver) cacheLookup(i int, set *cornerSet, base float64) (corner, bool)
 		return corner{}, false
 	}
 	s.hits++
-	e := &set.entries[best]
-	e.lastUse = s.steps
-	return corner{psi: &e.c.Psi, loss: e.c.Loss, norm: e.c.NormSq, h: s.work.h[best], entry: best}, true
+	set.entries[best].lastUse = s.steps
+	return s.setCorner(set, best), true
+}
+
+// setCorner returns entry k of the set as a corner with its score.
+func (s *Solver) setCorner(set *cornerSet, k int) corner {
+	e := &set.entries[k]
+	return corner{psi: set.psi(k), loss: e.loss, norm: e.normSq, h: s.work.h[k], entry: k}
 }
 
 // oracleCorner calls the max oracle and returns its corner, inserting it
@@ -115,19 +175,19 @@ func (s *Solver) oracleCorner(i int, set *cornerSet) corner {
 		s.p.Psi(i, y, &s.work.psi)
 		norm := s.work.psi.NormSq()
 		s.observeRadius(i, norm)
-		return corner{psi: &s.work.psi, loss: s.p.Loss(i, y), norm: norm, h: h, entry: -1}
+		return corner{psi: s.work.psi, loss: s.p.Loss(i, y), norm: norm, h: h, entry: -1}
 	}
-	hash := oracles.HashLabeling(y)
-	k := set.find(y, hash)
+	k := set.find(y, oracles.HashLabeling(y))
 	if k < 0 {
-		c := oracles.NewCorner(s.p, i, y)
-		k = set.add(c, s.steps)
+		s.p.Psi(i, y, &s.work.psi)
+		k = set.add(y, &s.work.psi, s.p.Loss(i, y), s.steps, s.work.dense)
 		s.work.h = append(s.work.h, h)
-		s.observeRadius(i, c.NormSq)
+		s.observeRadius(i, set.entries[k].normSq)
 	}
-	e := &set.entries[k]
-	e.lastUse = s.steps
-	return corner{psi: &e.c.Psi, loss: e.c.Loss, norm: e.c.NormSq, h: h, entry: k}
+	set.entries[k].lastUse = s.steps
+	c := s.setCorner(set, k)
+	c.h = h
+	return c
 }
 
 func (s *Solver) observeRadius(i int, normSq float64) {
@@ -145,8 +205,47 @@ func (s *Solver) awayCorner(set *cornerSet) corner {
 			best = k
 		}
 	}
-	e := &set.entries[best]
-	return corner{psi: &e.c.Psi, loss: e.c.Loss, norm: e.c.NormSq, h: s.work.h[best], entry: best}
+	return s.setCorner(set, best)
+}
+
+// moveBlock sets v_i <- scale v_i + ca psi_a + cb psi_b (b may be the zero
+// corner) in the block's representation and applies the same change to v,
+// and to w = [v] on the box. With explicit duals it reads the masses before
+// the move, so the caller updates them afterwards.
+func (s *Solver) moveBlock(i int, set *cornerSet, scale float64, a corner, ca float64, b corner, cb float64) {
+	box := s.cfg.Box
+	if s.blk != nil {
+		s.blk.scaleBy(i, scale, s.v)
+		s.blk.addSparse(i, ca, &a.psi, a.norm, s.v)
+		s.blk.addSparse(i, cb, &b.psi, b.norm, s.v)
+		if box != nil {
+			if scale != 1 {
+				box.clipAll(s.w, s.v)
+			} else {
+				box.clipAt(s.w, s.v, a.psi.Idx)
+				box.clipAt(s.w, s.v, b.psi.Idx)
+			}
+		}
+		return
+	}
+	if scale != 1 {
+		f := (scale - 1) / (s.lambda * float64(s.n))
+		for k := range set.entries {
+			if alpha := set.entries[k].alpha; alpha > 0 {
+				psi := set.psi(k)
+				psi.AddTo(s.v, f*alpha)
+				if box != nil {
+					box.clipAt(s.w, s.v, psi.Idx)
+				}
+			}
+		}
+	}
+	a.psi.AddTo(s.v, ca)
+	b.psi.AddTo(s.v, cb)
+	if box != nil {
+		box.clipAt(s.w, s.v, a.psi.Idx)
+		box.clipAt(s.w, s.v, b.psi.Idx)
+	}
 }
 
 // fwMove performs the Frank-Wolfe step v_i <- (1-gamma) v_i + gamma v_s with
@@ -158,21 +257,15 @@ func (s *Solver) fwMove(i int, set *cornerSet, c corner, g float64) {
 	if s.cfg.StepSize == Predefined {
 		gamma = 2 * n / (float64(s.steps) + 2*n)
 	} else {
-		vis := s.blk.dotSparse(i, c.psi)
-		denom := s.lambda * (s.blk.norm[i] - 2*sigma*vis + sigma*sigma*c.norm)
-		gamma = lineSearch(g, denom, 1)
+		gamma = lineSearch(g, s.lambda*s.blockDistSq(i, set, c), 1)
 	}
 	if gamma == 0 {
 		return
 	}
-	s.blk.scaleBy(i, 1-gamma, s.v)
-	s.blk.addSparse(i, gamma*sigma, c.psi, c.norm, s.v)
+	s.moveBlock(i, set, 1-gamma, c, gamma*sigma, corner{}, 0)
 	ellOld := s.ellI[i]
 	s.ellI[i] = (1-gamma)*ellOld + gamma*c.loss/n
 	s.ell += s.ellI[i] - ellOld
-	if s.cfg.Box != nil {
-		s.cfg.Box.clipAll(s.w, s.v)
-	}
 	if s.cfg.explicitDuals() {
 		for k := range set.entries {
 			e := &set.entries[k]
@@ -195,22 +288,17 @@ func (s *Solver) pairwiseMove(i int, set *cornerSet, c, a corner) {
 	n := float64(s.n)
 	sigma := 1 / (s.lambda * n)
 	num := (c.h - a.h) / n // lambda <v_a - v_s, w> + ell_s - ell_a
-	dist := c.norm + a.norm - 2*oracles.SparseDot(c.psi, a.psi, s.work.dense)
+	dist := set.g(c.entry, c.entry) + set.g(a.entry, a.entry) - 2*set.g(c.entry, a.entry)
 	denom := s.lambda * sigma * sigma * math.Max(dist, 0)
 	alphaA := set.entries[a.entry].alpha
 	gamma := lineSearch(num, denom, alphaA)
 	if gamma == 0 {
 		return
 	}
-	s.blk.addSparse(i, gamma*sigma, c.psi, c.norm, s.v)
-	s.blk.addSparse(i, -gamma*sigma, a.psi, a.norm, s.v)
+	s.moveBlock(i, set, 1, c, gamma*sigma, a, -gamma*sigma)
 	dEll := gamma * (c.loss - a.loss) / n
 	s.ellI[i] += dEll
 	s.ell += dEll
-	if s.cfg.Box != nil {
-		s.cfg.Box.clipAt(s.w, s.v, c.psi.Idx)
-		s.cfg.Box.clipAt(s.w, s.v, a.psi.Idx)
-	}
 	set.entries[c.entry].alpha += gamma
 	if gamma == alphaA {
 		set.entries[a.entry].alpha = 0 // drop step
@@ -226,24 +314,18 @@ func (s *Solver) awayMove(i int, set *cornerSet, a corner, gA float64) {
 	n := float64(s.n)
 	sigma := 1 / (s.lambda * n)
 	alphaA := set.entries[a.entry].alpha
-	if alphaA >= 1 {
+	if set.active() == 1 || alphaA >= 1 {
 		return // the block sits on the away corner: the direction is zero
 	}
 	maxStep := alphaA / (1 - alphaA)
-	via := s.blk.dotSparse(i, a.psi)
-	denom := s.lambda * (s.blk.norm[i] - 2*sigma*via + sigma*sigma*a.norm)
-	gamma := lineSearch(gA, denom, maxStep)
+	gamma := lineSearch(gA, s.lambda*s.blockDistSq(i, set, a), maxStep)
 	if gamma == 0 {
 		return
 	}
-	s.blk.scaleBy(i, 1+gamma, s.v)
-	s.blk.addSparse(i, -gamma*sigma, a.psi, a.norm, s.v)
+	s.moveBlock(i, set, 1+gamma, a, -gamma*sigma, corner{}, 0)
 	ellOld := s.ellI[i]
 	s.ellI[i] = (1+gamma)*ellOld - gamma*a.loss/n
 	s.ell += s.ellI[i] - ellOld
-	if s.cfg.Box != nil {
-		s.cfg.Box.clipAll(s.w, s.v)
-	}
 	for k := range set.entries {
 		set.entries[k].alpha *= 1 + gamma
 	}
@@ -255,15 +337,12 @@ func (s *Solver) awayMove(i int, set *cornerSet, a corner, gA float64) {
 	}
 }
 
-// lineSearch returns num/denom clipped to [0, max]; a non-positive
-// numerator gives 0 and a vanishing denominator with a positive numerator
-// gives max.
+// lineSearch returns num/denom clipped to [0, max]. A non-positive
+// numerator (no descent) or denominator (a direction of numerically zero
+// length, along which the objective cannot change) gives 0.
 func lineSearch(num, denom, max float64) float64 {
-	if !(num > 0) {
+	if !(num > 0) || !(denom > 0) {
 		return 0
-	}
-	if !(denom > 0) {
-		return max
 	}
 	if gamma := num / denom; gamma < max {
 		return gamma

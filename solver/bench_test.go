@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
@@ -119,4 +120,68 @@ func BenchmarkMemoryOCRLarge(b *testing.B) {
 		b.ReportMetric(float64(after.HeapInuse)/(1<<20), "MB-total")
 		runtime.KeepAlive(s)
 	}
+}
+
+// BenchmarkVariantsOCRLarge measures one block step of each variant of
+// Osokin et al. (2016) on OCR-large at lambda = 0.001 after a warm-up of 6
+// passes (gap pass every 2): time per step and oracle calls per step, so the
+// overhead of active sets and caches against the plain BCFW step is visible.
+func BenchmarkVariantsOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	for _, samp := range []Sampling{Uniform, GapSampling} {
+		for _, step := range []Step{FWStep, Pairwise, Away} {
+			for _, cache := range []bool{false, true} {
+				cfg := Config{Lambda: 1e-3, Sampling: samp, Step: step, Cache: Cache{Enabled: cache}, GapEvery: 2}
+				b.Run(fmt.Sprintf("%v/%v/cache=%v", samp, step, cache), func(b *testing.B) {
+					s, err := New(large, cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Run(context.Background(), Stop{Passes: 6}); err != nil {
+						b.Fatal(err)
+					}
+					calls := s.OracleCalls()
+					b.ResetTimer()
+					for k := 0; k < b.N; k++ {
+						s.bcfwStep()
+					}
+					b.ReportMetric(float64(s.OracleCalls()-calls)/float64(b.N), "calls/step")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkCacheScanVsOracleOCRLarge compares what a cache hit costs (scoring
+// every cached corner of a block: one sparse dot product each) with a max
+// oracle call, on OCR-large with warm caches.
+func BenchmarkCacheScanVsOracleOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	s, err := New(large, Config{Lambda: 1e-3, Cache: Cache{Enabled: true}, GapEvery: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), Stop{Passes: 10}); err != nil {
+		b.Fatal(err)
+	}
+	var corners, entries int
+	for i := range s.sets {
+		corners += len(s.sets[i].entries)
+		for _, e := range s.sets[i].entries {
+			entries += int(e.nnz)
+		}
+	}
+	b.Run("cache-scan", func(b *testing.B) {
+		for k := 0; k < b.N; k++ {
+			s.cornerScores(&s.sets[k%s.n])
+		}
+		b.ReportMetric(float64(corners)/float64(s.n), "corners/block")
+		b.ReportMetric(float64(entries)/float64(corners), "nnz/corner")
+	})
+	b.Run("oracle", func(b *testing.B) {
+		var y []int32
+		for k := 0; k < b.N; k++ {
+			y, _ = large.MaxOracle(k%s.n, s.w, y)
+		}
+	})
 }

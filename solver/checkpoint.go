@@ -49,7 +49,7 @@ type checkpoint struct {
 	GlobalGap float64
 	ExactGaps []float64
 	ExactAt   int64
-	Sets      [][]savedCorner
+	Sets      []savedSet
 	Perm      []int32
 	PermPos   int
 	Unvisited []int32
@@ -62,14 +62,18 @@ type checkpoint struct {
 	NextGap, NextTrace, LastEval      int64
 }
 
-type savedCorner struct {
-	Y       []int32
-	Idx     []int32
+type savedSet struct {
+	Entries []savedEntry
+	Ys, Idx []int32
 	Val     []float64
-	Loss    float64
-	NormSq  float64
-	Alpha   float64
-	LastUse int64
+	Gram    []float64
+}
+
+type savedEntry struct {
+	YOff, YLen, PsiOff, Nnz int32
+	Loss, NormSq, Alpha     float64
+	Hash                    uint64
+	LastUse                 int64
 }
 
 // Fingerprint identifies a problem by its size and its ground-truth
@@ -109,14 +113,17 @@ func (s *Solver) Save(w io.Writer) error {
 		c.AvgU, c.AvgC, c.AvgEll, c.AvgK = s.avg.u, s.avg.c, s.avg.ell, s.avg.k
 	}
 	if s.sets != nil {
-		c.Sets = make([][]savedCorner, s.n)
+		c.Sets = make([]savedSet, s.n)
 		for i := range s.sets {
-			for _, e := range s.sets[i].entries {
-				c.Sets[i] = append(c.Sets[i], savedCorner{
-					Y: e.c.Y, Idx: e.c.Psi.Idx, Val: e.c.Psi.Val, Loss: e.c.Loss, NormSq: e.c.NormSq,
-					Alpha: e.alpha, LastUse: e.lastUse,
+			set := &s.sets[i]
+			out := savedSet{Ys: set.ys, Idx: set.idx, Val: set.val, Gram: set.gram}
+			for _, e := range set.entries {
+				out.Entries = append(out.Entries, savedEntry{
+					YOff: e.yOff, YLen: e.yLen, PsiOff: e.psiOff, Nnz: e.nnz,
+					Loss: e.loss, NormSq: e.normSq, Alpha: e.alpha, Hash: e.hash, LastUse: e.lastUse,
 				})
 			}
+			c.Sets[i] = out
 		}
 	}
 	rng, err := s.pcg.MarshalBinary()
@@ -173,15 +180,20 @@ func Load(r io.Reader, p oracles.Problem, test oracles.Problem) (*Solver, error)
 		copy(s.w, c.W)
 	}
 	s.ell = c.Ell
+	if s.ellI != nil {
+		if err := need("ell_i", len(c.EllI), s.n); err != nil {
+			return nil, err
+		}
+		copy(s.ellI, c.EllI)
+	}
 	if s.blk != nil {
 		if err := errors.Join(need("blocks", len(c.BlockU), s.n*s.d), need("block scales", len(c.BlockScale), s.n),
-			need("block norms", len(c.BlockNorm), s.n), need("ell_i", len(c.EllI), s.n)); err != nil {
+			need("block norms", len(c.BlockNorm), s.n)); err != nil {
 			return nil, err
 		}
 		copy(s.blk.u, c.BlockU)
 		copy(s.blk.scale, c.BlockScale)
 		copy(s.blk.norm, c.BlockNorm)
-		copy(s.ellI, c.EllI)
 	}
 	if s.avg != nil {
 		if err := need("average", len(c.AvgU), s.d); err != nil {
@@ -204,14 +216,8 @@ func Load(r io.Reader, p oracles.Problem, test oracles.Problem) (*Solver, error)
 			return nil, err
 		}
 		for i := range s.sets {
-			s.sets[i].entries = s.sets[i].entries[:0]
-			for _, sc := range c.Sets[i] {
-				if len(sc.Idx) != len(sc.Val) {
-					return nil, fmt.Errorf("solver: load: corrupt corner of block %d", i)
-				}
-				corner := &oracles.Corner{Y: sc.Y, Psi: oracles.SparseVec{Idx: sc.Idx, Val: sc.Val},
-					Loss: sc.Loss, NormSq: sc.NormSq, Hash: oracles.HashLabeling(sc.Y)}
-				s.sets[i].entries = append(s.sets[i].entries, cornerEntry{c: corner, alpha: sc.Alpha, lastUse: sc.LastUse})
+			if err := s.sets[i].restore(c.Sets[i], s.d); err != nil {
+				return nil, fmt.Errorf("solver: load: corrupt corner set of block %d: %w", i, err)
 			}
 		}
 	}
@@ -237,6 +243,37 @@ func Load(r io.Reader, p oracles.Problem, test oracles.Problem) (*Solver, error)
 	s.trace = c.Trace
 	s.nextGap, s.nextTrace, s.lastEvalAtSteps = c.NextGap, c.NextTrace, c.LastEval
 	return s, nil
+}
+
+// restore rebuilds the set from its saved form, checking every range.
+func (cs *cornerSet) restore(sv savedSet, d int) error {
+	k := len(sv.Entries)
+	if cs.keepGram && len(sv.Gram) != k*k {
+		return fmt.Errorf("Gram matrix of %d entries for %d corners", len(sv.Gram), k)
+	}
+	if len(sv.Idx) != len(sv.Val) {
+		return errors.New("psi arenas of different lengths")
+	}
+	cs.entries = cs.entries[:0]
+	for _, e := range sv.Entries {
+		if e.YOff < 0 || e.YLen < 0 || int(e.YOff+e.YLen) > len(sv.Ys) || e.PsiOff < 0 || e.Nnz < 0 || int(e.PsiOff+e.Nnz) > len(sv.Idx) {
+			return errors.New("corner outside its arena")
+		}
+		cs.entries = append(cs.entries, cornerEntry{
+			yOff: e.YOff, yLen: e.YLen, psiOff: e.PsiOff, nnz: e.Nnz,
+			loss: e.Loss, normSq: e.NormSq, alpha: e.Alpha, hash: e.Hash, lastUse: e.LastUse,
+		})
+	}
+	for _, j := range sv.Idx {
+		if j < 0 || int(j) >= d {
+			return fmt.Errorf("psi index %d outside [0, %d)", j, d)
+		}
+	}
+	cs.ys, cs.idx, cs.val = sv.Ys, sv.Idx, sv.Val
+	if cs.keepGram {
+		cs.gram = sv.Gram
+	}
+	return nil
 }
 
 // SetProgress sets the callback called after every trace point.

@@ -112,17 +112,20 @@ type Config struct {
 	// proportional to k (BCFW-wavg, FW-wavg, SSG-wavg; Lacoste-Julien et al.
 	// 2013, App. C) and reports its objective and gap in the trace.
 	Averaging bool
-	// GapEvery is the number of passes over the data between two exact
-	// duality-gap passes; zero means 10 and +Inf means never. The exact pass
-	// is recorded in the trace, certifies the gap for stopping, and with gap
-	// sampling or the cache it refreshes the block gaps and the global gap;
-	// then it is part of the algorithm and its n oracle calls are counted.
-	// For FW every iteration computes the gap for free.
+	// GapEvery is the number of passes over the data (block steps / n)
+	// between two exact duality-gap passes of BCFW; zero means 10 and +Inf
+	// means never. The gap pass is part of the algorithm, as in Osokin et al.
+	// (2016, App. D): it refreshes the stale block gaps (gap sampling), the
+	// global gap (cache), certifies the gap for stopping, and is recorded in
+	// the trace; its n oracle calls are counted (its time is not, as for
+	// every exact evaluation). FW computes the gap of every iterate for free
+	// and records it every GapEvery iterations; SSG, which has no gap,
+	// records its primal every GapEvery passes without counting the calls.
 	GapEvery float64
-	// TraceEvery adds observe-only exact evaluations every TraceEvery passes
-	// (zero: none). They never change the state of the solver nor its
-	// counters: use them to plot the true gap of a run whose own gap passes
-	// are rare (e.g. gap sampling with GapEvery = +Inf).
+	// TraceEvery adds observe-only evaluations every TraceEvery passes (zero:
+	// none), the "offline" curves of the papers' figures. They never change
+	// the state of the solver nor its counters, so a run with or without
+	// them is the same run.
 	TraceEvery float64
 	// TrainLoss records the task loss on the training set at every trace
 	// point (one extra prediction pass, excluded from the solver time).
@@ -334,12 +337,6 @@ func (cfg *Config) validate(d int) error {
 		}
 	}
 	return nil
-}
-
-// algorithmUsesGapPasses reports whether exact gap passes feed the algorithm
-// (and are therefore counted as oracle calls).
-func (cfg *Config) algorithmUsesGapPasses() bool {
-	return cfg.Algorithm == BCFW && (cfg.Sampling == GapSampling || cfg.Cache.Enabled)
 }
 
 // explicitDuals reports whether the solver keeps the dual variables of every

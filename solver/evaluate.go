@@ -75,7 +75,7 @@ func (s *Solver) oraclePass(w []float64, withBlocks bool) float64 {
 		ws.y, hi = s.p.MaxOracle(i, w, ws.y)
 		h[i] = hi
 		if withBlocks {
-			g[i] = s.lambda*s.blk.dot(i, w) - s.ellI[i] + hi/n
+			g[i] = s.blockBaseAt(i, w) + hi/n
 		}
 	})
 	var sum float64
@@ -137,7 +137,10 @@ func (s *Solver) record(refresh bool) {
 func (s *Solver) evaluate(refresh, keep bool) TracePoint {
 	pt := s.countersPoint()
 	n := float64(s.n)
-	withBlocks := s.blk != nil
+	withBlocks := s.cfg.Algorithm == BCFW
+	if refresh && withBlocks {
+		s.reanchor()
+	}
 	sumH := s.oraclePass(s.w, withBlocks)
 	wNorm := floats.Dot(s.w, s.w)
 	pt.Primal = s.lambda/2*wNorm + sumH/n
@@ -163,13 +166,12 @@ func (s *Solver) evaluate(refresh, keep bool) TracePoint {
 			s.samp.refresh(s.gapEst)
 			s.globalGap = pt.Gap
 			s.calls += int64(s.n)
-			for i := 0; i < s.n; i++ {
-				s.blk.refreshNorm(i)
-			}
 		}
 		pt.GapEstimate = s.GapEstimate()
 		if math.IsInf(pt.GapEstimate, 1) {
 			pt.GapEstimate = math.NaN()
+		} else {
+			pt.ChiGapEstimate = Chi(s.gapEst)
 		}
 	case FW:
 		pt.Dual = s.dual(s.v, s.w, s.ell)
@@ -203,6 +205,42 @@ func (s *Solver) appendPoint(pt TracePoint) {
 	}
 }
 
+// reanchor recomputes the dual bookkeeping from the block state, so that
+// rounding errors of the incremental updates do not accumulate: ell_i and
+// v_i from the explicit duals (or |v_i|^2 from the dense blocks), then
+// v = sum_i v_i, ell = sum_i ell_i and w = [v].
+func (s *Solver) reanchor() {
+	n := float64(s.n)
+	clear(s.v)
+	if s.blk != nil {
+		for i := 0; i < s.n; i++ {
+			s.blk.refreshNorm(i)
+			floats.AddScaled(s.v, s.blk.scale[i], s.blk.row(i))
+		}
+	} else {
+		sigma := 1 / (s.lambda * n)
+		for i := range s.sets {
+			set := &s.sets[i]
+			var ell float64
+			for k := range set.entries {
+				if e := &set.entries[k]; e.alpha > 0 {
+					psi := set.psi(k)
+					psi.AddTo(s.v, sigma*e.alpha)
+					ell += e.alpha * e.loss / n
+				}
+			}
+			s.ellI[i] = ell
+		}
+	}
+	s.ell = 0
+	for _, e := range s.ellI {
+		s.ell += e
+	}
+	if s.cfg.Box != nil {
+		s.cfg.Box.clipAll(s.w, s.v)
+	}
+}
+
 // countersPoint returns a trace point holding the counters and statistics
 // of the current state, with every objective value NaN.
 func (s *Solver) countersPoint() TracePoint {
@@ -211,7 +249,7 @@ func (s *Solver) countersPoint() TracePoint {
 		Pass: s.Passes(), OracleCalls: s.calls, Steps: s.steps, Seconds: s.elapsed.Seconds(),
 		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan,
 		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: s.lambda,
-		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan,
+		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
 		CacheHits: s.hits, CacheMisses: s.misses, DropSteps: s.drops,
 		ActiveMean: nan, CacheMean: nan,
 	}

@@ -55,12 +55,12 @@ func ExampleSolver_Run_resume() {
 // al. 2016, Prop. 1): w is kept and the gap stays certified.
 func ExampleSolver_SetLambda() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 50, Seed: 3})
-	s, _ := solver.New(train, solver.Config{Lambda: 1, GapEvery: 1})
-	s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 100})
+	s, _ := solver.New(train, solver.Config{Lambda: 1, GapEvery: 2})
+	s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 300})
 	if err := s.SetLambda(0.5); err != nil {
 		panic(err)
 	}
-	status, _ := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 200})
+	status, _ := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 600})
 	last, _ := s.Last()
 	fmt.Println(status, last.Lambda)
 	// Output:

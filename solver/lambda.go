@@ -3,6 +3,8 @@ package solver
 import (
 	"fmt"
 	"math"
+
+	"github.com/fwstruct/fwstruct/oracles"
 )
 
 // SetLambda decreases the regularization parameter to newLambda while
@@ -32,9 +34,9 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	if rho == 1 {
 		return nil
 	}
-	if s.blk != nil {
+	if s.ellI != nil {
 		for i := 0; i < s.n; i++ {
-			delta := s.ellI[i] - s.lambda*s.blk.dot(i, s.w)
+			delta := -s.blockBaseAt(i, s.w)
 			inc := (1 - rho) * delta
 			if !math.IsInf(s.gapEst[i], 1) {
 				s.gapEst[i] += inc
@@ -69,9 +71,9 @@ func (s *Solver) SetLambda(newLambda float64) error {
 func (s *Solver) rescaleDuals(i int, rho float64) {
 	set := &s.sets[i]
 	truth := s.p.Truth(i)
-	k := set.find(truth, hashOf(truth))
+	k := set.find(truth, oracles.HashLabeling(truth))
 	if k < 0 {
-		k = set.add(newTruthCorner(s.p, i), s.steps)
+		k = set.addTruth(s.p, i, s.steps, s.work.dense)
 	}
 	var other float64
 	for m := range set.entries {

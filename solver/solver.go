@@ -38,7 +38,7 @@ type Solver struct {
 	v    []float64 // v = A alpha
 	w    []float64 // w = [v], the truncation to the box; aliases v without box
 	ell  float64   // ell = b^T alpha
-	blk  *blocks   // v_i (BCFW only)
+	blk  *blocks   // dense v_i (BCFW with FW steps; nil with explicit duals)
 	ellI []float64 // ell_i (BCFW only)
 	avg  *average  // weighted average of the iterates (nil when off)
 
@@ -47,7 +47,7 @@ type Solver struct {
 	exactGaps []float64 // block gaps of the last exact pass (nil before)
 	exactAt   int64     // steps at the last exact pass
 
-	sets []cornerSet // corner sets (cache and/or active sets), nil when unused
+	sets []cornerSet // corner sets (cache and/or explicit duals), nil when unused
 	samp *sampler
 	pcg  *rand.PCG
 	rng  *rand.Rand
@@ -93,12 +93,14 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 		cfg.Box.clipAll(s.w, s.v)
 	}
 	if cfg.Algorithm == BCFW {
+		s.ellI = make([]float64, n)
+	}
+	if cfg.Algorithm == BCFW && !cfg.explicitDuals() {
 		blk, err := newBlocks(n, d)
 		if err != nil {
 			return nil, err
 		}
 		s.blk = blk
-		s.ellI = make([]float64, n)
 	}
 	if cfg.Averaging {
 		s.avg = newAverage(d)
@@ -109,10 +111,12 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 	}
 	s.globalGap = math.Inf(1)
 	s.rSq = make([]float64, n)
+	s.work.init(s)
 	if cfg.keepsCorners() {
 		s.sets = make([]cornerSet, n)
 		for i := range s.sets {
-			k := s.sets[i].add(newTruthCorner(p, i), 0)
+			s.sets[i].keepGram = cfg.explicitDuals()
+			k := s.sets[i].addTruth(p, i, 0, s.work.dense)
 			if cfg.explicitDuals() {
 				s.sets[i].entries[k].alpha = 1
 			}
@@ -123,7 +127,6 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 	s.rng = rand.New(s.pcg)
 	s.nextGap = s.stepsFor(cfg.GapEvery)
 	s.nextTrace = s.stepsFor(cfg.TraceEvery)
-	s.work.init(s)
 	return s, nil
 }
 
@@ -165,7 +168,7 @@ func (s *Solver) Run(ctx context.Context, stop Stop) (Status, error) {
 			continue
 		}
 		if s.steps >= s.nextGap {
-			s.record(s.cfg.algorithmUsesGapPasses())
+			s.record(s.cfg.Algorithm == BCFW)
 			s.nextGap = s.advance(s.nextGap, s.cfg.GapEvery)
 		}
 		if s.steps >= s.nextTrace {

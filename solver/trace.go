@@ -11,8 +11,8 @@ import (
 type TracePoint struct {
 	// Pass is OracleCalls / n, the effective passes over the data.
 	Pass float64
-	// OracleCalls counts the max-oracle calls the algorithm made (the calls
-	// of observe-only evaluations excluded).
+	// OracleCalls counts the max-oracle calls the algorithm made, its exact
+	// gap passes included (the calls of observe-only evaluations excluded).
 	OracleCalls int64
 	// Steps counts block steps (BCFW, SSG) or iterations (FW).
 	Steps int64
@@ -36,8 +36,9 @@ type TracePoint struct {
 	PrimalAvg float64
 	DualAvg   float64
 	GapAvg    float64
-	// Refresh is true when the evaluation fed the algorithm (it refreshed the
-	// block gaps or the global gap); false for observe-only evaluations.
+	// Refresh is true for the exact gap passes of BCFW, which feed the
+	// algorithm (block gaps, global gap) and are counted as oracle calls;
+	// false for observe-only evaluations.
 	Refresh bool
 	// Lambda is the regularization parameter of the point.
 	Lambda float64
@@ -49,6 +50,10 @@ type TracePoint struct {
 	ChiGap           float64
 	ChiCurvature     float64
 	PredictedSpeedup float64
+	// ChiGapEstimate is chi of the stale block gaps the solver holds (what
+	// gap sampling actually samples from; Fig. 1c of Osokin et al. uses
+	// these), NaN while a block is unvisited.
+	ChiGapEstimate float64
 
 	// Cache and active-set statistics (cumulative counts, current sizes).
 	CacheHits   int64
@@ -85,6 +90,7 @@ type tracePointJSON struct {
 	ChiGap           *float64 `json:"chi_gap,omitempty"`
 	ChiCurvature     *float64 `json:"chi_curvature,omitempty"`
 	PredictedSpeedup *float64 `json:"predicted_speedup,omitempty"`
+	ChiGapEstimate   *float64 `json:"chi_gap_estimate,omitempty"`
 	CacheHits        int64    `json:"cache_hits,omitempty"`
 	CacheMisses      int64    `json:"cache_misses,omitempty"`
 	DropSteps        int64    `json:"drop_steps,omitempty"`
@@ -116,7 +122,8 @@ func (p TracePoint) MarshalJSON() ([]byte, error) {
 		PrimalAvg: finite(p.PrimalAvg), DualAvg: finite(p.DualAvg), GapAvg: finite(p.GapAvg),
 		Refresh: p.Refresh, Lambda: p.Lambda,
 		ChiGap: finite(p.ChiGap), ChiCurvature: finite(p.ChiCurvature), PredictedSpeedup: finite(p.PredictedSpeedup),
-		CacheHits: p.CacheHits, CacheMisses: p.CacheMisses, DropSteps: p.DropSteps,
+		ChiGapEstimate: finite(p.ChiGapEstimate),
+		CacheHits:      p.CacheHits, CacheMisses: p.CacheMisses, DropSteps: p.DropSteps,
 		ActiveMean: finite(p.ActiveMean), CacheMean: finite(p.CacheMean),
 	})
 }
@@ -135,7 +142,8 @@ func (p *TracePoint) UnmarshalJSON(b []byte) error {
 		PrimalAvg: orNaN(j.PrimalAvg), DualAvg: orNaN(j.DualAvg), GapAvg: orNaN(j.GapAvg),
 		Refresh: j.Refresh, Lambda: j.Lambda,
 		ChiGap: orNaN(j.ChiGap), ChiCurvature: orNaN(j.ChiCurvature), PredictedSpeedup: orNaN(j.PredictedSpeedup),
-		CacheHits: j.CacheHits, CacheMisses: j.CacheMisses, DropSteps: j.DropSteps,
+		ChiGapEstimate: orNaN(j.ChiGapEstimate),
+		CacheHits:      j.CacheHits, CacheMisses: j.CacheMisses, DropSteps: j.DropSteps,
 		ActiveMean: orNaN(j.ActiveMean), CacheMean: orNaN(j.CacheMean),
 	}
 	return nil

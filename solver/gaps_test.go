@@ -1,0 +1,181 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+var (
+	ocrSmallOnce  sync.Once
+	ocrSmallTrain *oracles.Chain
+	ocrSmallErr   error
+)
+
+// ocrSmallTest loads the OCR-small training words, skipping without data.
+func ocrSmallTest(t *testing.T) *oracles.Chain {
+	t.Helper()
+	path := realdata.File(t, "ocr/letter.data.gz")
+	ocrSmallOnce.Do(func() { ocrSmallTrain, _, ocrSmallErr = datasets.LoadOCR(path, datasets.SplitSmall) })
+	if ocrSmallErr != nil {
+		t.Fatal(ocrSmallErr)
+	}
+	return ocrSmallTrain
+}
+
+// reach runs until an exact gap <= eps (observing every pass, offline) and
+// returns the effective passes and oracle calls the algorithm made by then.
+func reach(t *testing.T, p oracles.Problem, cfg Config, eps, maxPasses float64) (passes float64, calls int64, s *Solver) {
+	t.Helper()
+	cfg.TraceEvery = 1
+	s = mustNew(t, p, cfg)
+	if st := mustRun(t, s, Stop{Gap: eps, Passes: maxPasses}); st != StatusConverged {
+		t.Fatalf("%+v did not reach gap %v in %v passes", cfg, eps, maxPasses)
+	}
+	last, _ := s.Last()
+	return last.Pass, last.OracleCalls, s
+}
+
+func median(x []float64) float64 {
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	return y[len(y)/2]
+}
+
+// TestGapSamplingFasterOnOCR: on OCR-small, for lambda = 0.01 and 1/n and 5
+// seeds, gap sampling (Osokin et al. 2016, Alg. 2, a gap pass every 10
+// passes) reaches gap 0.1 in fewer effective passes than uniform sampling
+// with the same gap passes (median).
+func TestGapSamplingFasterOnOCR(t *testing.T) {
+	p := ocrSmallTest(t)
+	for _, lambda := range []float64{0.01, 1 / float64(p.Len())} {
+		var uni, gap []float64
+		for seed := uint64(1); seed <= 5; seed++ {
+			u, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed}, 0.1, 1000)
+			g, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed, Sampling: GapSampling}, 0.1, 1000)
+			uni, gap = append(uni, u), append(gap, g)
+		}
+		t.Logf("lambda %.4g: passes to gap 0.1, uniform %v (median %v), gap sampling %v (median %v)", lambda, uni, median(uni), gap, median(gap))
+		if !(median(gap) < median(uni)) {
+			t.Errorf("lambda %.4g: gap sampling median %v passes, uniform %v", lambda, median(gap), median(uni))
+		}
+	}
+}
+
+// TestPairwiseFasterAtLargeLambda: at lambda = 1 pairwise steps (BCPFW)
+// reach gap 1e-3 in fewer passes than FW steps, the linear convergence of
+// Osokin et al. (2016, App. G) against the sublinear rate of BCFW.
+func TestPairwiseFasterAtLargeLambda(t *testing.T) {
+	p := ocrSmallTest(t)
+	var fw, pw, aw []float64
+	for seed := uint64(1); seed <= 3; seed++ {
+		f, _, _ := reach(t, p, Config{Lambda: 1, Seed: seed}, 1e-3, 1000)
+		q, _, _ := reach(t, p, Config{Lambda: 1, Seed: seed, Step: Pairwise}, 1e-3, 1000)
+		a, _, _ := reach(t, p, Config{Lambda: 1, Seed: seed, Step: Away}, 1e-3, 1000)
+		fw, pw, aw = append(fw, f), append(pw, q), append(aw, a)
+	}
+	t.Logf("passes to gap 1e-3 at lambda 1: FW %v, pairwise %v, away %v", fw, pw, aw)
+	if !(median(pw) < median(fw)) {
+		t.Errorf("pairwise median %v passes, FW steps %v", median(pw), median(fw))
+	}
+}
+
+// TestCacheSavesOracleCalls: with the cache (F = 0.25, nu = 0.01) BCFW
+// needs fewer oracle calls to reach the same gap, with uniform and with gap
+// sampling.
+func TestCacheSavesOracleCalls(t *testing.T) {
+	p := ocrSmallTest(t)
+	for _, samp := range []Sampling{Uniform, GapSampling} {
+		var without, with []float64
+		for seed := uint64(1); seed <= 3; seed++ {
+			_, c0, _ := reach(t, p, Config{Lambda: 0.01, Seed: seed, Sampling: samp}, 0.1, 1000)
+			_, c1, s := reach(t, p, Config{Lambda: 0.01, Seed: seed, Sampling: samp, Cache: Cache{Enabled: true}}, 0.1, 1000)
+			without, with = append(without, float64(c0)), append(with, float64(c1))
+			if hits, _, _ := s.CacheStats(); hits == 0 {
+				t.Fatal("the cache was never hit")
+			}
+		}
+		t.Logf("%v sampling: oracle calls to gap 0.1 without cache %v, with cache %v", samp, without, with)
+		if !(median(with) < median(without)) {
+			t.Errorf("%v sampling: cache median %v calls, no cache %v", samp, median(with), median(without))
+		}
+	}
+}
+
+// TestCacheNuEqualsN: nu = n makes the global threshold the whole gap, which
+// no block can beat: no cache hit ever happens (Osokin et al. 2016, Thm. 3
+// with nu~ = 1).
+func TestCacheNuEqualsN(t *testing.T) {
+	p := ocrSmallTest(t)
+	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, Nu: float64(p.Len())}, GapEvery: 2})
+	mustRun(t, s, Stop{Passes: 20})
+	hits, misses, _ := s.CacheStats()
+	if hits != 0 || misses == 0 {
+		t.Fatalf("nu = n: %d hits, %d misses; want no hit", hits, misses)
+	}
+}
+
+// TestCacheTinyThresholdsNoFalseConvergence: with F and nu tiny the cache is
+// hit almost always and the oracle almost never called (the "only cache"
+// regime of Osokin et al. 2016, Fig. 2); the stale gap estimates then look
+// small, but the solver may only stop on an exact gap, and every gap it
+// reports is exact.
+func TestCacheTinyThresholdsNoFalseConvergence(t *testing.T) {
+	p := ocrSmallTest(t)
+	const eps = 0.02
+	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, F: 1e-12, Nu: 1e-12}, GapEvery: 5})
+	st := mustRun(t, s, Stop{Gap: eps, Passes: 30})
+	hits, misses, _ := s.CacheStats()
+	if hits < 5*misses {
+		t.Fatalf("tiny thresholds: %d hits, %d misses; expected the only-cache regime", hits, misses)
+	}
+	last, _ := s.Last()
+	fresh := s.Evaluate()
+	if math.Abs(fresh.Gap-last.Gap) > 1e-9 {
+		t.Fatalf("the reported gap %v is not the exact gap %v of the final iterate", last.Gap, fresh.Gap)
+	}
+	if st == StatusConverged && fresh.Gap > eps {
+		t.Fatalf("claimed convergence with an exact gap of %v > %v", fresh.Gap, eps)
+	}
+	for _, pt := range s.Trace() {
+		if math.Abs(pt.Primal-pt.Dual-pt.Gap) > 1e-9 {
+			t.Fatalf("certificate broken at pass %v", pt.Pass)
+		}
+	}
+	t.Logf("status %v, exact gap %.4f, gap estimate %.4f, %d hits / %d misses", st, fresh.Gap, s.GapEstimate(), hits, misses)
+}
+
+// TestAllVariantsCertifiedOnOCR runs the 8 combinations {uniform, gap} x
+// {FW, pairwise} x {no cache, cache} plus away steps on OCR-small and checks
+// at every trace point that the gap equals primal - dual and that the dual
+// bookkeeping is consistent.
+func TestAllVariantsCertifiedOnOCR(t *testing.T) {
+	p := ocrSmallTest(t)
+	for _, samp := range []Sampling{Uniform, GapSampling} {
+		for _, step := range []Step{FWStep, Pairwise, Away} {
+			for _, cache := range []bool{false, true} {
+				cfg := Config{Lambda: 0.01, Sampling: samp, Step: step, Cache: Cache{Enabled: cache}, GapEvery: 1, TraceEvery: 0.5}
+				t.Run(fmt.Sprintf("%v/%v/cache=%v", samp, step, cache), func(t *testing.T) {
+					s := mustNew(t, p, cfg)
+					mustRun(t, s, Stop{Passes: 8})
+					checkConsistency(t, s)
+					tr := s.Trace()
+					for _, pt := range tr {
+						if math.Abs(pt.Primal-pt.Dual-pt.Gap) > 1e-9*(1+pt.Primal) {
+							t.Fatalf("pass %v: gap %v, primal - dual %v", pt.Pass, pt.Gap, pt.Primal-pt.Dual)
+						}
+					}
+					if last := tr[len(tr)-1]; !(last.Gap < 0.8*tr[0].Gap) {
+						t.Fatalf("gap %v -> %v", tr[0].Gap, last.Gap)
+					}
+				})
+			}
+		}
+	}
+}
