@@ -39,8 +39,7 @@ func (s *Solver) bcfwStep() {
 	fwc, hit := s.cacheLookup(i, set, base)
 	if !hit {
 		fwc = s.oracleCorner(i, set)
-		s.gapEst[i] = base + fwc.h/n
-		s.samp.setGap(i, s.gapEst[i])
+		s.setGapEstimate(i, base+fwc.h/n)
 	}
 	g := base + fwc.h/n
 
@@ -68,6 +67,13 @@ func (s *Solver) bcfwStep() {
 		s.avg.update(s.v, s.ell)
 	}
 	s.steps++
+}
+
+// setGapEstimate records the new stale gap of block i.
+func (s *Solver) setGapEstimate(i int, g float64) {
+	s.est.replace(s.gapEst[i], g)
+	s.gapEst[i] = g
+	s.samp.setGap(i, g)
 }
 
 // cornerScores computes H_i(y; w) = L_i(y) - <w, psi_i(y)> for every corner

@@ -46,6 +46,8 @@ type checkpoint struct {
 	AvgK       int64
 
 	GapEst    []float64
+	EstFinite float64
+	EstInf    int
 	GlobalGap float64
 	ExactGaps []float64
 	ExactAt   int64
@@ -97,7 +99,7 @@ func (s *Solver) Save(w io.Writer) error {
 		Cache: s.cfg.Cache, Box: s.cfg.Box, Averaging: s.cfg.Averaging, GapEvery: s.cfg.GapEvery,
 		TraceEvery: s.cfg.TraceEvery, TrainLoss: s.cfg.TrainLoss, Seed: s.cfg.Seed, Workers: s.cfg.Workers,
 		Lambda: s.lambda, V: s.v, Ell: s.ell, EllI: s.ellI,
-		GapEst: s.gapEst, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
+		GapEst: s.gapEst, EstFinite: s.est.finite, EstInf: s.est.inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Perm: s.samp.perm, PermPos: s.samp.pos, Unvisited: s.samp.unvisited,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
 		RSq: s.rSq, Elapsed: s.elapsed, Trace: s.trace,
@@ -203,6 +205,7 @@ func Load(r io.Reader, p oracles.Problem, test oracles.Problem) (*Solver, error)
 		s.avg.c, s.avg.ell, s.avg.k = c.AvgC, c.AvgEll, c.AvgK
 	}
 	copy(s.gapEst, c.GapEst)
+	s.est = estimateSum{finite: c.EstFinite, inf: c.EstInf}
 	s.globalGap = c.GlobalGap
 	if c.ExactGaps != nil {
 		if err := need("exact gaps", len(c.ExactGaps), s.n); err != nil {

@@ -153,6 +153,12 @@ type Stop struct {
 	// GapEstimate stops once the sum of the stale block gaps the solver holds
 	// is at most GapEstimate (a heuristic, uncertified criterion).
 	GapEstimate float64
+	// EarlyCheck, when positive (BCFW with Gap > 0), certifies the gap as
+	// soon as the stale gap estimate falls below EarlyCheck * Gap, with an
+	// exact gap pass (counted like the scheduled ones, which restart after
+	// it), instead of waiting for the next scheduled pass. The reference
+	// implementation of Osokin et al. (2016) does this with 0.8.
+	EarlyCheck float64
 	// Duration bounds the wall-clock time of this Run call.
 	Duration time.Duration
 }

@@ -163,6 +163,7 @@ func (s *Solver) evaluate(refresh, keep bool) TracePoint {
 		}
 		if refresh {
 			copy(s.gapEst, s.work.gBlock)
+			s.est.reset(s.gapEst)
 			s.samp.refresh(s.gapEst)
 			s.globalGap = pt.Gap
 			s.calls += int64(s.n)

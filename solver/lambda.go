@@ -19,7 +19,7 @@ import (
 // regularization path (Alg. 7, lines 13-21) and of warm-started grid search.
 //
 // It requires L_i(y_i) = 0 for every example and 0 < newLambda <= lambda,
-// and resets the weighted average.
+// resets the weighted average and restarts the schedule of gap passes.
 func (s *Solver) SetLambda(newLambda float64) error {
 	if !(newLambda > 0) || math.IsInf(newLambda, 1) {
 		return fmt.Errorf("solver: lambda must be positive and finite, got %v", newLambda)
@@ -49,6 +49,7 @@ func (s *Solver) SetLambda(newLambda float64) error {
 			}
 			s.ellI[i] *= rho
 		}
+		s.est.reset(s.gapEst)
 		s.samp.refresh(s.gapEst)
 	}
 	s.ell *= rho
@@ -62,6 +63,7 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	}
 	s.lambda = newLambda
 	s.cfg.Lambda = newLambda
+	s.nextGap = s.advance(s.steps, s.cfg.GapEvery)
 	return nil
 }
 

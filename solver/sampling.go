@@ -152,3 +152,43 @@ func (t *sumTree) sample(u float64) int {
 	}
 	return k - t.size
 }
+
+// estimateSum maintains sum_i gapEst[i] under point updates: the finite
+// part as a running sum and the number of infinite (unvisited) entries.
+// reset recomputes it exactly, which the solver does at every gap pass.
+type estimateSum struct {
+	finite float64
+	inf    int
+}
+
+func (e *estimateSum) reset(g []float64) {
+	e.finite, e.inf = 0, 0
+	for _, v := range g {
+		if math.IsInf(v, 1) {
+			e.inf++
+		} else {
+			e.finite += v
+		}
+	}
+}
+
+// replace accounts for an entry changing from old to new.
+func (e *estimateSum) replace(old, new float64) {
+	if math.IsInf(old, 1) {
+		e.inf--
+	} else {
+		e.finite -= old
+	}
+	if math.IsInf(new, 1) {
+		e.inf++
+	} else {
+		e.finite += new
+	}
+}
+
+func (e *estimateSum) sum() float64 {
+	if e.inf > 0 {
+		return math.Inf(1)
+	}
+	return e.finite
+}

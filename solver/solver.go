@@ -43,6 +43,7 @@ type Solver struct {
 	avg  *average  // weighted average of the iterates (nil when off)
 
 	gapEst    []float64 // stale block gaps; +Inf before the first visit
+	est       estimateSum // running sum of gapEst
 	globalGap float64   // g(k_0), the gap of the last refreshing pass
 	exactGaps []float64 // block gaps of the last exact pass (nil before)
 	exactAt   int64     // steps at the last exact pass
@@ -57,6 +58,7 @@ type Solver struct {
 	rSq                 []float64 // largest observed |psi_i(y)|^2 per block
 
 	elapsed         time.Duration
+	pathInit        time.Duration // time of the path initialization (RegPath)
 	trace           []TracePoint
 	nextGap         int64 // steps at the next exact gap pass
 	nextTrace       int64 // steps at the next observe-only evaluation
@@ -109,6 +111,7 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 	for i := range s.gapEst {
 		s.gapEst[i] = math.Inf(1)
 	}
+	s.est.reset(s.gapEst)
 	s.globalGap = math.Inf(1)
 	s.rSq = make([]float64, n)
 	s.work.init(s)
@@ -167,9 +170,9 @@ func (s *Solver) Run(ctx context.Context, stop Stop) (Status, error) {
 			}
 			continue
 		}
-		if s.steps >= s.nextGap {
+		if s.steps >= s.nextGap || s.earlyCheckDue(stop) {
 			s.record(s.cfg.Algorithm == BCFW)
-			s.nextGap = s.advance(s.nextGap, s.cfg.GapEvery)
+			s.nextGap = s.advance(s.steps, s.cfg.GapEvery)
 		}
 		if s.steps >= s.nextTrace {
 			if s.lastEvalAtSteps != s.steps {
@@ -191,12 +194,32 @@ func (s *Solver) Run(ctx context.Context, stop Stop) (Status, error) {
 			} else {
 				s.bcfwStep()
 			}
-			if stop.Passes > 0 && s.Passes() >= stop.Passes {
+			if stop.Passes > 0 && s.Passes() >= stop.Passes || s.earlyCheckDue(stop) {
 				break
 			}
 		}
 		s.elapsed += time.Since(t0)
 	}
+}
+
+// currentExactGap returns the sum of the exact block gaps when the last
+// exact pass describes the current iterate (SetLambda keeps them exact).
+func (s *Solver) currentExactGap() (float64, bool) {
+	if s.exactGaps == nil || s.exactAt != s.steps {
+		return 0, false
+	}
+	var g float64
+	for _, v := range s.exactGaps {
+		g += v
+	}
+	return g, true
+}
+
+// earlyCheckDue reports whether the stale gap estimate asks for an early
+// exact gap pass (Stop.EarlyCheck).
+func (s *Solver) earlyCheckDue(stop Stop) bool {
+	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == BCFW &&
+		s.lastEvalAtSteps != s.steps && s.est.sum() <= stop.EarlyCheck*stop.Gap
 }
 
 // advance moves a schedule mark forward by the given number of passes.
@@ -213,15 +236,11 @@ func (s *Solver) advance(mark int64, every float64) int64 {
 
 // checkStop evaluates the stopping criteria at the current point.
 func (s *Solver) checkStop(ctx context.Context, stop Stop, start time.Time) (Status, bool) {
-	if stop.Gap > 0 && s.exactAt == s.steps && s.exactGaps != nil && len(s.trace) > 0 {
-		if g := s.trace[len(s.trace)-1].Gap; g <= stop.Gap {
-			return StatusConverged, true
-		}
+	if g, ok := s.currentExactGap(); ok && stop.Gap > 0 && g <= stop.Gap {
+		return StatusConverged, true
 	}
-	if stop.GapEstimate > 0 {
-		if est := s.GapEstimate(); est <= stop.GapEstimate {
-			return StatusEstimateConverged, true
-		}
+	if stop.GapEstimate > 0 && s.cfg.Algorithm == BCFW && s.est.sum() <= stop.GapEstimate {
+		return StatusEstimateConverged, true
 	}
 	if stop.Passes > 0 && s.Passes() >= stop.Passes {
 		return StatusPasses, true
@@ -236,7 +255,7 @@ func (s *Solver) checkStop(ctx context.Context, stop Stop, start time.Time) (Sta
 }
 
 func (st Stop) validate() error {
-	for _, v := range []float64{st.Passes, st.Gap, st.GapEstimate} {
+	for _, v := range []float64{st.Passes, st.Gap, st.GapEstimate, st.EarlyCheck} {
 		if v < 0 || math.IsNaN(v) {
 			return fmt.Errorf("solver: stopping criteria must be >= 0, got %+v", st)
 		}
@@ -302,11 +321,7 @@ func (s *Solver) GapEstimate() float64 {
 	if s.cfg.Algorithm != BCFW {
 		return math.NaN()
 	}
-	var sum float64
-	for _, g := range s.gapEst {
-		sum += g
-	}
-	return sum
+	return s.est.sum()
 }
 
 // BlockGaps returns a copy of the exact block gaps of the last exact pass

@@ -5,6 +5,7 @@
 //
 //	fwstruct train    [flags]   train a model, print one line per gap evaluation
 //	fwstruct eval     [flags]   print the task loss of a saved model
+//	fwstruct path     [flags]   compute an epsilon-approximate regularization path
 //	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
 //
 // Run "fwstruct COMMAND -h" for the flags of a command.
@@ -37,6 +38,7 @@ func commands() []command {
 	return []command{
 		{"train", "train a structural SVM and write its trace and model", runTrain},
 		{"eval", "print the task loss of a saved model on a dataset", runEval},
+		{"path", "compute an epsilon-approximate regularization path", runPath},
 		{"download", "fetch a public dataset (ocr, usps) into the user cache", runDownload},
 	}
 }

@@ -143,3 +143,32 @@ func TestDownloadFromMirror(t *testing.T) {
 		t.Fatalf("training on the downloaded data: exit %d %s %s", code, out, errOut)
 	}
 }
+
+func TestPathCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "path.json")
+	code, stdout, errOut := runCLI(t, "path", "--data", "synthetic", "--synthetic-words", "30", "--epsilon", "0.3",
+		"--lambda-min", "0.05", "--step", "pairwise", "--grid", "--weights", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "breakpoints from lambda_inf") || !strings.Contains(stdout, "grid search (warm)") {
+		t.Fatalf("unexpected output:\n%s", stdout)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res pathOutput
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	bps := res.Breakpoints
+	if len(bps) < 2 || len(res.Grid["cold"]) == 0 || len(res.Grid["warm"]) != len(res.Grid["cold"]) {
+		t.Fatalf("path JSON: %d breakpoints, grid %v", len(bps), len(res.Grid))
+	}
+	for j := 1; j < len(bps); j++ {
+		if !(bps[j].Lambda < bps[j-1].Lambda) || bps[j].Passes < bps[j-1].Passes || bps[j].TrueGap == nil || *bps[j].TrueGap > 0.9*0.3 || len(bps[j].Weights) != 4082 {
+			t.Fatalf("breakpoint %d: %+v", j, bps[j])
+		}
+	}
+}
