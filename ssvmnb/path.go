@@ -1,0 +1,124 @@
+package ssvmnb
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
+)
+
+// NamedPath is a regularization path with a legend label.
+type NamedPath struct {
+	Name string
+	Path *solver.Path
+}
+
+// NamedGrid is a grid search with a legend label.
+type NamedGrid struct {
+	Name   string
+	Points []solver.GridPoint
+}
+
+// PathCost plots the cumulative cost to reach every lambda (Osokin et al.
+// 2016, Fig. 4, 7a and 8): effective passes (seconds=false) or solver
+// seconds against lambda on log axes, for paths (at their breakpoints) and
+// grid searches (at their grid points). Lambda decreases along every curve.
+func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
+	y := "cumulative effective passes"
+	if seconds {
+		y = "cumulative solver time (s)"
+	}
+	f := &viz.Figure{Title: "Cost to reach each lambda", XLabel: "lambda", YLabel: y, LogX: true, LogY: true}
+	cost := func(passes, secs float64) float64 {
+		if seconds {
+			return secs
+		}
+		return passes
+	}
+	k := 0
+	for _, p := range paths {
+		s := viz.Series{Name: p.Name, Color: viz.Color(k)}
+		for _, b := range p.Path.Breakpoints {
+			s.X = append(s.X, b.Lambda)
+			s.Y = append(s.Y, cost(b.Passes, b.Seconds))
+		}
+		f.Series = append(f.Series, s)
+		k++
+	}
+	for _, g := range grids {
+		s := viz.Series{Name: g.Name, Color: viz.Color(k), Markers: true, Dashed: true}
+		for _, pt := range g.Points {
+			s.X = append(s.X, pt.Lambda)
+			s.Y = append(s.Y, cost(pt.Passes, pt.Seconds))
+		}
+		f.Series = append(f.Series, s)
+		k++
+	}
+	return f
+}
+
+// PathGaps plots, for every path, the gap at each breakpoint (the one the
+// path relies on, markers) and the exact gap when known, against lambda,
+// with the reference lines epsilon and kappa*epsilon of the first path
+// (Osokin et al. 2016, Fig. 7b: the true gaps of the heuristic path).
+func PathGaps(paths ...NamedPath) *viz.Figure {
+	f := &viz.Figure{Title: "Gap at each breakpoint", XLabel: "lambda", YLabel: "duality gap", LogX: true, LogY: true}
+	for i, p := range paths {
+		used := viz.Series{Name: p.Name + " (used)", Color: viz.Color(i), Markers: true, Dashed: true}
+		exact := viz.Series{Name: p.Name + " (true)", Color: viz.Color(i)}
+		for _, b := range p.Path.Breakpoints[1:] {
+			used.X = append(used.X, b.Lambda)
+			used.Y = append(used.Y, b.Gap)
+			exact.X = append(exact.X, b.Lambda)
+			exact.Y = append(exact.Y, b.TrueGap)
+		}
+		f.Series = append(f.Series, used, exact)
+	}
+	if len(paths) > 0 {
+		p := paths[0].Path
+		f.HLines = []viz.HLine{{Y: p.Epsilon, Label: "epsilon"}, {Y: p.Kappa * p.Epsilon, Label: "kappa epsilon"}}
+	}
+	return f
+}
+
+// KappaSweep computes the path for every kappa (the other settings from
+// base) and returns the paths; see KappaTable.
+func KappaSweep(ctx context.Context, p oracles.Problem, base solver.PathConfig, kappas []float64) ([]NamedPath, error) {
+	var out []NamedPath
+	for _, k := range kappas {
+		cfg := base
+		cfg.Kappa = k
+		path, err := solver.RegPath(ctx, p, cfg)
+		if err != nil {
+			return out, fmt.Errorf("ssvmnb: kappa %v: %w", k, err)
+		}
+		name := fmt.Sprintf("kappa %g", k)
+		if cfg.Heuristic {
+			name += " (heuristic)"
+		}
+		out = append(out, NamedPath{Name: name, Path: path})
+	}
+	return out, nil
+}
+
+// PathTable tabulates paths: breakpoints, range of lambda, cumulative
+// passes and seconds, and how many breakpoints have an exact gap above
+// epsilon (heuristic paths with true gaps).
+func PathTable(paths ...NamedPath) *Table {
+	t := &Table{Caption: "regularization paths",
+		Columns: []string{"path", "breakpoints", "lambda_inf", "last lambda", "complete", "passes", "solver s", "wall s", "true gaps > eps"}}
+	for _, np := range paths {
+		bps := np.Path.Breakpoints
+		last := bps[len(bps)-1]
+		above := 0
+		for _, b := range bps[1:] {
+			if b.TrueGap > np.Path.Epsilon {
+				above++
+			}
+		}
+		t.AddRow(np.Name, len(bps), bps[0].Lambda, last.Lambda, np.Path.Complete, last.Passes, last.Seconds, last.WallSeconds, above)
+	}
+	return t
+}

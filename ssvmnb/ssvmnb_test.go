@@ -1,0 +1,303 @@
+package ssvmnb
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
+)
+
+var (
+	dataOnce    sync.Once
+	train, test *oracles.Chain
+)
+
+func synthetic(t testing.TB) (*oracles.Chain, *oracles.Chain) {
+	t.Helper()
+	dataOnce.Do(func() {
+		var err error
+		train, test, err = datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 60, TestWords: 40, Seed: 5})
+		if err != nil {
+			panic(err)
+		}
+	})
+	return train, test
+}
+
+// recorder is a Display that records everything shown.
+type recorder struct {
+	html, updates []string
+	ids           []string
+	pngs          [][]byte
+	syncs         int
+}
+
+func (r *recorder) Active() bool  { return true }
+func (r *recorder) HTML(h string) { r.html = append(r.html, h) }
+func (r *recorder) PNG(p []byte)  { r.pngs = append(r.pngs, p) }
+func (r *recorder) NewID() string { return fmt.Sprintf("id%d", len(r.html)+len(r.updates)) }
+func (r *recorder) Sync()         { r.syncs++ }
+func (r *recorder) UpdateHTML(id, h string) {
+	r.ids = append(r.ids, id)
+	r.updates = append(r.updates, h)
+}
+
+func record(t *testing.T) *recorder {
+	r := &recorder{}
+	old := Output
+	Output = r
+	t.Cleanup(func() { Output = old })
+	return r
+}
+
+// TestTrainerSaveLoadContinuesIdentically: N passes in one go and N/2 +
+// N/2 across a save/load give the same weights and trace.
+func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
+	tr, te := synthetic(t)
+	for _, cfg := range []solver.Config{
+		{Lambda: 0.01, Seed: 3, GapEvery: 2},
+		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: solver.GapSampling, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true},
+	} {
+		a, err := New("a", tr, te, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Run(12); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := New("b", tr, te, cfg)
+		if _, err := b.Run(6); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "trainer.gob")
+		if err := b.SaveFile(path); err != nil {
+			t.Fatal(err)
+		}
+		c, err := LoadFile(path, tr, te)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Name != "b" {
+			t.Fatalf("name %q", c.Name)
+		}
+		if _, err := c.Run(12 - c.Passes()); err != nil {
+			t.Fatal(err)
+		}
+		wa, wc := a.Weights(), c.Weights()
+		for j := range wa {
+			if wa[j] != wc[j] {
+				t.Fatalf("weights differ at %d", j)
+			}
+		}
+		ta, tc := a.Trace(), c.Trace()
+		if len(ta) != len(tc) {
+			t.Fatalf("trace lengths %d vs %d", len(ta), len(tc))
+		}
+		for k := range ta {
+			ta[k].Seconds, tc[k].Seconds = 0, 0
+			if fmt.Sprint(ta[k]) != fmt.Sprint(tc[k]) {
+				t.Fatalf("trace point %d differs", k)
+			}
+		}
+	}
+	if _, err := LoadFile(filepath.Join(t.TempDir(), "missing"), tr, te); err == nil {
+		t.Fatal("loaded a missing file")
+	}
+}
+
+func decodePNG(t *testing.T, b []byte) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() != FigureWidth || r.Dy() != FigureHeight {
+		t.Fatalf("figure of %v", r)
+	}
+}
+
+// TestLiveChart: in a notebook, Run updates one transient block in place,
+// clears it at the end and shows a final static figure.
+func TestLiveChart(t *testing.T) {
+	tr, te := synthetic(t)
+	rec := record(t)
+	tn, err := New("live", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.LiveEvery = 1 // every trace point
+	if _, err := tn.Run(5); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.updates) < 3 {
+		t.Fatalf("%d live updates", len(rec.updates))
+	}
+	for _, id := range rec.ids {
+		if id != rec.ids[0] {
+			t.Fatal("live updates went to different blocks")
+		}
+	}
+	if !strings.Contains(rec.updates[0], "data:image/png;base64,") || rec.updates[len(rec.updates)-1] != "" {
+		t.Fatalf("live block not an image, or not cleared at the end")
+	}
+	if len(rec.pngs) != 1 || rec.syncs == 0 {
+		t.Fatalf("final figures %d, syncs %d", len(rec.pngs), rec.syncs)
+	}
+	decodePNG(t, rec.pngs[0])
+
+	// Outside a notebook the same calls only compute.
+	Output = gonbDisplay{}
+	tn2, _ := New("quiet", tr, te, solver.Config{Lambda: 0.01})
+	if _, err := tn2.Run(2); err != nil || tn2.Passes() < 2 {
+		t.Fatalf("run outside a notebook: %v", err)
+	}
+	if err := tn2.Show(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompareSweepsAndTables exercises the comparison and sweep helpers and
+// renders every figure they build.
+func TestCompareSweepsAndTables(t *testing.T) {
+	tr, te := synthetic(t)
+	rec := record(t)
+	ctx := context.Background()
+	stop := solver.Stop{Passes: 8}
+	uni, err := Seeds(ctx, "uniform", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap, err := Seeds(ctx, "gap sampling", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: solver.GapSampling}, []uint64{1, 2, 3}, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.updates) != 0 {
+		t.Fatal("seed runs should not show live charts")
+	}
+	fig := Compare("gap", viz.Passes, nil, uni, gap)
+	if len(fig.Series) != 2 || len(fig.Series[0].Lo) == 0 {
+		t.Fatalf("compare figure %+v", fig.Series)
+	}
+	for k := range fig.Series[0].X {
+		s := fig.Series[0]
+		if !(s.Lo[k] <= s.Y[k] && s.Y[k] <= s.Hi[k]) {
+			t.Fatalf("band does not contain the median at %d", k)
+		}
+	}
+	table := SummaryTable([]float64{0.5, 0.2}, uni, gap)
+	if len(table.Rows) != 2 || !strings.Contains(table.HTML(), "passes to gap 0.5") || !strings.Contains(table.String(), "gap sampling") {
+		t.Fatalf("summary table:\n%s", table)
+	}
+	table.Show()
+
+	sweep, err := GapEverySweep(solver.Config{Lambda: 0.01, Sampling: solver.GapSampling}, []float64{1, 5, math.Inf(1)},
+		solver.Stop{Passes: 8}, 0.5).Run(ctx, tr, te)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sweep.Table().Rows) != 3 {
+		t.Fatal("sweep table")
+	}
+	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, solver.Stop{Passes: 6}, 0.5).Run(ctx, tr, te)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hm := cache.HeatMap("hit rate", HitRate)
+	if len(hm.Cells) != 2 || len(hm.Cells[0]) != 2 {
+		t.Fatalf("heat map %v", hm.Cells)
+	}
+	path, err := solver.RegPath(ctx, tr, solver.PathConfig{Epsilon: 0.3, LambdaMin: 0.05, Solver: solver.Config{Step: solver.Pairwise}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid, err := solver.GridSearch(ctx, tr, solver.GridConfig{Lambdas: []float64{1, 0.25, 0.0625}, Tolerance: 0.3, Warm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []NamedPath{{"path", path}}
+	if tab := PathTable(paths...); len(tab.Rows) != 1 {
+		t.Fatal("path table")
+	}
+	figures := map[string]*viz.Figure{
+		"compare": fig, "sweep bars": sweep.Figure(), "sweep curves": sweep.Curves(viz.Seconds), "heat map": hm,
+		"path cost": PathCost(false, paths, []NamedGrid{{"warm grid", grid}}), "path time": PathCost(true, paths, nil),
+		"path gaps": PathGaps(paths...), "staleness": Staleness(gap.Trainers...), "speedup": Speedup(gap.Trainers...),
+		"hit rates": HitRates(cache.Trainers[0]...), "losses": Losses(uni.Trainers...), "gaps": Gaps(viz.Passes, uni.Trainers...),
+	}
+	for name, f := range figures {
+		before := len(rec.pngs)
+		if err := Show(f); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(rec.pngs) != before+1 {
+			t.Fatalf("%s: not shown", name)
+		}
+		decodePNG(t, rec.pngs[len(rec.pngs)-1])
+		if err := ShowInteractive(f); err != nil {
+			t.Fatalf("%s interactive: %v", name, err)
+		}
+		if h := rec.html[len(rec.html)-1]; !strings.HasPrefix(h, "<iframe") {
+			t.Fatalf("%s: interactive output is not an iframe", name)
+		}
+	}
+	if _, err := (Sweep{}).Run(ctx, tr, te); err == nil {
+		t.Fatal("empty sweep accepted")
+	}
+}
+
+func TestWords(t *testing.T) {
+	tr, _ := synthetic(t)
+	rec := record(t)
+	w := make([]float64, tr.Dim())
+	h, err := WordHTML(tr, 0, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h, "data:image/png;base64,") || !strings.Contains(h, "truth: ") {
+		t.Fatalf("word HTML %q", h)
+	}
+	img, err := WordImage(tr, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := img.Bounds().Dx(), tr.SeqLen(0)*(8*2+2); got != want {
+		t.Fatalf("word image width %d, want %d", got, want)
+	}
+	if err := ShowWords(tr, w, 0, 1, 2); err != nil || len(rec.html) != 1 {
+		t.Fatalf("ShowWords: %v", err)
+	}
+	other, _ := oracles.NewChain(3, 2, []oracles.Sequence{{Labels: []int32{0}, Features: []oracles.SparseVec{{}}}})
+	if _, err := WordHTML(other, 0, make([]float64, other.Dim())); err == nil {
+		t.Fatal("non-OCR chain accepted")
+	}
+	if _, err := WordHTML(tr, tr.Len(), w); err == nil {
+		t.Fatal("example out of range accepted")
+	}
+}
+
+func TestTrainerErrors(t *testing.T) {
+	tr, te := synthetic(t)
+	if _, err := New("bad", tr, te, solver.Config{}); err == nil {
+		t.Fatal("lambda 0 accepted")
+	}
+	tn, _ := New("t", tr, te, solver.Config{Lambda: 1})
+	if _, err := tn.Run(0); err == nil {
+		t.Fatal("Run(0) accepted")
+	}
+	if err := tn.Show(); err == nil {
+		t.Fatal("Show before any run should say there is nothing to show")
+	}
+	if tn.TestLoss() < 0 {
+		t.Fatal("test loss")
+	}
+}

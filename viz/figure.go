@@ -1,0 +1,349 @@
+package viz
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Kind selects the chart type of a Figure.
+type Kind int
+
+const (
+	// Lines draws every Series as a polyline through its (X, Y) points,
+	// with an optional shaded band between Lo and Hi. It is the default.
+	Lines Kind = iota
+	// Bars draws grouped vertical bars: one group per entry of
+	// Figure.Categories, one bar per Series in each group (Series.Y[j] is
+	// the bar of category j; Series.X is ignored).
+	Bars
+	// HeatMap draws Figure.Cells as a grid of colored, labeled cells, rows
+	// bottom to top and columns left to right (a 2-D parameter sweep such as
+	// cache F x nu).
+	HeatMap
+)
+
+// String returns the name of the kind.
+func (k Kind) String() string {
+	switch k {
+	case Lines:
+		return "lines"
+	case Bars:
+		return "bars"
+	case HeatMap:
+		return "heatmap"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Series is one curve (Lines) or one group of bars (Bars).
+//
+// On a log axis, points whose coordinate on that axis is <= 0 are dropped
+// when the figure is rendered, and so are points with a NaN or infinite
+// coordinate on any axis: a trace with a zero or missing gap simply shows
+// a shorter curve. A series whose points are all dropped is still drawn
+// (empty) and keeps its legend entry. The band is sanitized the same way,
+// point by point, on (X, Lo, Hi). The Series itself is never modified.
+type Series struct {
+	// Name is the legend label; an empty name has no legend entry.
+	Name string
+	// X and Y are the coordinates of the points; they must have the same
+	// length (Lines). For Bars, X is ignored and Y has one value per
+	// category; a NaN or infinite value draws no bar.
+	X, Y []float64
+	// Lo and Hi, when set, describe a band drawn as a translucent area
+	// between (X, Lo) and (X, Hi), e.g. the min/max over seeds of a median
+	// curve (see Aggregate). Both or neither must be set, with the length of
+	// X (Lines only).
+	Lo, Hi []float64
+	// Markers draws a marker at every point.
+	Markers bool
+	// Dashed draws a dashed line.
+	Dashed bool
+	// Color is a "#rrggbb" color; empty means Color(i) for the i-th series
+	// of the figure.
+	Color string
+}
+
+// HLine is a horizontal reference line of a line chart (e.g. a target
+// gap), drawn dashed in gray across the x range of the data.
+type HLine struct {
+	// Y is the height of the line; a line with a non-finite Y, or Y <= 0 on
+	// a log y axis, is not drawn.
+	Y float64
+	// Label is the legend label; empty means none.
+	Label string
+}
+
+// Figure is a renderer-independent description of a chart. Build one by
+// hand or with the trace helpers (GapCurves, ...), then render it with
+// WritePNG, WriteSVG, WritePDF, Save (static, gonum/plot) or WriteHTML and
+// IFrame (interactive, ECharts). Rendering never modifies the figure.
+type Figure struct {
+	// Title, XLabel and YLabel label the chart and its axes.
+	Title, XLabel, YLabel string
+	// Kind is Lines (the zero value), Bars or HeatMap.
+	Kind Kind
+	// LogX and LogY select logarithmic axes (Lines only): non-positive,
+	// NaN and infinite coordinates on a log axis are dropped (see Series).
+	LogX, LogY bool
+	// Series are the curves (Lines) or bar groups (Bars).
+	Series []Series
+	// HLines are horizontal reference lines (Lines only).
+	HLines []HLine
+	// XRange and YRange, when not zero, fix the range {min, max} of an axis
+	// (min < max, min > 0 on a log axis) instead of fitting the data, e.g.
+	// {0, 1} for a rate. XRange applies to line charts, YRange to line and
+	// bar charts.
+	XRange, YRange [2]float64
+
+	// Categories label the bar groups (Bars).
+	Categories []string
+
+	// Rows and Cols label the rows and columns of a HeatMap, and
+	// Cells[r][c] is the value of row r and column c; NaN and infinite
+	// cells are left blank.
+	Rows, Cols []string
+	Cells      [][]float64
+	// CellFormat is the fmt verb of the cell labels of a heat map; empty
+	// means "%.3g".
+	CellFormat string
+}
+
+// ErrEmptyFigure is returned when a figure has nothing to draw: no series
+// and no reference line (Lines, Bars), or no cell (HeatMap).
+var ErrEmptyFigure = errors.New("viz: empty figure")
+
+// palette is the default series palette (matplotlib's tab10), shared by
+// the static and the interactive renderers.
+var palette = [...]string{
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+}
+
+// refColor is the color of reference lines.
+const refColor = "#555555"
+
+// Color returns the i-th color of the default palette (cycling), the color
+// of the i-th series of a figure whose Series.Color is empty. Negative i
+// count from the end.
+func Color(i int) string {
+	n := len(palette)
+	return palette[((i%n)+n)%n]
+}
+
+// parseColor parses "#rrggbb" or "#rgb".
+func parseColor(s string) (color.NRGBA, error) {
+	h := strings.TrimPrefix(s, "#")
+	if len(h) == 3 {
+		h = string([]byte{h[0], h[0], h[1], h[1], h[2], h[2]})
+	}
+	if len(s) == 0 || s[0] != '#' || len(h) != 6 {
+		return color.NRGBA{}, fmt.Errorf("viz: color %q is not #rrggbb", s)
+	}
+	v, err := strconv.ParseUint(h, 16, 32)
+	if err != nil {
+		return color.NRGBA{}, fmt.Errorf("viz: color %q is not #rrggbb", s)
+	}
+	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}, nil
+}
+
+// seriesColor returns the color of the i-th series of a valid figure as
+// "#rrggbb".
+func seriesColor(s Series, i int) string {
+	if s.Color == "" {
+		return Color(i)
+	}
+	c, _ := parseColor(s.Color)
+	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+}
+
+// Validate reports whether the figure can be rendered: a known kind,
+// consistent lengths, valid colors, log axes only on line charts, and
+// something to draw. It does not reject NaN, infinite or (on log axes)
+// non-positive values: those are dropped at render time.
+func (f *Figure) Validate() error {
+	if f == nil {
+		return errors.New("viz: nil figure")
+	}
+	for i, s := range f.Series {
+		if s.Color != "" {
+			if _, err := parseColor(s.Color); err != nil {
+				return fmt.Errorf("viz: series %d (%q): %w", i, s.Name, err)
+			}
+		}
+	}
+	if err := checkRange("XRange", f.XRange, f.LogX); err != nil {
+		return err
+	}
+	if err := checkRange("YRange", f.YRange, f.LogY); err != nil {
+		return err
+	}
+	if f.XRange != [2]float64{} && f.Kind != Lines || f.YRange != [2]float64{} && f.Kind == HeatMap {
+		return fmt.Errorf("viz: axis ranges are not supported by %s charts", f.Kind)
+	}
+	switch f.Kind {
+	case Lines:
+		if len(f.Series) == 0 && len(f.HLines) == 0 {
+			return ErrEmptyFigure
+		}
+		for i, s := range f.Series {
+			if len(s.X) != len(s.Y) {
+				return fmt.Errorf("viz: series %d (%q): len(X) = %d but len(Y) = %d", i, s.Name, len(s.X), len(s.Y))
+			}
+			if (s.Lo == nil) != (s.Hi == nil) {
+				return fmt.Errorf("viz: series %d (%q): a band needs both Lo and Hi", i, s.Name)
+			}
+			if s.Lo != nil && (len(s.Lo) != len(s.X) || len(s.Hi) != len(s.X)) {
+				return fmt.Errorf("viz: series %d (%q): len(Lo) = %d and len(Hi) = %d, want len(X) = %d", i, s.Name, len(s.Lo), len(s.Hi), len(s.X))
+			}
+		}
+	case Bars:
+		if f.LogX || f.LogY {
+			return errors.New("viz: log axes are only supported by line charts")
+		}
+		if len(f.HLines) > 0 {
+			return errors.New("viz: reference lines are only supported by line charts")
+		}
+		if len(f.Series) == 0 {
+			return ErrEmptyFigure
+		}
+		if len(f.Categories) == 0 {
+			return errors.New("viz: a bar chart needs Categories")
+		}
+		for i, s := range f.Series {
+			if len(s.Y) != len(f.Categories) {
+				return fmt.Errorf("viz: series %d (%q): len(Y) = %d, want one value per category (%d)", i, s.Name, len(s.Y), len(f.Categories))
+			}
+			if s.Lo != nil || s.Hi != nil {
+				return fmt.Errorf("viz: series %d (%q): bands are only supported by line charts", i, s.Name)
+			}
+		}
+	case HeatMap:
+		if f.LogX || f.LogY {
+			return errors.New("viz: log axes are only supported by line charts")
+		}
+		if len(f.Series) > 0 || len(f.HLines) > 0 {
+			return errors.New("viz: a heat map has Cells, not Series or HLines")
+		}
+		if len(f.Rows) == 0 || len(f.Cols) == 0 {
+			return ErrEmptyFigure
+		}
+		if len(f.Cells) != len(f.Rows) {
+			return fmt.Errorf("viz: heat map has %d rows of cells for %d row labels", len(f.Cells), len(f.Rows))
+		}
+		for r, row := range f.Cells {
+			if len(row) != len(f.Cols) {
+				return fmt.Errorf("viz: heat map row %d has %d cells for %d column labels", r, len(row), len(f.Cols))
+			}
+		}
+	default:
+		return fmt.Errorf("viz: unknown figure kind %d", int(f.Kind))
+	}
+	return nil
+}
+
+func checkRange(name string, r [2]float64, log bool) error {
+	if r == [2]float64{} {
+		return nil
+	}
+	if !ok(r[0], log) || !ok(r[1], log) || !(r[0] < r[1]) {
+		return fmt.Errorf("viz: %s %v: want finite min < max (min > 0 on a log axis)", name, r)
+	}
+	return nil
+}
+
+// line is a sanitized series of a line chart, ready for a renderer.
+type line struct {
+	name          string
+	x, y          []float64 // kept points
+	bx, blo, bhi  []float64 // kept band points
+	markers, dash bool
+	color         string
+	ref           bool // a reference line
+}
+
+// ok reports whether v can be drawn on an axis.
+func ok(v float64, log bool) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0)
+}
+
+// lines validates f (a line chart) and returns its sanitized series,
+// reference lines last.
+func (f *Figure) lines() ([]line, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	out := make([]line, 0, len(f.Series)+len(f.HLines))
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for i, s := range f.Series {
+		l := line{name: s.Name, markers: s.Markers, dash: s.Dashed, color: seriesColor(s, i)}
+		for j := range s.X {
+			if ok(s.X[j], f.LogX) && ok(s.Y[j], f.LogY) {
+				l.x = append(l.x, s.X[j])
+				l.y = append(l.y, s.Y[j])
+				xmin, xmax = math.Min(xmin, s.X[j]), math.Max(xmax, s.X[j])
+			}
+		}
+		if s.Lo != nil {
+			for j := range s.X {
+				if ok(s.X[j], f.LogX) && ok(s.Lo[j], f.LogY) && ok(s.Hi[j], f.LogY) {
+					l.bx = append(l.bx, s.X[j])
+					l.blo = append(l.blo, s.Lo[j])
+					l.bhi = append(l.bhi, s.Hi[j])
+					xmin, xmax = math.Min(xmin, s.X[j]), math.Max(xmax, s.X[j])
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	if xmin > xmax { // no data: a unit range
+		xmin, xmax = 0, 1
+		if f.LogX {
+			xmin, xmax = 1, 10
+		}
+	}
+	for _, h := range f.HLines {
+		if !ok(h.Y, f.LogY) {
+			continue
+		}
+		out = append(out, line{name: h.Label, x: []float64{xmin, xmax}, y: []float64{h.Y, h.Y},
+			dash: true, color: refColor, ref: true})
+	}
+	return out, nil
+}
+
+// cellFormat returns the fmt verb of heat-map cell labels.
+func (f *Figure) cellFormat() string {
+	if f.CellFormat == "" {
+		return "%.3g"
+	}
+	return f.CellFormat
+}
+
+// cellRange returns the range of the finite cells, widened when it is
+// empty or a single value.
+func (f *Figure) cellRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, row := range f.Cells {
+		for _, v := range row {
+			if ok(v, false) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	switch {
+	case lo > hi:
+		return 0, 1
+	case lo == hi:
+		d := math.Max(math.Abs(lo)*0.1, 0.5)
+		return lo - d, hi + d
+	}
+	return lo, hi
+}
+
+// heatStops are the colors of the heat-map scale (viridis), low to high.
+var heatStops = []string{"#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"}

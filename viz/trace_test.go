@@ -1,0 +1,223 @@
+package viz
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// pts builds a trace of (pass, gap) pairs.
+func pts(pg ...float64) []solver.TracePoint {
+	var tr []solver.TracePoint
+	for i := 0; i+1 < len(pg); i += 2 {
+		tr = append(tr, solver.TracePoint{Pass: pg[i], Gap: pg[i+1], OracleCalls: int64(100 * pg[i]), Seconds: pg[i] / 10})
+	}
+	return tr
+}
+
+func TestAggregate(t *testing.T) {
+	nan := math.NaN()
+	a := pts(0, 10, 2, 8, 4, 6)
+	b := pts(0, 20, 1, 4, 5, 2, 6, 1)
+	c := pts(1, 30, 3, 3)
+	cases := []struct {
+		name      string
+		runs      [][]solver.TracePoint
+		x         XAxis
+		value     func(solver.TracePoint) float64
+		grid      []float64
+		X, Y      []float64
+		Lo, Hi    []float64
+		wantEmpty bool
+	}{
+		{
+			name: "median of three, step interpolation, runs end",
+			runs: [][]solver.TracePoint{a, b, c},
+			grid: []float64{0, 1, 2, 3, 4, 5, 6, 7},
+			// x=0: a 10, b 20 (c starts at 1)      -> median 15, [10, 20]
+			// x=1: a 10, b 4, c 30                 -> 10, [4, 30]
+			// x=2: a 8, b 4, c 30                  -> 8, [4, 30]
+			// x=3: a 8, b 4, c 3                   -> 4, [3, 8]
+			// x=4: a 6, b 4 (c ended at 3)         -> 5, [4, 6]
+			// x=5: b 2 (a ended at 4)              -> 2, [2, 2]
+			// x=6: b 1                             -> 1
+			// x=7: beyond every run                -> left out
+			X:  []float64{0, 1, 2, 3, 4, 5, 6},
+			Y:  []float64{15, 10, 8, 4, 5, 2, 1},
+			Lo: []float64{10, 4, 4, 3, 4, 2, 1},
+			Hi: []float64{20, 30, 30, 8, 6, 2, 1},
+		},
+		{
+			name: "nil grid is the union of the x coordinates",
+			runs: [][]solver.TracePoint{a, c},
+			X:    []float64{0, 1, 2, 3, 4},
+			Y:    []float64{10, 20, 19, 5.5, 6},
+			Lo:   []float64{10, 10, 8, 3, 6},
+			Hi:   []float64{10, 30, 30, 8, 6},
+		},
+		{
+			name:  "custom value skips NaN",
+			runs:  [][]solver.TracePoint{pts(0, 1, 1, nan), pts(0, 3, 1, 5)},
+			value: func(p solver.TracePoint) float64 { return p.Gap * 2 },
+			grid:  []float64{0, 1},
+			X:     []float64{0, 1}, Y: []float64{4, 10}, Lo: []float64{2, 10}, Hi: []float64{6, 10},
+		},
+		{
+			name: "x axis oracle calls",
+			runs: [][]solver.TracePoint{a, b},
+			x:    OracleCalls,
+			grid: []float64{150, 450},
+			X:    []float64{150, 450}, Y: []float64{7, 4}, Lo: []float64{4, 4}, Hi: []float64{10, 4},
+		},
+		{
+			name:      "no runs",
+			wantEmpty: true,
+		},
+		{
+			name:      "empty runs",
+			runs:      [][]solver.TracePoint{nil, {}},
+			grid:      []float64{0, 1},
+			wantEmpty: true,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := Aggregate("agg", c.runs, c.x, c.value, c.grid)
+			if s.Name != "agg" {
+				t.Errorf("name %q", s.Name)
+			}
+			if len(s.X) != len(s.Y) || len(s.Lo) != len(s.X) || len(s.Hi) != len(s.X) {
+				t.Fatalf("lengths %d %d %d %d", len(s.X), len(s.Y), len(s.Lo), len(s.Hi))
+			}
+			if c.wantEmpty {
+				if len(s.X) != 0 {
+					t.Errorf("got %v, want no point", s.X)
+				}
+				return
+			}
+			for _, v := range []struct {
+				name      string
+				got, want []float64
+			}{{"X", s.X, c.X}, {"Y", s.Y, c.Y}, {"Lo", s.Lo, c.Lo}, {"Hi", s.Hi, c.Hi}} {
+				if !reflect.DeepEqual(v.got, v.want) {
+					t.Errorf("%s = %v, want %v", v.name, v.got, v.want)
+				}
+			}
+			// The aggregate is a valid band series.
+			f := &Figure{LogY: true, Series: []Series{s}}
+			if err := f.Validate(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestPassesToGap(t *testing.T) {
+	tr := pts(0, 1, 2, 0.5, 4, 0.1, 6, 0.2, 8, 0.01)
+	for _, c := range []struct {
+		eps, want float64
+	}{{2, 0}, {0.5, 2}, {0.3, 4}, {0.1, 4}, {0.05, 8}, {0.001, math.NaN()}} {
+		got := PassesToGap(tr, c.eps)
+		if got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("PassesToGap(%g) = %g, want %g", c.eps, got, c.want)
+		}
+	}
+	if !math.IsNaN(PassesToGap(nil, 1)) {
+		t.Error("empty trace")
+	}
+}
+
+func TestCacheHitRates(t *testing.T) {
+	tr := []solver.TracePoint{
+		{Pass: 1, CacheHits: 0, CacheMisses: 10},  // 0
+		{Pass: 2, CacheHits: 5, CacheMisses: 15},  // 5/10
+		{Pass: 3, CacheHits: 5, CacheMisses: 15},  // no step: NaN
+		{Pass: 4, CacheHits: 14, CacheMisses: 16}, // 9/10
+	}
+	f := CacheHitRates([]Run{{Name: "c", Trace: tr}})
+	s := f.Series[0]
+	want := []float64{0, 0.5, math.NaN(), 0.9}
+	if !reflect.DeepEqual(s.X, []float64{1, 2, 3, 4}) {
+		t.Errorf("X = %v", s.X)
+	}
+	for i := range want {
+		if s.Y[i] != want[i] && !(math.IsNaN(s.Y[i]) && math.IsNaN(want[i])) {
+			t.Errorf("rate %d = %g, want %g", i, s.Y[i], want[i])
+		}
+	}
+}
+
+func TestTraceFigures(t *testing.T) {
+	runs := solverRuns(t)
+	names := func(f *Figure) []string {
+		var n []string
+		for _, s := range f.Series {
+			n = append(n, s.Name)
+		}
+		return n
+	}
+	cases := []struct {
+		name   string
+		fig    *Figure
+		series []string
+		logY   bool
+		xlabel string
+	}{
+		{"gap", GapCurves(runs, Passes), []string{"BCFW", "BCPFW gap cache", "BCPFW gap cache avg", "FW", "SSG"}, true, "effective passes"},
+		{"gap seconds", GapCurves(runs[:1], Seconds), []string{"BCFW"}, true, "solver time (s)"},
+		{"objective", ObjectiveCurves(runs[2:], OracleCalls), []string{"FW primal", "FW dual", "SSG primal", "SSG dual"}, false, "oracle calls"},
+		{"staleness", StalenessCurves(runs[:2]), []string{"BCFW", "BCPFW gap cache"}, true, "effective passes"},
+		{"speedup", SpeedupCurves(runs[:1]), []string{"BCFW"}, true, "effective passes"},
+		{"cache", CacheHitRates(runs[1:2]), []string{"BCPFW gap cache"}, false, "effective passes"},
+		{"loss", LossCurves(runs), []string{"BCFW test", "BCPFW gap cache test", "BCPFW gap cache train", "FW test", "SSG test"}, false, "effective passes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.fig.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if got := names(c.fig); !reflect.DeepEqual(got, c.series) {
+				t.Errorf("series %q, want %q", got, c.series)
+			}
+			if c.fig.LogY != c.logY || c.fig.XLabel != c.xlabel || c.fig.Title == "" || c.fig.YLabel == "" {
+				t.Errorf("LogY %v, labels %q %q %q", c.fig.LogY, c.fig.Title, c.fig.XLabel, c.fig.YLabel)
+			}
+		})
+	}
+	// Series of one run share its color; runs get distinct colors.
+	g := GapCurves(runs, Passes)
+	if g.Series[1].Color != g.Series[2].Color || !g.Series[2].Dashed || g.Series[0].Color == g.Series[1].Color {
+		t.Errorf("colors %s %s %s", g.Series[0].Color, g.Series[1].Color, g.Series[2].Color)
+	}
+	// The staleness of observe-only points differs from 1, and stays 1 at
+	// the exact gap passes.
+	st := StalenessCurves(runs[:1]).Series[0]
+	var stale, fresh int
+	for i, p := range runs[0].Trace {
+		switch {
+		case math.IsNaN(st.Y[i]):
+		case p.Refresh && math.Abs(st.Y[i]-1) < 1e-9:
+			fresh++
+		case !p.Refresh && math.Abs(st.Y[i]-1) > 1e-6:
+			stale++
+		}
+	}
+	if stale == 0 || fresh == 0 {
+		t.Errorf("staleness: %d stale and %d fresh points in %v", stale, fresh, st.Y)
+	}
+}
+
+func TestXAxis(t *testing.T) {
+	p := solver.TracePoint{Pass: 2.5, Seconds: 0.25, OracleCalls: 250}
+	for _, c := range []struct {
+		x     XAxis
+		v     float64
+		label string
+	}{{Passes, 2.5, "effective passes"}, {Seconds, 0.25, "solver time (s)"}, {OracleCalls, 250, "oracle calls"}, {XAxis(7), 2.5, "XAxis(7)"}} {
+		if c.x.Of(p) != c.v || c.x.String() != c.label {
+			t.Errorf("%d: %g %q", int(c.x), c.x.Of(p), c.x.String())
+		}
+	}
+}
