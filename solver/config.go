@@ -262,8 +262,9 @@ func ParseStep(s string) (Step, error) {
 	return 0, fmt.Errorf("unknown step %q (want fw, pairwise or away)", s)
 }
 
-// withDefaults returns cfg with zero values replaced by defaults.
-func (cfg Config) withDefaults() Config {
+// WithDefaults returns cfg with its zero values replaced by the defaults
+// New uses (GapEvery 10, cache F 0.25, nu 0.01, MaxSize 10).
+func (cfg Config) WithDefaults() Config {
 	if cfg.GapEvery == 0 {
 		cfg.GapEvery = 10
 	}

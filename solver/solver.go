@@ -42,11 +42,11 @@ type Solver struct {
 	ellI []float64 // ell_i (BCFW only)
 	avg  *average  // weighted average of the iterates (nil when off)
 
-	gapEst    []float64 // stale block gaps; +Inf before the first visit
+	gapEst    []float64   // stale block gaps; +Inf before the first visit
 	est       estimateSum // running sum of gapEst
-	globalGap float64   // g(k_0), the gap of the last refreshing pass
-	exactGaps []float64 // block gaps of the last exact pass (nil before)
-	exactAt   int64     // steps at the last exact pass
+	globalGap float64     // g(k_0), the gap of the last refreshing pass
+	exactGaps []float64   // block gaps of the last exact pass (nil before)
+	exactAt   int64       // steps at the last exact pass
 
 	sets []cornerSet // corner sets (cache and/or explicit duals), nil when unused
 	samp *sampler
@@ -77,7 +77,7 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 	if n < 1 || d < 1 {
 		return nil, fmt.Errorf("solver: problem has %d examples of dimension %d; need at least one of each", n, d)
 	}
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	if err := cfg.validate(d); err != nil {
 		return nil, err
 	}

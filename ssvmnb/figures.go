@@ -67,3 +67,7 @@ func HitRates(ts ...*Trainer) *viz.Figure { return viz.CacheHitRates(runs(ts)) }
 
 // Losses returns the train and test losses of several runs.
 func Losses(ts ...*Trainer) *viz.Figure { return viz.LossCurves(runs(ts)) }
+
+// Objectives returns the primal (solid) and dual (dashed) objectives of
+// several runs against x; SSG, which has no dual, shows its primal only.
+func Objectives(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.ObjectiveCurves(runs(ts), x) }

@@ -233,6 +233,7 @@ func TestCompareSweepsAndTables(t *testing.T) {
 		"path cost": PathCost(false, paths, []NamedGrid{{"warm grid", grid}}), "path time": PathCost(true, paths, nil),
 		"path gaps": PathGaps(paths...), "staleness": Staleness(gap.Trainers...), "speedup": Speedup(gap.Trainers...),
 		"hit rates": HitRates(cache.Trainers[0]...), "losses": Losses(uni.Trainers...), "gaps": Gaps(viz.Passes, uni.Trainers...),
+		"objectives": Objectives(viz.Seconds, uni.Trainers...),
 	}
 	for name, f := range figures {
 		before := len(rec.pngs)
@@ -299,5 +300,59 @@ func TestTrainerErrors(t *testing.T) {
 	}
 	if tn.TestLoss() < 0 {
 		t.Fatal("test loss")
+	}
+}
+
+// TestSessionContinuesAcrossCells simulates GoNB cells, each a fresh
+// program that asks the session for its trainer and runs a few passes: the
+// run continues, identical to one run in a single cell.
+func TestSessionContinuesAcrossCells(t *testing.T) {
+	tr, te := synthetic(t)
+	SessionDir = t.TempDir()
+	defer func() { SessionDir = "" }()
+	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: solver.GapSampling}
+	for cell := 1; cell <= 3; cell++ {
+		tn, err := Session("bcfw", tr, te, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := tn.Passes(), float64(0); cell == 1 && got != want {
+			t.Fatalf("new session at %v passes", got)
+		}
+		if _, err := tn.Run(4); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tn, err := Session("bcfw", tr, te, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := New("ref", tr, te, cfg)
+	if _, err := ref.Run(tn.Passes()); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fmt.Sprint(tn.Weights()), fmt.Sprint(ref.Weights()); a != b {
+		t.Fatal("three cells of 4 passes differ from one run")
+	}
+	if tn.Passes() < 12 {
+		t.Fatalf("session made %v passes", tn.Passes())
+	}
+	// Another configuration under the same name is refused; Forget resets.
+	other := cfg
+	other.Step = solver.Pairwise
+	if _, err := Session("bcfw", tr, te, other); err == nil {
+		t.Fatal("session accepted another configuration")
+	}
+	if err := ForgetAll(); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := Session("bcfw", tr, te, other)
+	if err != nil || fresh.Passes() != 0 {
+		t.Fatalf("after Forget: %v passes, %v", fresh.Passes(), err)
+	}
+	for _, bad := range []string{"", "a/b", ".."} {
+		if _, err := Session(bad, tr, te, cfg); err == nil {
+			t.Fatalf("session name %q accepted", bad)
+		}
 	}
 }

@@ -37,8 +37,9 @@ type Trainer struct {
 	// 500 ms.
 	LiveEvery time.Duration
 
-	s    *solver.Solver
-	test oracles.Problem
+	s     *solver.Solver
+	test  oracles.Problem
+	store string // session file, saved after every run (see Session)
 }
 
 // New returns a trainer for problem p (test may be nil) with the solver
@@ -69,7 +70,11 @@ func (t *Trainer) RunUntil(ctx context.Context, stop solver.Stop) (solver.Status
 	defer live.finish()
 	t.s.SetProgress(func(solver.TracePoint) { live.update() })
 	defer t.s.SetProgress(nil)
-	return t.s.Run(ctx, stop)
+	st, err := t.s.Run(ctx, stop)
+	if err != nil {
+		return st, err
+	}
+	return st, t.save()
 }
 
 // Solver returns the underlying solver (for everything the trainer does
