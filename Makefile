@@ -4,6 +4,7 @@
 #   make demo       train on OCR when present (else the built-in synthetic data), write the trace
 #   make bench      benchmarks of the hot paths (oracle, block step, gap pass, memory)
 #   make notebooks  install Jupyter + GoNB and execute every notebook headlessly
+#   make browser-check  render an interactive chart in headless Chromium and check the screenshot
 
 SHELL := /bin/bash
 GO ?= go
@@ -42,3 +43,182 @@ bench:
 
 clean:
 	rm -rf $(OUT)
+
+# ---------------------------------------------------------------------------
+# Notebooks: Jupyter (Debian packages) + GoNB, executed headlessly.
+# See notebooks/README.md. Every install step is skipped when already done.
+#
+#   make notebook-deps   Jupyter (apt), gonb/goimports/gopls (go install), GoNB kernelspec
+#   make notebooks       notebook-deps, then execute notebooks/*.ipynb into out/notebooks
+#                        and check them with internal/tools/nbcheck
+#   make jupyter         a Jupyter server on notebooks/ (JUPYTER_PORT, JUPYTER_ARGS)
+#   make viz-assets      viz/assets/echarts.min.js from the npm registry (not committed)
+#   make browser-check   screenshot $(HTML) in headless Chromium, check it shows a chart;
+#                        HTML defaults to the gap chart exported by `fwstruct report`
+
+# apt-get as root, else through sudo.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends
+
+# The system interpreter: `python3` on PATH may be another one (pyenv) without Jupyter.
+# PYDEVD_...: silences ipykernel's debugger warning about frozen modules.
+SYS_PYTHON := /usr/bin/python3
+JUPYTER := PYDEVD_DISABLE_FILE_VALIDATION=1 /usr/bin/jupyter
+# jupyter-nbconvert holds the `jupyter nbconvert` subcommand (python3-nbconvert only the module).
+JUPYTER_PKGS := jupyter-notebook python3-nbconvert jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel
+
+# Go tools for the kernel, pinned (the proxy refuses some @latest look-ups).
+GONB_VERSION := v0.11.4
+XTOOLS_VERSION := v0.47.0
+GOPLS_VERSION := v0.23.0
+NB_GOBIN := $(shell $(GO) env GOPATH 2>/dev/null)/bin
+
+NB_DIR := notebooks
+NB_OUT := $(OUT)/notebooks
+# Seconds per cell; the first cell of a cold machine downloads and compiles modules.
+NB_TIMEOUT ?= 1200
+NOTEBOOKS ?= $(wildcard $(NB_DIR)/*.ipynb)
+
+.PHONY: notebooks notebook-deps jupyter jupyter-deps gonb-deps gonb-kernel notebooks-run \
+	viz-assets browser-deps browser-check browser-selftest nbtools
+
+# The helper programs of internal/tools, built (not `go run`, which turns every exit code into 1).
+TOOLBIN := $(OUT)/tools
+nbtools:
+	@mkdir -p $(TOOLBIN)
+	$(GO) build -o $(TOOLBIN)/ ./internal/tools/...
+
+notebook-deps: jupyter-deps gonb-deps gonb-kernel
+
+# Installs only the missing packages; apt-get update only when something is missing.
+jupyter-deps:
+	@missing=; for p in $(JUPYTER_PKGS); do \
+		dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null | grep -qx installed || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \
+	fi
+	@$(JUPYTER) --version | grep -E '^(nbconvert|nbclient|jupyter_client|ipykernel|notebook) '
+
+# `go version -m` tells which module version a binary was built from: rebuild only on mismatch.
+# `go install pkg@version` looks up the module's deprecation through its version list, which
+# the module proxy here refuses for gonb (403): then build it in a temporary module that
+# requires exactly that version (same build list, no list look-up).
+gonb-deps:
+	@install() { bin=$$1 mod=$$2 ver=$$3 pkg=$$4; \
+		if $(GO) version -m "$(NB_GOBIN)/$$bin" 2>/dev/null | grep -qE "^[[:space:]]+mod[[:space:]]+$$mod[[:space:]]+$$ver([[:space:]]|$$)"; then \
+			echo "$$bin: $$mod $$ver already installed"; return 0; \
+		fi; \
+		echo "go install $$pkg@$$ver"; \
+		GOBIN="$(NB_GOBIN)" $(GO) install "$$pkg@$$ver" && return 0; \
+		echo "go install failed: building $$pkg in a temporary module requiring $$mod@$$ver"; \
+		tmp=$$(mktemp -d); \
+		( cd "$$tmp" && $(GO) mod init nbtool-build >/dev/null 2>&1 && $(GO) mod edit -require="$$mod@$$ver" && \
+		  $(GO) build -mod=mod -o "$(NB_GOBIN)/$$bin" "$$pkg" ); rc=$$?; rm -rf "$$tmp"; return $$rc; }; \
+	install gonb github.com/janpfeifer/gonb $(GONB_VERSION) github.com/janpfeifer/gonb && \
+	install goimports golang.org/x/tools $(XTOOLS_VERSION) golang.org/x/tools/cmd/goimports && \
+	install gopls golang.org/x/tools/gopls $(GOPLS_VERSION) golang.org/x/tools/gopls
+
+# Registers the kernel (~/.local/share/jupyter/kernels/gonb) unless it already runs our binary.
+gonb-kernel: jupyter-deps gonb-deps
+	@spec=$$($(JUPYTER) kernelspec list --json | $(SYS_PYTHON) -c 'import json,sys; k=json.load(sys.stdin)["kernelspecs"].get("gonb"); print(k["spec"]["argv"][0] if k else "")'); \
+	if [ "$$spec" != "$(NB_GOBIN)/gonb" ]; then \
+		"$(NB_GOBIN)/gonb" --install --logtostderr; \
+	fi
+	@$(JUPYTER) kernelspec list | grep -w gonb
+
+notebooks: notebook-deps
+	@$(MAKE) --no-print-directory notebooks-run
+
+# FWSTRUCT_ROOT is this checkout: the notebooks' first cell replaces the module with it.
+# FWSTRUCT_DATA (exported above when ../shared/data exists) reaches the kernel as well.
+notebooks-run: export FWSTRUCT_ROOT := $(CURDIR)
+notebooks-run: nbtools
+	@mkdir -p $(NB_OUT)
+	@if [ -z "$(strip $(NOTEBOOKS))" ]; then echo "no notebooks in $(NB_DIR)"; exit 1; fi
+	@failed=; for nb in $(NOTEBOOKS); do \
+		name=$$(basename "$$nb" .ipynb); log=$(NB_OUT)/$$name.log; rm -f $(NB_OUT)/$$name.ipynb; \
+		echo "== executing $$nb (FWSTRUCT_ROOT=$$FWSTRUCT_ROOT FWSTRUCT_DATA=$${FWSTRUCT_DATA:-unset}; kernel log: $$log)"; \
+		start=$$(date +%s); \
+		if $(JUPYTER) nbconvert --to notebook --execute \
+			--ExecutePreprocessor.timeout=$(NB_TIMEOUT) --ExecutePreprocessor.startup_timeout=120 \
+			--ExecutePreprocessor.kernel_name=gonb \
+			--output-dir $(NB_OUT) "$$nb" > "$$log" 2>&1; then \
+			echo "== $$nb: executed in $$(( $$(date +%s) - start ))s"; \
+		else \
+			echo "== $$nb: FAILED after $$(( $$(date +%s) - start ))s:"; \
+			sed -n '/CellExecutionError\|CellTimeoutError\|DeadKernelError/,$$p' "$$log" | grep -v '^[IW][0-9]\{4\} ' | tail -n 40; \
+			failed="$$failed $$nb"; \
+			if ! grep -q 'CellTimeoutError\|timed out' "$$log"; then \
+				echo "== re-running $$nb with --allow-errors to show every cell's error (nbcheck below)"; \
+				$(JUPYTER) nbconvert --to notebook --execute --allow-errors \
+					--ExecutePreprocessor.timeout=$(NB_TIMEOUT) --ExecutePreprocessor.startup_timeout=120 \
+					--ExecutePreprocessor.kernel_name=gonb \
+					--output-dir $(NB_OUT) "$$nb" >> "$$log" 2>&1; \
+			fi; \
+		fi; \
+	done; \
+	$(TOOLBIN)/nbcheck $(addprefix $(NB_OUT)/,$(notdir $(NOTEBOOKS))); rc=$$?; \
+	if [ -n "$$failed" ]; then echo "notebooks failed:$$failed"; exit 1; fi; exit $$rc
+
+# A local Jupyter server on the notebooks, with the environment `make notebooks` gives them.
+JUPYTER_PORT ?= 8888
+jupyter: export FWSTRUCT_ROOT := $(CURDIR)
+jupyter: notebook-deps
+	$(JUPYTER) notebook --no-browser --port=$(JUPYTER_PORT) --notebook-dir=$(NB_DIR) \
+		$(if $(SUDO),,--allow-root) $(JUPYTER_ARGS)
+
+# ECharts for the interactive charts, from the npm registry (gitignored, never committed).
+ECHARTS_VERSION := 5.6.0
+ECHARTS_JS := viz/assets/echarts.min.js
+viz-assets: $(ECHARTS_JS)
+$(ECHARTS_JS):
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && $(APT_INSTALL) nodejs npm; }
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	( cd "$$tmp" && npm pack --silent echarts@$(ECHARTS_VERSION) >/dev/null && \
+	  tar -xzf echarts-$(ECHARTS_VERSION).tgz package/dist/echarts.min.js ); \
+	mkdir -p $(dir $@); mv "$$tmp/package/dist/echarts.min.js" $@.tmp; mv $@.tmp $@
+	@echo "$(ECHARTS_JS): echarts $(ECHARTS_VERSION), $$(wc -c < $(ECHARTS_JS)) bytes"
+
+CHROMIUM ?= /usr/bin/chromium
+browser-deps:
+	@if [ ! -x $(CHROMIUM) ]; then $(SUDO) apt-get update -qq && $(APT_INSTALL) chromium; fi
+	@$(CHROMIUM) --version 2>/dev/null
+
+# HTML is the page to check; by default the interactive gap chart that
+# `fwstruct report` exports from a short training run on the synthetic data.
+REPORT_HTML := $(OUT)/browser/report/gap-passes.html
+SAMPLE_HTML := $(OUT)/browser/samplechart.html
+HTML ?= $(REPORT_HTML)
+SCREENCHECK = $(TOOLBIN)/screencheck -chromium $(CHROMIUM)
+
+browser-check: browser-deps nbtools browser-selftest $(HTML)
+	$(SCREENCHECK) -png $(OUT)/browser/screenshot.png $(HTML)
+
+$(REPORT_HTML): $(ECHARTS_JS)
+	@mkdir -p $(OUT)/browser
+	$(GO) run ./cmd/fwstruct train --data synthetic --synthetic-words 100 --passes 20 --gap-every 2 \
+		--sampling gap --averaging --quiet --trace $(OUT)/browser/trace.json
+	$(GO) run ./cmd/fwstruct report --out $(OUT)/browser/report --formats html,png $(OUT)/browser/trace.json
+
+$(SAMPLE_HTML): $(ECHARTS_JS) nbtools
+	@mkdir -p $(dir $@)
+	$(TOOLBIN)/samplechart -echarts $(ECHARTS_JS) -o $@
+
+# The checker must reject pages without a chart (internal/tools/samplechart -control):
+# an empty page, a chart page whose script fails (ECharts missing), Chromium's error page
+# for a missing file, and an error message in red text. Each must make screencheck exit 1.
+BROWSER_CONTROLS := blank broken missing error
+browser-selftest: browser-deps nbtools
+	@mkdir -p $(OUT)/browser
+	@for page in $(BROWSER_CONTROLS); do \
+		$(TOOLBIN)/samplechart -control $$page -o $(OUT)/browser/control-$$page.html || exit 2; \
+		rc=0; out=$$($(SCREENCHECK) -png $(OUT)/browser/control-$$page.png $(OUT)/browser/control-$$page.html 2>&1) || rc=$$?; \
+		echo "$$out" | grep -v ' passed, ' | sed 's/^/    /'; \
+		case $$rc in \
+		1) echo "browser-selftest: control-$$page.html rejected, as it must be";; \
+		0) echo "browser-selftest: control-$$page.html passed screencheck but must fail"; exit 1;; \
+		*) echo "browser-selftest: screencheck could not check control-$$page.html (exit $$rc)"; exit 1;; \
+		esac; \
+	done

@@ -6,6 +6,7 @@
 //	fwstruct train    [flags]   train a model, print one line per gap evaluation
 //	fwstruct eval     [flags]   print the task loss of a saved model
 //	fwstruct path     [flags]   compute an epsilon-approximate regularization path
+//	fwstruct report   [flags] TRACE.json...   draw the figures of traces
 //	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
 //
 // Run "fwstruct COMMAND -h" for the flags of a command.
@@ -39,6 +40,7 @@ func commands() []command {
 		{"train", "train a structural SVM and write its trace and model", runTrain},
 		{"eval", "print the task loss of a saved model on a dataset", runEval},
 		{"path", "compute an epsilon-approximate regularization path", runPath},
+		{"report", "draw the figures of traces (PNG, SVG, PDF, interactive HTML)", runReport},
 		{"download", "fetch a public dataset (ocr, usps) into the user cache", runDownload},
 	}
 }

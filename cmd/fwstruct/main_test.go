@@ -172,3 +172,37 @@ func TestPathCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestReport draws the figures of two traces written by train.
+func TestReport(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, args := range [][]string{
+		{"--trace", a},
+		{"--trace", b, "--sampling", "gap", "--cache"},
+	} {
+		base := []string{"train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "6", "--gap-every", "2", "--quiet"}
+		if code, _, errOut := runCLI(t, append(base, args...)...); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	out := filepath.Join(dir, "report")
+	code, stdout, errOut := runCLI(t, "report", "--out", out, "--formats", "png,svg,html", a, "gap+cache="+b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := strings.Count(stdout, "\n"); got != 18 {
+		t.Fatalf("%d files written:\n%s", got, stdout)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "gap-passes.html"))
+	if err != nil || !strings.Contains(string(html), "gap+cache") {
+		t.Fatalf("interactive figure missing the run name: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"not":"a trace"}`), 0o644)
+	for _, args := range [][]string{{"report"}, {"report", bad}, {"report", "--formats", "gif", a}, {"report", filepath.Join(dir, "missing.json")}} {
+		if code, _, _ := runCLI(t, args...); code == 0 {
+			t.Errorf("%v succeeded", args)
+		}
+	}
+}

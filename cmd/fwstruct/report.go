@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
+)
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: fwstruct report [flags] TRACE.json [NAME=TRACE.json ...]\n\nDraws the figures of one or several traces written by fwstruct train --trace:\nduality gap against passes and time, primal/dual, staleness of the gap estimate,\ncache hit rates and losses, as PNG, SVG, PDF or interactive HTML (offline ECharts).\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	outDir := fs.String("out", "report", "folder to write the figures to")
+	formats := fs.String("formats", "png,html", "comma-separated formats: png, svg, pdf, html")
+	width := fs.Int("width", 800, "width of static figures in pixels")
+	height := fs.Int("height", 480, "height of static figures in pixels")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	var runs []viz.Run
+	for _, arg := range fs.Args() {
+		name, path, ok := strings.Cut(arg, "=")
+		if !ok {
+			name, path = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), arg
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var trace []solver.TracePoint
+		if err := json.Unmarshal(raw, &trace); err != nil {
+			return fmt.Errorf("%s: not a trace (a JSON array of trace points): %w", path, err)
+		}
+		if len(trace) == 0 {
+			return fmt.Errorf("%s: empty trace", path)
+		}
+		runs = append(runs, viz.Run{Name: name, Trace: trace})
+	}
+	exts := strings.Split(*formats, ",")
+	for _, e := range exts {
+		switch e {
+		case "png", "svg", "pdf", "html":
+		default:
+			return fmt.Errorf("unknown format %q (want png, svg, pdf or html)", e)
+		}
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		return err
+	}
+	figures := []struct {
+		name string
+		fig  *viz.Figure
+	}{
+		{"gap-passes", viz.GapCurves(runs, viz.Passes)},
+		{"gap-time", viz.GapCurves(runs, viz.Seconds)},
+		{"objectives", viz.ObjectiveCurves(runs, viz.Passes)},
+		{"staleness", viz.StalenessCurves(runs)},
+		{"cache-hits", viz.CacheHitRates(runs)},
+		{"losses", viz.LossCurves(runs)},
+	}
+	for _, f := range figures {
+		for _, e := range exts {
+			path := filepath.Join(*outDir, f.name+"."+e)
+			if err := f.fig.Save(path, *width, *height); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			fmt.Fprintln(stdout, path)
+		}
+	}
+	return nil
+}
