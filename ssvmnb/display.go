@@ -130,7 +130,7 @@ func (v *liveView) update() {
 	}
 	v.last = time.Now()
 	if png, err := renderPNG(v.t.ProgressFigure()); err == nil {
-		last := v.t.Last()
+		last := v.t.Last() // live updates happen at trace points
 		Output.UpdateHTML(v.id, fmt.Sprintf("<div>%s: pass %.1f, gap %s</div>%s", v.t.Name, last.Pass, Cell(last.Gap), imgTag(png)))
 	}
 }

@@ -8,9 +8,13 @@ import (
 // ProgressFigure plots what the live chart shows: the duality gap, the
 // stale gap estimate, the primal and the dual objective against passes, on
 // a log scale (non-positive values, such as the dual at the start, are left
-// out), plus the gap of the averaged iterate when there is one.
+// out), plus the gap of the averaged iterate when there is one. The curves
+// end at the current iterate (see Current).
 func (t *Trainer) ProgressFigure() *viz.Figure {
 	tr := t.Trace()
+	if len(tr) > 0 && tr[len(tr)-1].Steps != t.s.Steps() {
+		tr = append(tr, t.Current())
+	}
 	f := &viz.Figure{Title: t.Name, XLabel: viz.Passes.String(), YLabel: "objective / gap", LogY: true}
 	add := func(name string, value func(solver.TracePoint) float64, color string, dashed bool) {
 		s := viz.Series{Name: name, Color: color, Dashed: dashed}

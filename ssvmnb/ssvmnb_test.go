@@ -356,3 +356,25 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrent: after a Run that ends between gap passes, Current evaluates
+// the current iterate without touching the run, and the progress figure
+// ends there.
+func TestCurrent(t *testing.T) {
+	tr, te := synthetic(t)
+	tn, _ := New("cur", tr, te, solver.Config{Lambda: 0.01, GapEvery: 5})
+	if _, err := tn.Run(8); err != nil {
+		t.Fatal(err)
+	}
+	last, cur := tn.Last(), tn.Current()
+	if !(last.Pass < cur.Pass) || cur.Steps != tn.Solver().Steps() || math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
+		t.Fatalf("last %+v, current %+v", last, cur)
+	}
+	if n := len(tn.Trace()); tn.Current().Pass != cur.Pass || len(tn.Trace()) != n {
+		t.Fatal("Current changed the run")
+	}
+	f := tn.ProgressFigure()
+	if xs := f.Series[0].X; xs[len(xs)-1] != cur.Pass {
+		t.Fatalf("figure ends at %v, current pass %v", xs[len(xs)-1], cur.Pass)
+	}
+}

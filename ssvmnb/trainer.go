@@ -93,6 +93,18 @@ func (t *Trainer) Last() solver.TracePoint {
 	return p
 }
 
+// Current returns the exact evaluation of the current iterate: the last
+// trace point when it describes the current iterate, else an observe-only
+// evaluation (one oracle pass, not counted and not recorded). Use it to
+// report where a run stands after Run, whose last trace point may lie
+// before its end when gap passes are rare.
+func (t *Trainer) Current() solver.TracePoint {
+	if last, ok := t.s.Last(); ok && last.Steps == t.s.Steps() {
+		return last
+	}
+	return t.s.Evaluate()
+}
+
 // Weights returns a copy of the current weights.
 func (t *Trainer) Weights() []float64 { return t.s.Weights() }
 
