@@ -4,29 +4,16 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
-var (
-	ocrSmallOnce  sync.Once
-	ocrSmallTrain *oracles.Chain
-	ocrSmallErr   error
-)
-
-// ocrSmallTest loads the OCR-small training words, skipping without data.
+// ocrSmallTest returns the OCR-small training words, skipping without data.
 func ocrSmallTest(t *testing.T) *oracles.Chain {
 	t.Helper()
-	path := realdata.File(t, "ocr/letter.data.gz")
-	ocrSmallOnce.Do(func() { ocrSmallTrain, _, ocrSmallErr = datasets.LoadOCR(path, datasets.SplitSmall) })
-	if ocrSmallErr != nil {
-		t.Fatal(ocrSmallErr)
-	}
-	return ocrSmallTrain
+	small, _ := loadOCR(t)
+	return small
 }
 
 // reach runs until an exact gap <= eps (observing every pass, offline) and
