@@ -78,18 +78,26 @@ func hasFinite(trace []solver.TracePoint, value func(solver.TracePoint) float64)
 // iterate, dashed ("name avg"). Runs without a gap (SSG) give empty curves.
 func GapCurves(runs []Run, x XAxis) *Figure {
 	f := &Figure{Title: "Duality gap", XLabel: x.String(), YLabel: "duality gap", LogY: true}
+	f.addWithCompanion(runs, x, "", func(p solver.TracePoint) float64 { return p.Gap },
+		" avg", func(p solver.TracePoint) float64 { return p.GapAvg })
+	return f
+}
+
+// addWithCompanion adds, for every run i, the curve of value (solid, color
+// i, named run name + suffix) and, when the run recorded it, the curve of
+// companion (dashed, same color, run name + companionSuffix).
+func (f *Figure) addWithCompanion(runs []Run, x XAxis, suffix string, value func(solver.TracePoint) float64,
+	companionSuffix string, companion func(solver.TracePoint) float64) {
 	for i, r := range runs {
-		s := curve(r.Name, r.Trace, x, func(p solver.TracePoint) float64 { return p.Gap })
+		s := curve(r.Name+suffix, r.Trace, x, value)
 		s.Color = Color(i)
 		f.Series = append(f.Series, s)
-		avg := func(p solver.TracePoint) float64 { return p.GapAvg }
-		if hasFinite(r.Trace, avg) {
-			a := curve(r.Name+" avg", r.Trace, x, avg)
-			a.Color, a.Dashed = Color(i), true
-			f.Series = append(f.Series, a)
+		if hasFinite(r.Trace, companion) {
+			c := curve(r.Name+companionSuffix, r.Trace, x, companion)
+			c.Color, c.Dashed = Color(i), true
+			f.Series = append(f.Series, c)
 		}
 	}
-	return f
 }
 
 // ObjectiveCurves plots the primal (solid) and dual (dashed) objectives of
@@ -164,17 +172,8 @@ func CacheHitRates(runs []Run) *Figure {
 // loss (dashed, "name train") of every run against passes.
 func LossCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Task loss", XLabel: Passes.String(), YLabel: "task loss"}
-	for i, r := range runs {
-		s := curve(r.Name+" test", r.Trace, Passes, func(p solver.TracePoint) float64 { return p.TestLoss })
-		s.Color = Color(i)
-		f.Series = append(f.Series, s)
-		train := func(p solver.TracePoint) float64 { return p.TrainLoss }
-		if hasFinite(r.Trace, train) {
-			t := curve(r.Name+" train", r.Trace, Passes, train)
-			t.Color, t.Dashed = Color(i), true
-			f.Series = append(f.Series, t)
-		}
-	}
+	f.addWithCompanion(runs, Passes, " test", func(p solver.TracePoint) float64 { return p.TestLoss },
+		" train", func(p solver.TracePoint) float64 { return p.TrainLoss })
 	return f
 }
 
