@@ -124,8 +124,9 @@ type Config struct {
 	GapEvery float64
 	// TraceEvery adds observe-only evaluations every TraceEvery passes (zero:
 	// none), the "offline" curves of the papers' figures. They never change
-	// the state of the solver nor its counters, so a run with or without
-	// them is the same run.
+	// the iterate, the algorithm's state nor its counters, so a run with or
+	// without them follows the same trajectory; being exact, they do
+	// certify the gap, so Stop.Gap may end the run at one of them.
 	TraceEvery float64
 	// TrainLoss records the task loss on the training set at every trace
 	// point (one extra prediction pass, excluded from the solver time).

@@ -74,7 +74,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// The summary describes the final iterate, which the last trace point
+	// may predate (an observe-only evaluation, not recorded).
 	last, _ := s.Last()
+	if last.Steps != s.Steps() {
+		last = s.Evaluate()
+	}
 	fmt.Fprintf(stdout, "done (%s) after %.1f passes, %.3f s solver time: gap %s, primal %.6g, test loss %s\n",
 		status, s.Passes(), s.Elapsed().Seconds(), fmtFloat(last.Gap), last.Primal, fmtFloat(last.TestLoss))
 	if *tracePath != "" {
