@@ -20,18 +20,9 @@ type checkpoint struct {
 	Fingerprint uint64
 	N, D        int
 
-	Algorithm  Algorithm
-	Sampling   Sampling
-	Step       Step
-	StepSize   StepSize
-	Cache      Cache
-	Box        *Box
-	Averaging  bool
-	GapEvery   float64
-	TraceEvery float64
-	TrainLoss  bool
-	Seed       uint64
-	Workers    int
+	// Config is the configuration without Test and Progress (gob skips
+	// func fields; Test is cleared before saving).
+	Config Config
 
 	Lambda     float64
 	V, W       []float64
@@ -95,9 +86,7 @@ func Fingerprint(p oracles.Problem) uint64 {
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
 		Version: checkpointVersion, Fingerprint: Fingerprint(s.p), N: s.n, D: s.d,
-		Algorithm: s.cfg.Algorithm, Sampling: s.cfg.Sampling, Step: s.cfg.Step, StepSize: s.cfg.StepSize,
-		Cache: s.cfg.Cache, Box: s.cfg.Box, Averaging: s.cfg.Averaging, GapEvery: s.cfg.GapEvery,
-		TraceEvery: s.cfg.TraceEvery, TrainLoss: s.cfg.TrainLoss, Seed: s.cfg.Seed, Workers: s.cfg.Workers,
+		Config: s.cfg,
 		Lambda: s.lambda, V: s.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.finite, EstInf: s.est.inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Perm: s.samp.perm, PermPos: s.samp.pos, Unvisited: s.samp.unvisited,
@@ -105,6 +94,7 @@ func (s *Solver) Save(w io.Writer) error {
 		RSq: s.rSq, Elapsed: s.elapsed, Trace: s.trace,
 		NextGap: s.nextGap, NextTrace: s.nextTrace, LastEval: s.lastEvalAtSteps,
 	}
+	c.Config.Test = nil
 	if s.cfg.Box != nil {
 		c.W = s.w
 	}
@@ -156,11 +146,8 @@ func Load(r io.Reader, p oracles.Problem, test oracles.Problem) (*Solver, error)
 	if c.N != p.Len() || c.D != p.Dim() || c.Fingerprint != Fingerprint(p) {
 		return nil, fmt.Errorf("solver: load: checkpoint of a problem with n=%d d=%d does not match this problem (n=%d d=%d) or its labels", c.N, c.D, p.Len(), p.Dim())
 	}
-	cfg := Config{
-		Lambda: c.Lambda, Algorithm: c.Algorithm, Sampling: c.Sampling, Step: c.Step, StepSize: c.StepSize,
-		Cache: c.Cache, Box: c.Box, Averaging: c.Averaging, GapEvery: c.GapEvery, TraceEvery: c.TraceEvery,
-		TrainLoss: c.TrainLoss, Seed: c.Seed, Workers: c.Workers, Test: test,
-	}
+	cfg := c.Config
+	cfg.Lambda, cfg.Test = c.Lambda, test
 	s, err := New(p, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("solver: load: %w", err)
