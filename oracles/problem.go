@@ -120,3 +120,12 @@ func SameLabeling(a, b []int32) bool {
 	}
 	return true
 }
+
+var (
+	_ Problem   = (*Chain)(nil)
+	_ Problem   = (*Multiclass)(nil)
+	_ Problem   = (*Tabular)(nil)
+	_ Labelings = (*Chain)(nil)
+	_ Labelings = (*Multiclass)(nil)
+	_ Labelings = (*Tabular)(nil)
+)
