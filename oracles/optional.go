@@ -90,3 +90,19 @@ func ExactProblem(p Problem) Problem {
 	}
 	return p
 }
+
+// Metric is one named task metric, e.g. pixel accuracy or chunk F1.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// Evaluator is implemented by problems (typically test sets) with task
+// metrics beyond the mean task loss: pixel accuracy and foreground IoU for
+// segmentation, chunk-level F1 for chunking, Hamming loss and example F1 for
+// multi-label classification. Tools print them next to the loss.
+type Evaluator interface {
+	// Metrics returns the task metrics of the predictions pred[i] of every
+	// example i (len(pred) == Len()), in a fixed order.
+	Metrics(pred [][]int32) []Metric
+}
