@@ -20,38 +20,40 @@ type corner struct {
 // bcfwStep performs one block step of BCFW with the configured sampling,
 // step type and cache: Lacoste-Julien et al. (2013) Alg. 4 and Osokin et al.
 // (2016) Alg. 2 (gap sampling), Alg. 3 (pairwise), Alg. 4 (away), Alg. 5
-// (cache) and Alg. 9 (box constraints).
-//
-// The block's part of the dual is held either as the dense vector v_i (FW
-// steps) or, with pairwise and away steps, as its explicit sparse dual
-// variables over the corners of the block; see blockBase and blockDistSq.
-func (s *Solver) bcfwStep() {
+// (cache) and Alg. 9 (box constraints). The block's part of the dual lives
+// in the solver's blockStore.
+func (s *Solver) bcfwStep() error {
 	i := s.samp.next(s.rng)
 	n := float64(s.n)
 	var set *cornerSet
+	var scores []float64
 	if s.sets != nil {
 		set = &s.sets[i]
-		s.cornerScores(set)
+		scores = s.cornerScores(set)
 	}
 	// g = base + H_s/n is the block gap in the direction of any corner s
 	// (Osokin et al. 2016, eq. 7): lambda <v_i - v_s, w> - ell_i + ell_s.
-	base := s.blockBase(i, set)
-	fwc, hit := s.cacheLookup(i, set, base)
+	base := s.store.base(i, scores)
+	fwc, a := &s.work.fwc, &s.work.away // scratch: pointers to them do not allocate
+	hit := s.cacheLookup(i, set, base, fwc)
 	if !hit {
-		fwc = s.oracleCorner(i, set)
+		if err := s.oracleCorner(i, set, fwc); err != nil {
+			return err
+		}
 		s.setGapEstimate(i, base+fwc.h/n)
 	}
 	g := base + fwc.h/n
 
 	switch s.cfg.Step {
 	case FWStep:
-		s.fwMove(i, set, fwc, g)
+		s.fwMove(i, fwc, g)
 	case Pairwise:
-		s.pairwiseMove(i, set, fwc, s.awayCorner(set))
+		*a = s.awayCorner(set)
+		s.pairwiseMove(i, set, fwc, a)
 	case Away:
-		a := s.awayCorner(set)
+		*a = s.awayCorner(set)
 		if gA := -base - a.h/n; g > gA {
-			s.fwMove(i, set, fwc, g)
+			s.fwMove(i, fwc, g)
 		} else {
 			s.awayMove(i, set, a, gA)
 		}
@@ -63,10 +65,9 @@ func (s *Solver) bcfwStep() {
 			set.dropInactive()
 		}
 	}
-	if s.avg != nil {
-		s.avg.update(s.v, s.ell)
-	}
+	s.x.fold(s.ell)
 	s.steps++
+	return nil
 }
 
 // setGapEstimate records the new stale gap of block i.
@@ -77,91 +78,15 @@ func (s *Solver) setGapEstimate(i int, g float64) {
 }
 
 // cornerScores computes H_i(y; w) = L_i(y) - <w, psi_i(y)> for every corner
-// of the set into work.h.
-func (s *Solver) cornerScores(set *cornerSet) {
+// of the set into work.h and returns it.
+func (s *Solver) cornerScores(set *cornerSet) []float64 {
 	h := s.work.h[:0]
 	for k := range set.entries {
 		psi := set.psi(k)
-		h = append(h, set.entries[k].loss-psi.Dot(s.w))
+		h = append(h, set.entries[k].loss-psi.Dot(s.x.w))
 	}
 	s.work.h = h
-}
-
-// blockBase returns lambda <v_i, w> - ell_i at the current w: from the dense
-// v_i, or with explicit duals as -(1/n) sum_c alpha_c H_i(c; w) from the
-// corner scores in work.h.
-func (s *Solver) blockBase(i int, set *cornerSet) float64 {
-	if s.blk != nil {
-		return s.lambda*s.blk.dot(i, s.w) - s.ellI[i]
-	}
-	var sum float64
-	for k := range set.entries {
-		sum += set.entries[k].alpha * s.work.h[k]
-	}
-	return -sum / float64(s.n)
-}
-
-// blockBaseAt is blockBase at any w, safe for concurrent use.
-func (s *Solver) blockBaseAt(i int, w []float64) float64 {
-	if s.blk != nil {
-		return s.lambda*s.blk.dot(i, w) - s.ellI[i]
-	}
-	set := &s.sets[i]
-	var sum float64
-	for k := range set.entries {
-		if e := &set.entries[k]; e.alpha > 0 {
-			psi := set.psi(k)
-			sum += e.alpha * (e.loss - psi.Dot(w))
-		}
-	}
-	return -sum / float64(s.n)
-}
-
-// blockDistSq returns |v_i - v_c|^2 with v_c = psi_c/(lambda n): from the
-// dense v_i, or with explicit duals from the Gram matrix as
-// sigma^2 (alpha^T G alpha - 2 (G alpha)_c + G_cc).
-func (s *Solver) blockDistSq(i int, set *cornerSet, c corner) float64 {
-	sigma := 1 / (s.lambda * float64(s.n))
-	if s.blk != nil {
-		return s.blk.norm[i] - 2*sigma*s.blk.dotSparse(i, &c.psi) + sigma*sigma*c.norm
-	}
-	var aga, gac float64
-	for a := range set.entries {
-		alpha := set.entries[a].alpha
-		if alpha == 0 {
-			continue
-		}
-		gac += alpha * set.g(a, c.entry)
-		for b := range set.entries {
-			aga += alpha * set.entries[b].alpha * set.g(a, b)
-		}
-	}
-	return sigma * sigma * (aga - 2*gac + set.g(c.entry, c.entry))
-}
-
-// cacheLookup returns the best cached corner and whether it passes the
-// cache-hit test g_hat >= max(F g_i(k_i), nu/n g(k_0)) (Osokin et al. 2016,
-// Alg. 5, lines 7-11).
-func (s *Solver) cacheLookup(i int, set *cornerSet, base float64) (corner, bool) {
-	if !s.cfg.Cache.Enabled {
-		return corner{}, false
-	}
-	best := 0
-	for k, h := range s.work.h {
-		if h > s.work.h[best] {
-			best = k
-		}
-	}
-	n := float64(s.n)
-	gHat := base + s.work.h[best]/n
-	threshold := math.Max(s.cfg.Cache.F*s.gapEst[i], s.cfg.Cache.Nu/n*s.globalGap)
-	if !(gHat >= threshold) {
-		s.misses++
-		return corner{}, false
-	}
-	s.hits++
-	set.entries[best].lastUse = s.steps
-	return s.setCorner(set, best), true
+	return h
 }
 
 // setCorner returns entry k of the set as a corner with its score.
@@ -170,18 +95,21 @@ func (s *Solver) setCorner(set *cornerSet, k int) corner {
 	return corner{psi: set.psi(k), loss: e.loss, norm: e.normSq, h: s.work.h[k], entry: k}
 }
 
-// oracleCorner calls the max oracle and returns its corner, inserting it
+// oracleCorner calls the max oracle and sets c to its corner, inserting it
 // into the block's set when there is one.
-func (s *Solver) oracleCorner(i int, set *cornerSet) corner {
-	var h float64
-	s.work.y, h = s.p.MaxOracle(i, s.w, s.work.y)
+func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner) error {
+	y, h, err := s.oracle(i, s.x.w, s.work.y)
+	s.work.y = y
+	if err != nil {
+		return err
+	}
 	s.calls++
-	y := s.work.y
 	if set == nil {
 		s.p.Psi(i, y, &s.work.psi)
 		norm := s.work.psi.NormSq()
 		s.observeRadius(i, norm)
-		return corner{psi: s.work.psi, loss: s.p.Loss(i, y), norm: norm, h: h, entry: -1}
+		*c = corner{psi: s.work.psi, loss: s.p.Loss(i, y), norm: norm, h: h, entry: -1}
+		return nil
 	}
 	k := set.find(y, oracles.HashLabeling(y))
 	if k < 0 {
@@ -191,9 +119,9 @@ func (s *Solver) oracleCorner(i int, set *cornerSet) corner {
 		s.observeRadius(i, set.entries[k].normSq)
 	}
 	set.entries[k].lastUse = s.steps
-	c := s.setCorner(set, k)
+	*c = s.setCorner(set, k)
 	c.h = h
-	return c
+	return nil
 }
 
 func (s *Solver) observeRadius(i int, normSq float64) {
@@ -214,85 +142,43 @@ func (s *Solver) awayCorner(set *cornerSet) corner {
 	return s.setCorner(set, best)
 }
 
-// moveBlock sets v_i <- scale v_i + ca psi_a + cb psi_b (b may be the zero
-// corner) in the block's representation and applies the same change to v,
-// and to w = [v] on the box. With explicit duals it reads the masses before
-// the move, so the caller updates them afterwards.
-func (s *Solver) moveBlock(i int, set *cornerSet, scale float64, a corner, ca float64, b corner, cb float64) {
-	box := s.cfg.Box
-	if s.blk != nil {
-		s.blk.scaleBy(i, scale, s.v)
-		s.blk.addSparse(i, ca, &a.psi, a.norm, s.v)
-		s.blk.addSparse(i, cb, &b.psi, b.norm, s.v)
-		if box != nil {
-			if scale != 1 {
-				box.clipAll(s.w, s.v)
-			} else {
-				box.clipAt(s.w, s.v, a.psi.Idx)
-				box.clipAt(s.w, s.v, b.psi.Idx)
-			}
-		}
-		return
-	}
-	if scale != 1 {
-		f := (scale - 1) / (s.lambda * float64(s.n))
-		for k := range set.entries {
-			if alpha := set.entries[k].alpha; alpha > 0 {
-				psi := set.psi(k)
-				psi.AddTo(s.v, f*alpha)
-				if box != nil {
-					box.clipAt(s.w, s.v, psi.Idx)
-				}
-			}
-		}
-	}
-	a.psi.AddTo(s.v, ca)
-	b.psi.AddTo(s.v, cb)
-	if box != nil {
-		box.clipAt(s.w, s.v, a.psi.Idx)
-		box.clipAt(s.w, s.v, b.psi.Idx)
-	}
-}
+// sigma is 1/(lambda n): v_c = sigma psi_c.
+func (s *Solver) sigma() float64 { return 1 / (s.lambda * float64(s.n)) }
 
 // fwMove performs the Frank-Wolfe step v_i <- (1-gamma) v_i + gamma v_s with
 // the block gap g as numerator of the line search.
-func (s *Solver) fwMove(i int, set *cornerSet, c corner, g float64) {
+func (s *Solver) fwMove(i int, c *corner, g float64) {
 	n := float64(s.n)
-	sigma := 1 / (s.lambda * n) // v_s = sigma psi_s
 	var gamma float64
 	if s.cfg.StepSize == Predefined {
 		gamma = 2 * n / (float64(s.steps) + 2*n)
 	} else {
-		gamma = lineSearch(g, s.lambda*s.blockDistSq(i, set, c), 1)
+		gamma = lineSearch(g, s.lambda*s.store.distSq(i, c), 1)
 	}
 	if gamma == 0 {
 		return
 	}
-	s.moveBlock(i, set, 1-gamma, c, gamma*sigma, corner{}, 0)
-	ellOld := s.ellI[i]
-	s.ellI[i] = (1-gamma)*ellOld + gamma*c.loss/n
-	s.ell += s.ellI[i] - ellOld
-	if s.cfg.explicitDuals() {
-		for k := range set.entries {
-			e := &set.entries[k]
-			if gamma == 1 {
-				e.alpha = 0
-			} else {
-				e.alpha *= 1 - gamma
-			}
-		}
-		set.entries[c.entry].alpha += gamma
+	s.store.move(i, 1-gamma, c, gamma*s.sigma(), nil, 0)
+	s.setEll(i, (1-gamma)*s.ellI[i]+gamma*c.loss/n)
+	if d, ok := s.store.(*dualStore); ok {
+		d.scaleMass(i, gamma, c)
 	}
+}
+
+// setEll sets ell_i and keeps ell = sum_i ell_i.
+func (s *Solver) setEll(i int, e float64) {
+	s.ell += e - s.ellI[i]
+	s.ellI[i] = e
 }
 
 // pairwiseMove moves mass from the away corner a to the FW corner c
 // (Osokin et al. 2016, Alg. 3, lines 10-21).
-func (s *Solver) pairwiseMove(i int, set *cornerSet, c, a corner) {
+func (s *Solver) pairwiseMove(i int, set *cornerSet, c, a *corner) {
 	if c.entry == a.entry {
 		return
 	}
 	n := float64(s.n)
-	sigma := 1 / (s.lambda * n)
+	sigma := s.sigma()
 	num := (c.h - a.h) / n // lambda <v_a - v_s, w> + ell_s - ell_a
 	dist := set.g(c.entry, c.entry) + set.g(a.entry, a.entry) - 2*set.g(c.entry, a.entry)
 	denom := s.lambda * sigma * sigma * math.Max(dist, 0)
@@ -301,10 +187,8 @@ func (s *Solver) pairwiseMove(i int, set *cornerSet, c, a corner) {
 	if gamma == 0 {
 		return
 	}
-	s.moveBlock(i, set, 1, c, gamma*sigma, a, -gamma*sigma)
-	dEll := gamma * (c.loss - a.loss) / n
-	s.ellI[i] += dEll
-	s.ell += dEll
+	s.store.move(i, 1, c, gamma*sigma, a, -gamma*sigma)
+	s.setEll(i, s.ellI[i]+gamma*(c.loss-a.loss)/n)
 	set.entries[c.entry].alpha += gamma
 	if gamma == alphaA {
 		set.entries[a.entry].alpha = 0 // drop step
@@ -316,22 +200,19 @@ func (s *Solver) pairwiseMove(i int, set *cornerSet, c, a corner) {
 
 // awayMove performs the away step v_i <- (1+gamma) v_i - gamma v_a
 // (Osokin et al. 2016, Alg. 4, lines 19-22) with gA as numerator.
-func (s *Solver) awayMove(i int, set *cornerSet, a corner, gA float64) {
+func (s *Solver) awayMove(i int, set *cornerSet, a *corner, gA float64) {
 	n := float64(s.n)
-	sigma := 1 / (s.lambda * n)
 	alphaA := set.entries[a.entry].alpha
 	if set.active() == 1 || alphaA >= 1 {
 		return // the block sits on the away corner: the direction is zero
 	}
 	maxStep := alphaA / (1 - alphaA)
-	gamma := lineSearch(gA, s.lambda*s.blockDistSq(i, set, a), maxStep)
+	gamma := lineSearch(gA, s.lambda*s.store.distSq(i, a), maxStep)
 	if gamma == 0 {
 		return
 	}
-	s.moveBlock(i, set, 1+gamma, a, -gamma*sigma, corner{}, 0)
-	ellOld := s.ellI[i]
-	s.ellI[i] = (1+gamma)*ellOld - gamma*a.loss/n
-	s.ell += s.ellI[i] - ellOld
+	s.store.move(i, 1+gamma, a, -gamma*s.sigma(), nil, 0)
+	s.setEll(i, (1+gamma)*s.ellI[i]-gamma*a.loss/n)
 	for k := range set.entries {
 		set.entries[k].alpha *= 1 + gamma
 	}

@@ -98,7 +98,9 @@ func BenchmarkGapPassOCRLarge(b *testing.B) {
 	}
 	b.ResetTimer()
 	for k := 0; k < b.N; k++ {
-		s.Evaluate()
+		if _, err := s.Evaluate(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -195,7 +197,7 @@ func BenchmarkCacheScanVsOracleOCRLarge(b *testing.B) {
 	b.Run("oracle", func(b *testing.B) {
 		var y []int32
 		for k := 0; k < b.N; k++ {
-			y, _ = large.MaxOracle(k%s.n, s.w, y)
+			y, _ = large.MaxOracle(k%s.n, s.x.w, y)
 		}
 	})
 }

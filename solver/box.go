@@ -1,6 +1,11 @@
 package solver
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
 
 // Positive returns a box with lower bound 0 on the listed coordinates of a
 // d-dimensional w and no other bound, e.g. for the pairwise weights that a
@@ -71,4 +76,54 @@ func (b *Box) dualTerm(v []float64) float64 {
 		}
 	}
 	return s
+}
+
+// validate checks the box against dimension d.
+func (b *Box) validate(d int) error {
+	if b == nil {
+		return nil
+	}
+	if b.Lower != nil && len(b.Lower) != d {
+		return fmt.Errorf("solver: box lower bound has %d entries, the problem has dimension %d", len(b.Lower), d)
+	}
+	if b.Upper != nil && len(b.Upper) != d {
+		return fmt.Errorf("solver: box upper bound has %d entries, the problem has dimension %d", len(b.Upper), d)
+	}
+	for j := 0; j < d; j++ {
+		lo, hi := b.lower(j), b.upper(j)
+		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
+			return fmt.Errorf("solver: box bounds of coordinate %d are infeasible: [%v, %v]", j, lo, hi)
+		}
+	}
+	return nil
+}
+
+// effectiveBox intersects the user's box with the bounds a Bounded problem
+// needs; it returns nil when neither bounds anything.
+func effectiveBox(user *Box, p oracles.Problem) (*Box, error) {
+	b, ok := p.(oracles.Bounded)
+	if !ok {
+		return user, nil
+	}
+	lo, hi := b.WeightBounds()
+	model := &Box{Lower: lo, Upper: hi}
+	d := p.Dim()
+	if err := model.validate(d); err != nil {
+		return nil, fmt.Errorf("%w (the problem's WeightBounds)", err)
+	}
+	if lo == nil && hi == nil {
+		return user, nil
+	}
+	if user == nil {
+		return model, nil
+	}
+	out := &Box{Lower: make([]float64, d), Upper: make([]float64, d)}
+	for j := 0; j < d; j++ {
+		out.Lower[j] = math.Max(user.lower(j), model.lower(j))
+		out.Upper[j] = math.Min(user.upper(j), model.upper(j))
+		if out.Lower[j] > out.Upper[j] {
+			return nil, fmt.Errorf("solver: the box [%v, %v] asked for coordinate %d excludes every value the model allows, [%v, %v]", user.lower(j), user.upper(j), j, model.lower(j), model.upper(j))
+		}
+	}
+	return out, nil
 }

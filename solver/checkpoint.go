@@ -5,23 +5,27 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
-const checkpointVersion = 1
+// checkpointVersion 2 stores the lazy averages (AvgS, AvgSync) and the
+// sparse blocks; version 1 checkpoints (dense average AvgU*AvgC) are still
+// read.
+const checkpointVersion = 2
 
 // checkpoint is the serialized state of a Solver. The problem itself is not
-// saved: Load gets it again and checks it through a fingerprint.
+// saved: Load gets it again and checks it through a fingerprint. Nor is the
+// wiring (test set, progress callback, workers).
 type checkpoint struct {
 	Version     int
 	Fingerprint uint64
 	N, D        int
 
-	// Config is the configuration without Test and Progress (gob skips
-	// func fields; Test is cleared before saving).
+	// Config is the configuration: plain data, saved as is.
 	Config Config
 
 	Lambda     float64
@@ -30,11 +34,17 @@ type checkpoint struct {
 	BlockU     []float64
 	BlockScale []float64
 	BlockNorm  []float64
+	SparseIdx  [][]int32
+	SparseVal  [][]float64
 	EllI       []float64
-	AvgU       []float64
-	AvgC       float64
+	AvgS       []float64
+	AvgSync    []int64
+	AvgFull    int64
+	AvgPartial bool
 	AvgEll     float64
 	AvgK       int64
+	AvgU       []float64 // version 1
+	AvgC       float64   // version 1
 
 	GapEst    []float64
 	EstFinite float64
@@ -53,6 +63,7 @@ type checkpoint struct {
 	Elapsed                           time.Duration
 	Trace                             []TracePoint
 	NextGap, NextTrace, LastEval      int64
+	Events                            []string
 }
 
 type savedSet struct {
@@ -81,28 +92,27 @@ func Fingerprint(p oracles.Problem) uint64 {
 
 // Save writes the whole state of the solver (iterate, dual variables,
 // caches, sampler and random state, counters and trace) so that Load can
-// continue the run identically. The problem, the test problem and the
-// Progress callback are not saved.
+// continue the run identically. The problem and the wiring (test problem,
+// progress callback, workers) are not saved.
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
 		Version: checkpointVersion, Fingerprint: Fingerprint(s.p), N: s.n, D: s.d,
 		Config: s.cfg,
-		Lambda: s.lambda, V: s.v, Ell: s.ell, EllI: s.ellI,
+		Lambda: s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.finite, EstInf: s.est.inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Perm: s.samp.perm, PermPos: s.samp.pos, Unvisited: s.samp.unvisited,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
 		RSq: s.rSq, Elapsed: s.elapsed, Trace: s.trace,
-		NextGap: s.nextGap, NextTrace: s.nextTrace, LastEval: s.lastEvalAtSteps,
+		NextGap: s.nextGap, NextTrace: s.nextTrace, LastEval: s.lastEvalAtSteps, Events: s.events,
 	}
-	c.Config.Test = nil
-	if s.cfg.Box != nil {
-		c.W = s.w
+	if s.x.box != nil {
+		c.W = s.x.w
 	}
-	if s.blk != nil {
-		c.BlockU, c.BlockScale, c.BlockNorm = s.blk.u, s.blk.scale, s.blk.norm
+	if s.store != nil {
+		s.store.save(&c)
 	}
 	if s.avg != nil {
-		c.AvgU, c.AvgC, c.AvgEll, c.AvgK = s.avg.u, s.avg.c, s.avg.ell, s.avg.k
+		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.s, s.avg.at, s.avg.full, s.avg.partial, s.avg.ell, s.avg.k
 	}
 	if s.sets != nil {
 		c.Sets = make([]savedSet, s.n)
@@ -129,110 +139,155 @@ func (s *Solver) Save(w io.Writer) error {
 	return nil
 }
 
+func needLen(name string, got, want int) error {
+	if got != want {
+		return fmt.Errorf("solver: load: corrupt checkpoint: %s has %d entries, want %d", name, got, want)
+	}
+	return nil
+}
+
 // Load restores a solver saved by Save for problem p, which must be the
-// problem it was saved with. test (may be nil) is the test problem for the
-// trace; set a Progress callback with SetProgress.
-func Load(r io.Reader, p oracles.Problem, test oracles.Problem) (*Solver, error) {
+// problem it was saved with; opts wire it (WithTest, WithProgress, ...).
+// Every field of the checkpoint is checked, so that a corrupt file is an
+// error here rather than a failure of the next Run.
+func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: load: nil problem")
 	}
 	var c checkpoint
 	if err := gob.NewDecoder(r).Decode(&c); err != nil {
-		return nil, fmt.Errorf("solver: load: %w", err)
+		return nil, fmt.Errorf("solver: load: not a readable checkpoint: %w", err)
 	}
-	if c.Version != checkpointVersion {
-		return nil, fmt.Errorf("solver: load: checkpoint version %d, this build reads %d", c.Version, checkpointVersion)
+	if c.Version != 1 && c.Version != checkpointVersion {
+		return nil, fmt.Errorf("solver: load: checkpoint version %d, this build reads 1 and %d", c.Version, checkpointVersion)
 	}
 	if c.N != p.Len() || c.D != p.Dim() || c.Fingerprint != Fingerprint(p) {
 		return nil, fmt.Errorf("solver: load: checkpoint of a problem with n=%d d=%d does not match this problem (n=%d d=%d) or its labels", c.N, c.D, p.Len(), p.Dim())
 	}
 	cfg := c.Config
-	cfg.Lambda, cfg.Test = c.Lambda, test
-	s, err := New(p, cfg)
+	cfg.Lambda = c.Lambda
+	s, err := New(p, cfg, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("solver: load: %w", err)
 	}
-	need := func(name string, got, want int) error {
-		if got != want {
-			return fmt.Errorf("solver: load: corrupt checkpoint: %s has %d entries, want %d", name, got, want)
-		}
-		return nil
-	}
-	if err := errors.Join(need("v", len(c.V), s.d), need("gap estimates", len(c.GapEst), s.n), need("radii", len(c.RSq), s.n)); err != nil {
+	if err := s.restore(&c); err != nil {
 		return nil, err
 	}
-	copy(s.v, c.V)
-	if s.cfg.Box != nil && s.cfg.Algorithm != SSG {
-		if err := need("w", len(c.W), s.d); err != nil {
-			return nil, err
+	return s, nil
+}
+
+func (s *Solver) restore(c *checkpoint) error {
+	if err := errors.Join(needLen("v", len(c.V), s.d), needLen("gap estimates", len(c.GapEst), s.n), needLen("radii", len(c.RSq), s.n)); err != nil {
+		return err
+	}
+	if err := finiteAll("v", c.V); err != nil {
+		return err
+	}
+	copy(s.x.v, c.V)
+	if s.x.box != nil {
+		if err := needLen("w", len(c.W), s.d); err != nil {
+			return err
 		}
-		copy(s.w, c.W)
+		copy(s.x.w, c.W)
 	}
 	s.ell = c.Ell
 	if s.ellI != nil {
-		if err := need("ell_i", len(c.EllI), s.n); err != nil {
-			return nil, err
+		if err := needLen("ell_i", len(c.EllI), s.n); err != nil {
+			return err
 		}
 		copy(s.ellI, c.EllI)
 	}
-	if s.blk != nil {
-		if err := errors.Join(need("blocks", len(c.BlockU), s.n*s.d), need("block scales", len(c.BlockScale), s.n),
-			need("block norms", len(c.BlockNorm), s.n)); err != nil {
-			return nil, err
-		}
-		copy(s.blk.u, c.BlockU)
-		copy(s.blk.scale, c.BlockScale)
-		copy(s.blk.norm, c.BlockNorm)
-	}
 	if s.avg != nil {
-		if err := need("average", len(c.AvgU), s.d); err != nil {
-			return nil, err
+		if err := s.restoreAverage(c); err != nil {
+			return err
 		}
-		copy(s.avg.u, c.AvgU)
-		s.avg.c, s.avg.ell, s.avg.k = c.AvgC, c.AvgEll, c.AvgK
 	}
 	copy(s.gapEst, c.GapEst)
 	s.est = estimateSum{finite: c.EstFinite, inf: c.EstInf}
 	s.globalGap = c.GlobalGap
 	if c.ExactGaps != nil {
-		if err := need("exact gaps", len(c.ExactGaps), s.n); err != nil {
-			return nil, err
+		if err := needLen("exact gaps", len(c.ExactGaps), s.n); err != nil {
+			return err
 		}
 		s.exactGaps = append([]float64(nil), c.ExactGaps...)
 	}
 	s.exactAt = c.ExactAt
 	if s.sets != nil {
-		if err := need("corner sets", len(c.Sets), s.n); err != nil {
-			return nil, err
+		if err := needLen("corner sets", len(c.Sets), s.n); err != nil {
+			return err
 		}
 		for i := range s.sets {
 			if err := s.sets[i].restore(c.Sets[i], s.d); err != nil {
-				return nil, fmt.Errorf("solver: load: corrupt corner set of block %d: %w", i, err)
+				return fmt.Errorf("solver: load: corrupt corner set of block %d: %w", i, err)
 			}
 		}
 	}
-	switch s.cfg.Sampling {
-	case Permutation:
-		if err := need("permutation", len(c.Perm), s.n); err != nil {
-			return nil, err
+	if s.store != nil {
+		if err := s.store.restore(c); err != nil {
+			return err
 		}
-		copy(s.samp.perm, c.Perm)
-		s.samp.pos = c.PermPos
-	case GapSampling:
-		s.samp.tree.rebuild(s.gapEst)
-		s.samp.unvisited = append(s.samp.unvisited[:0], c.Unvisited...)
+	}
+	if err := s.samp.restore(c, s.gapEst); err != nil {
+		return err
 	}
 	s.pcg = new(rand.PCG)
 	if err := s.pcg.UnmarshalBinary(c.RNG); err != nil {
-		return nil, fmt.Errorf("solver: load: random state: %w", err)
+		return fmt.Errorf("solver: load: random state: %w", err)
 	}
 	s.rng = rand.New(s.pcg)
+	if c.Steps < 0 || c.Calls < 0 || c.Hits < 0 || c.Misses < 0 || c.Drops < 0 || c.Elapsed < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
+		c.NextGap < 1 || c.NextTrace < 1 || c.ExactAt < 0 || c.ExactAt > c.Steps {
+		return errors.New("solver: load: corrupt checkpoint: counters out of range")
+	}
 	s.steps, s.calls, s.hits, s.misses, s.drops = c.Steps, c.Calls, c.Hits, c.Misses, c.Drops
 	copy(s.rSq, c.RSq)
 	s.elapsed = c.Elapsed
 	s.trace = c.Trace
 	s.nextGap, s.nextTrace, s.lastEvalAtSteps = c.NextGap, c.NextTrace, c.LastEval
-	return s, nil
+	s.events = c.Events
+	return nil
+}
+
+func (s *Solver) restoreAverage(c *checkpoint) error {
+	if c.AvgK < 0 {
+		return errors.New("solver: load: corrupt checkpoint: negative average count")
+	}
+	s.avg.ell, s.avg.k = c.AvgEll, c.AvgK
+	if c.Version == 1 { // dense average vbar = AvgC * AvgU of the first K iterates
+		if err := needLen("average", len(c.AvgU), s.d); err != nil {
+			return err
+		}
+		tk := tri(c.AvgK)
+		for j, u := range c.AvgU {
+			s.avg.s[j] = c.AvgC * u * tk
+		}
+		s.avg.full = c.AvgK
+		return nil
+	}
+	if err := errors.Join(needLen("average", len(c.AvgS), s.d), needLen("average steps", len(c.AvgSync), s.d)); err != nil {
+		return err
+	}
+	if c.AvgFull < 0 || c.AvgFull > c.AvgK {
+		return errors.New("solver: load: corrupt checkpoint: average synchronized after its last step")
+	}
+	s.avg.full, s.avg.partial = c.AvgFull, c.AvgPartial
+	for j, t := range c.AvgSync {
+		if t < 0 || t > c.AvgK {
+			return fmt.Errorf("solver: load: corrupt checkpoint: average of coordinate %d synchronized at step %d of %d", j, t, c.AvgK)
+		}
+	}
+	copy(s.avg.s, c.AvgS)
+	copy(s.avg.at, c.AvgSync)
+	return nil
+}
+
+func finiteAll(name string, x []float64) error {
+	for j, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("solver: load: corrupt checkpoint: %s[%d] = %v", name, j, v)
+		}
+	}
+	return nil
 }
 
 // restore rebuilds the set from its saved form, checking every range.
@@ -246,8 +301,11 @@ func (cs *cornerSet) restore(sv savedSet, d int) error {
 	}
 	cs.entries = cs.entries[:0]
 	for _, e := range sv.Entries {
-		if e.YOff < 0 || e.YLen < 0 || int(e.YOff+e.YLen) > len(sv.Ys) || e.PsiOff < 0 || e.Nnz < 0 || int(e.PsiOff+e.Nnz) > len(sv.Idx) {
+		if e.YOff < 0 || e.YLen < 0 || int64(e.YOff)+int64(e.YLen) > int64(len(sv.Ys)) || e.PsiOff < 0 || e.Nnz < 0 || int64(e.PsiOff)+int64(e.Nnz) > int64(len(sv.Idx)) {
 			return errors.New("corner outside its arena")
+		}
+		if !(e.Alpha >= 0 && e.Alpha <= 1+1e-9) || math.IsNaN(e.Loss) || math.IsInf(e.Loss, 0) {
+			return fmt.Errorf("corner with mass %v and loss %v", e.Alpha, e.Loss)
 		}
 		cs.entries = append(cs.entries, cornerEntry{
 			yOff: e.YOff, yLen: e.YLen, psiOff: e.PsiOff, nnz: e.Nnz,
@@ -263,18 +321,5 @@ func (cs *cornerSet) restore(sv savedSet, d int) error {
 	if cs.keepGram {
 		cs.gram = sv.Gram
 	}
-	return nil
-}
-
-// SetProgress sets the callback called after every trace point.
-func (s *Solver) SetProgress(fn func(TracePoint)) { s.cfg.Progress = fn }
-
-// SetTest sets the problem whose task loss is recorded at every trace point
-// (nil: none).
-func (s *Solver) SetTest(test oracles.Problem) error {
-	if test != nil && test.Dim() != s.d {
-		return fmt.Errorf("solver: test problem has dimension %d, training problem %d", test.Dim(), s.d)
-	}
-	s.cfg.Test = test
 	return nil
 }

@@ -16,16 +16,16 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			cfg := v.cfg
-			cfg.Lambda, cfg.Seed, cfg.GapEvery, cfg.TrainLoss = 0.05, 3, 2, true
-			a := mustNew(t, p, cfg)
+			cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 3, 2
+			a := mustNew(t, p, cfg, WithTrainLoss(true))
 			mustRun(t, a, Stop{Passes: 12})
-			b := mustNew(t, p, cfg)
+			b := mustNew(t, p, cfg, WithTrainLoss(true))
 			mustRun(t, b, Stop{Passes: 6})
 			var buf bytes.Buffer
 			if err := b.Save(&buf); err != nil {
 				t.Fatal(err)
 			}
-			c, err := Load(&buf, p, nil)
+			c, err := Load(&buf, p, WithTrainLoss(true))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,10 +43,10 @@ func TestLoadRejectsOtherProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
-	if _, err := Load(bytes.NewReader(data), smallChain(13), nil); err == nil {
+	if _, err := Load(bytes.NewReader(data), smallChain(13)); err == nil {
 		t.Fatal("Load accepted a checkpoint of another problem")
 	}
-	if _, err := Load(bytes.NewReader(data[:len(data)/2]), smallChain(12), nil); err == nil {
+	if _, err := Load(bytes.NewReader(data[:len(data)/2]), smallChain(12)); err == nil {
 		t.Fatal("Load accepted a truncated checkpoint")
 	}
 }
@@ -72,7 +72,7 @@ func TestSetLambdaKeepsGapsExact(t *testing.T) {
 		if !current {
 			t.Fatal("block gaps should still describe the current iterate")
 		}
-		fresh := s.Evaluate()
+		fresh := mustEval(t, s)
 		var sum float64
 		for _, g := range gaps {
 			sum += g

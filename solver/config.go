@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/fwstruct/fwstruct/oracles"
 )
 
 // Algorithm selects the optimizer.
@@ -90,9 +88,12 @@ type Box struct {
 	Upper []float64
 }
 
-// Config configures a solver. The zero value of every field but Lambda is a
-// sensible default: BCFW with uniform sampling, Frank-Wolfe steps, line
-// search, no cache, an exact gap every 10 passes.
+// Config holds the hyperparameters of a solver: plain data, what a
+// checkpoint keeps and a notebook session compares. The zero value of every
+// field but Lambda is a sensible default: BCFW with uniform sampling,
+// Frank-Wolfe steps, line search, no cache, an exact gap every 10 passes.
+// What a run is connected to (test set, progress callback, workers, block
+// storage) is set with Options instead.
 type Config struct {
 	// Lambda is the regularization parameter (> 0).
 	Lambda float64
@@ -128,19 +129,8 @@ type Config struct {
 	// without them follows the same trajectory; being exact, they do
 	// certify the gap, so Stop.Gap may end the run at one of them.
 	TraceEvery float64
-	// TrainLoss records the task loss on the training set at every trace
-	// point (one extra prediction pass, excluded from the solver time).
-	TrainLoss bool
-	// Test, when set, records the task loss on this problem at every trace
-	// point.
-	Test oracles.Problem
 	// Seed seeds the random sampling; runs with equal seeds are identical.
 	Seed uint64
-	// Workers is the number of goroutines used by exact gap passes and batch
-	// FW iterations; zero means GOMAXPROCS.
-	Workers int
-	// Progress, when set, is called after every trace point.
-	Progress func(TracePoint)
 }
 
 // Stop says when Run returns. Every non-zero criterion is active; Run
@@ -299,14 +289,11 @@ func (cfg *Config) validate(d int) error {
 	if cfg.StepSize != LineSearch && cfg.StepSize != Predefined {
 		return fmt.Errorf("solver: unknown step size rule %d", cfg.StepSize)
 	}
-	if !(cfg.GapEvery > 0) {
+	if !(cfg.GapEvery > 0) || math.IsNaN(cfg.GapEvery) {
 		return fmt.Errorf("solver: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
 	}
-	if cfg.TraceEvery < 0 || math.IsNaN(cfg.TraceEvery) {
-		return fmt.Errorf("solver: TraceEvery must be >= 0, got %v", cfg.TraceEvery)
-	}
-	if cfg.Workers < 0 {
-		return fmt.Errorf("solver: Workers must be >= 0, got %d", cfg.Workers)
+	if cfg.TraceEvery < 0 || math.IsNaN(cfg.TraceEvery) || math.IsInf(cfg.TraceEvery, 1) {
+		return fmt.Errorf("solver: TraceEvery must be finite and >= 0 (0: none), got %v", cfg.TraceEvery)
 	}
 	if cfg.Algorithm != BCFW {
 		switch {
@@ -330,19 +317,8 @@ func (cfg *Config) validate(d int) error {
 			return fmt.Errorf("solver: cache MaxSize must be >= 1, got %d", c.MaxSize)
 		}
 	}
-	if b := cfg.Box; b != nil {
-		if b.Lower != nil && len(b.Lower) != d {
-			return fmt.Errorf("solver: box lower bound has %d entries, the problem has dimension %d", len(b.Lower), d)
-		}
-		if b.Upper != nil && len(b.Upper) != d {
-			return fmt.Errorf("solver: box upper bound has %d entries, the problem has dimension %d", len(b.Upper), d)
-		}
-		for j := 0; j < d; j++ {
-			lo, hi := b.lower(j), b.upper(j)
-			if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
-				return fmt.Errorf("solver: box bounds of coordinate %d are infeasible: [%v, %v]", j, lo, hi)
-			}
-		}
+	if err := cfg.Box.validate(d); err != nil {
+		return err
 	}
 	return nil
 }

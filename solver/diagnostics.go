@@ -1,10 +1,6 @@
 package solver
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/floats"
-)
+import "math"
 
 // Chi returns the non-uniformity chi(x) = sqrt(1 + n^2 Var[p]), p = x/|x|_1,
 // of a non-negative vector (Osokin et al. 2016, Def. 5); by Lemma 6 it equals
@@ -55,42 +51,4 @@ func (s *Solver) CurvatureBounds() []float64 {
 		out[i] = scale * r
 	}
 	return out
-}
-
-// average maintains the weighted average of the iterates with weights
-// proportional to k: xbar(k+1) = k/(k+2) xbar(k) + 2/(k+2) x(k+1)
-// (Lacoste-Julien et al. 2013, Alg. 4 and App. C, eq. 14), applied to v and
-// ell so that the averaged primal-dual pair stays consistent. The vector is
-// stored as c*u so that the shrinkage costs O(1).
-type average struct {
-	u   []float64
-	c   float64
-	ell float64
-	k   int64
-}
-
-func newAverage(d int) *average { return &average{u: make([]float64, d), c: 1} }
-
-// update folds in the iterate (v, ell) reached after step k = a.k.
-func (a *average) update(v []float64, ell float64) {
-	k := float64(a.k)
-	rho, eta := k/(k+2), 2/(k+2)
-	a.c *= rho
-	if a.c == 0 {
-		clear(a.u)
-		a.c = 1
-	} else if a.c < 1e-150 {
-		floats.Scale(a.c, a.u)
-		a.c = 1
-	}
-	floats.AddScaled(a.u, eta/a.c, v)
-	a.ell = rho*a.ell + eta*ell
-	a.k++
-}
-
-// value writes the averaged vector into dst.
-func (a *average) value(dst []float64) {
-	for j, x := range a.u {
-		dst[j] = a.c * x
-	}
 }

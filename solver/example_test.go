@@ -19,12 +19,12 @@ func ExampleSolver_Run() {
 	if err != nil {
 		panic(err)
 	}
-	status, err := s.Run(context.Background(), solver.Stop{Passes: 50, Gap: 0.05})
+	res, err := s.Run(context.Background(), solver.Stop{Passes: 50, Gap: 0.05})
 	if err != nil {
 		panic(err)
 	}
-	last, _ := s.Last()
-	fmt.Println("status:", status)
+	last := res.Last // res.Current: it describes the final iterate
+	fmt.Println("status:", res.Status)
 	fmt.Println("certified gap below 0.05:", last.Gap <= 0.05)
 	fmt.Println("gap = primal - dual:", fmt.Sprintf("%.12f", last.Primal-last.Dual) == fmt.Sprintf("%.12f", last.Gap))
 	// Output:
@@ -60,9 +60,8 @@ func ExampleSolver_SetLambda() {
 	if err := s.SetLambda(0.5); err != nil {
 		panic(err)
 	}
-	status, _ := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 600})
-	last, _ := s.Last()
-	fmt.Println(status, last.Lambda)
+	res, _ := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 600})
+	fmt.Println(res.Status, res.Last.Lambda)
 	// Output:
 	// converged 0.5
 }

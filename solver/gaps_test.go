@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -117,15 +118,21 @@ func TestCacheTinyThresholdsNoFalseConvergence(t *testing.T) {
 	p := ocrSmallTest(t)
 	const eps = 0.02
 	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, F: 1e-12, Nu: 1e-12}, GapEvery: 5})
-	st := mustRun(t, s, Stop{Gap: eps, Passes: 30})
+	res, err := s.Run(context.Background(), Stop{Gap: eps, Passes: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Status
 	hits, misses, _ := s.CacheStats()
 	if hits < 5*misses {
 		t.Fatalf("tiny thresholds: %d hits, %d misses; expected the only-cache regime", hits, misses)
 	}
-	last, _ := s.Last()
-	fresh := s.Evaluate()
-	if math.Abs(fresh.Gap-last.Gap) > 1e-9 {
-		t.Fatalf("the reported gap %v is not the exact gap %v of the final iterate", last.Gap, fresh.Gap)
+	fresh := mustEval(t, s)
+	if st == StatusConverged && !res.Current {
+		t.Fatal("converged on a trace point that does not describe the final iterate")
+	}
+	if res.Current && math.Abs(fresh.Gap-res.Last.Gap) > 1e-9 {
+		t.Fatalf("the reported gap %v is not the exact gap %v of the final iterate", res.Last.Gap, fresh.Gap)
 	}
 	if st == StatusConverged && fresh.Gap > eps {
 		t.Fatalf("claimed convergence with an exact gap of %v > %v", fresh.Gap, eps)

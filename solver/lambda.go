@@ -36,7 +36,7 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	}
 	if s.ellI != nil {
 		for i := 0; i < s.n; i++ {
-			delta := -s.blockBaseAt(i, s.w)
+			delta := -s.store.baseAt(i, s.x.w)
 			inc := (1 - rho) * delta
 			if !math.IsInf(s.gapEst[i], 1) {
 				s.gapEst[i] += inc
@@ -53,14 +53,16 @@ func (s *Solver) SetLambda(newLambda float64) error {
 		s.samp.refresh(s.gapEst)
 	}
 	s.ell *= rho
-	if s.sets != nil && s.cfg.explicitDuals() {
+	if _, ok := s.store.(*dualStore); ok {
 		for i := range s.sets {
 			s.rescaleDuals(i, rho)
 		}
 	}
 	if s.avg != nil {
 		s.avg = newAverage(s.d)
+		s.x.avgs = []*average{s.avg}
 	}
+	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
 	s.lambda = newLambda
 	s.cfg.Lambda = newLambda
 	s.nextGap = s.advance(s.steps, s.cfg.GapEvery)

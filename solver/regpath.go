@@ -171,7 +171,7 @@ func (cfg *PathConfig) validate() error {
 //
 // On error (cancellation, a breakpoint not converging within MaxPasses) the
 // path computed so far is returned with the error.
-func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig) (*Path, error) {
+func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Option) (*Path, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -182,11 +182,15 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig) (*Path, err
 	if err := CheckZeroTruthLoss(p); err != nil {
 		return nil, err
 	}
-	if err := cfg.Solver.Box.checkCone(); err != nil {
+	box, err := effectiveBox(cfg.Solver.Box, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := box.checkCone(); err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	s, err := initPath(p, cfg)
+	s, err := initPath(p, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +222,7 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig) (*Path, err
 		var gapSum, delta float64
 		for i := 0; i < s.n; i++ {
 			gapSum += gaps[i]
-			delta -= s.blockBaseAt(i, s.w) // delta_i = ell_i - lambda <w, w_i>
+			delta -= s.store.baseAt(i, s.x.w) // delta_i = ell_i - lambda <w, w_i>
 		}
 		last := &path.Breakpoints[len(path.Breakpoints)-1]
 		last.Delta = delta
@@ -244,11 +248,11 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig) (*Path, err
 				stop.EarlyCheck = cfg.EarlyCheck
 			}
 		}
-		st, err := s.Run(ctx, stop)
+		res, err := s.Run(ctx, stop)
 		if err != nil {
 			return path, err
 		}
-		switch st {
+		switch res.Status {
 		case StatusCanceled:
 			return path, ctx.Err()
 		case StatusPasses:
@@ -258,7 +262,11 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig) (*Path, err
 		if !cfg.Heuristic {
 			trueGap = s.trace[len(s.trace)-1].Gap
 		} else if cfg.TrueGaps {
-			trueGap = s.Evaluate().Gap
+			pt, err := s.Evaluate()
+			if err != nil {
+				return path, err
+			}
+			trueGap = pt.Gap
 		}
 		add(s.pathGaps(), trueGap)
 	}
@@ -278,7 +286,7 @@ func (s *Solver) pathGaps() []float64 {
 // Osokin et al. (2016), Alg. 6: alpha_i(ytilde_i) = 1 with ytilde_i the max
 // oracle at w = 0, and block gap bounds g_i = theta_i/(n lambda_inf) +
 // lambda_inf <w_i, w>.
-func initPath(p oracles.Problem, cfg PathConfig) (*Solver, error) {
+func initPath(p oracles.Problem, cfg PathConfig, opts []Option) (*Solver, error) {
 	t0 := time.Now()
 	n, d := p.Len(), p.Dim()
 	nf := float64(n)
@@ -286,16 +294,24 @@ func initPath(p oracles.Problem, cfg PathConfig) (*Solver, error) {
 	ys := make([][]int32, n)
 	psiTilde := make([]float64, d)
 	var psi oracles.SparseVec
+	oracle := oracles.OracleFunc(p)
 	for i := 0; i < n; i++ {
-		y, _ := p.MaxOracle(i, zero, nil)
+		y, _, err := oracle(i, zero, nil)
+		if err != nil {
+			return nil, fmt.Errorf("solver: path initialization: %w", err)
+		}
 		ys[i] = y
 		p.Psi(i, y, &psi)
 		psi.AddTo(psiTilde, 1/nf)
 	}
 	// With a cone box the first piece is w = [psiTilde]/lambda.
 	psiHat := append([]float64(nil), psiTilde...)
-	if cfg.Solver.Box != nil {
-		cfg.Solver.Box.clipAll(psiHat, psiHat)
+	box, err := effectiveBox(cfg.Solver.Box, p)
+	if err != nil {
+		return nil, err
+	}
+	if box != nil {
+		box.clipAll(psiHat, psiHat)
 	}
 	theta := make([]float64, n)
 	var thetaSum float64
@@ -313,7 +329,7 @@ func initPath(p oracles.Problem, cfg PathConfig) (*Solver, error) {
 	lambdaInf := num / (cfg.Kappa * cfg.Epsilon)
 	scfg := cfg.Solver
 	scfg.Lambda = lambdaInf
-	s, err := New(p, scfg)
+	s, err := New(p, scfg, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -332,40 +348,24 @@ func initPath(p oracles.Problem, cfg PathConfig) (*Solver, error) {
 // The solver must not have stepped yet.
 func (s *Solver) setCornerPoint(ys [][]int32, gaps []float64) {
 	n := float64(s.n)
-	sigma := 1 / (s.lambda * n)
-	clear(s.v)
 	var psi oracles.SparseVec
 	for i := 0; i < s.n; i++ {
 		s.p.Psi(i, ys[i], &psi)
 		loss := s.p.Loss(i, ys[i])
 		s.ellI[i] = loss / n
-		if s.blk != nil {
-			row := s.blk.row(i)
-			clear(row)
-			psi.AddTo(row, sigma)
-			s.blk.scale[i] = 1
-			s.blk.refreshNorm(i)
-		}
+		c := corner{psi: psi, loss: loss, norm: psi.NormSq(), entry: -1}
 		if s.sets != nil {
 			set := &s.sets[i]
 			k := set.find(ys[i], oracles.HashLabeling(ys[i]))
 			if k < 0 {
 				k = set.add(ys[i], &psi, loss, 0, s.work.dense)
-				s.observeRadius(i, set.entries[k].normSq)
 			}
-			if s.cfg.explicitDuals() {
-				for m := range set.entries {
-					set.entries[m].alpha = 0
-				}
-				set.entries[k].alpha = 1
-			}
+			c.entry = k
 		}
-		psi.AddTo(s.v, sigma)
+		s.observeRadius(i, c.norm)
+		s.store.setCorner(i, &c)
 	}
-	s.ell = floats.Sum(s.ellI)
-	if s.cfg.Box != nil {
-		s.cfg.Box.clipAll(s.w, s.v)
-	}
+	s.reanchor()
 	copy(s.gapEst, gaps)
 	s.est.reset(s.gapEst)
 	s.samp.refresh(s.gapEst)
@@ -435,7 +435,7 @@ func PaperGrid() []float64 {
 // GridSearch solves the SSVM to Tolerance for every lambda of a grid, in
 // decreasing order, cold or warm-started: the baseline of the
 // regularization path (Osokin et al. 2016, Fig. 4 and 8).
-func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig) ([]GridPoint, error) {
+func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...Option) ([]GridPoint, error) {
 	if cfg.Lambdas == nil {
 		cfg.Lambdas = PaperGrid()
 	}
@@ -473,7 +473,7 @@ func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig) ([]GridP
 			scfg := cfg.Solver
 			scfg.Lambda = lambda
 			var err error
-			if s, err = New(p, scfg); err != nil {
+			if s, err = New(p, scfg, opts...); err != nil {
 				return out, err
 			}
 		}
@@ -481,10 +481,11 @@ func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig) ([]GridP
 		if cfg.EarlyCheck > 0 {
 			stop.EarlyCheck = cfg.EarlyCheck
 		}
-		st, err := s.Run(ctx, stop)
+		res, err := s.Run(ctx, stop)
 		if err != nil {
 			return out, err
 		}
+		st := res.Status
 		if st == StatusCanceled {
 			return out, ctx.Err()
 		}

@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -191,4 +193,37 @@ func (e *estimateSum) sum() float64 {
 		return math.Inf(1)
 	}
 	return e.finite
+}
+
+// restore sets the sampler's state from a checkpoint, checking it.
+func (s *sampler) restore(c *checkpoint, gapEst []float64) error {
+	switch s.kind {
+	case Permutation:
+		if err := needLen("permutation", len(c.Perm), s.n); err != nil {
+			return err
+		}
+		seen := make([]bool, s.n)
+		for _, i := range c.Perm {
+			if i < 0 || int(i) >= s.n || seen[i] {
+				return errors.New("solver: load: corrupt checkpoint: the sampling order is not a permutation")
+			}
+			seen[i] = true
+		}
+		if c.PermPos < 0 || c.PermPos > s.n {
+			return fmt.Errorf("solver: load: corrupt checkpoint: position %d in a permutation of %d", c.PermPos, s.n)
+		}
+		copy(s.perm, c.Perm)
+		s.pos = c.PermPos
+	case GapSampling:
+		seen := make([]bool, s.n)
+		for _, i := range c.Unvisited {
+			if i < 0 || int(i) >= s.n || seen[i] {
+				return errors.New("solver: load: corrupt checkpoint: bad list of unvisited blocks")
+			}
+			seen[i] = true
+		}
+		s.tree.rebuild(gapEst)
+		s.unvisited = append(s.unvisited[:0], c.Unvisited...)
+	}
+	return nil
 }

@@ -13,6 +13,11 @@
 // ell = sum_i ell_i. A Solver is a value that can run a few passes, stop, be
 // inspected, be saved, and go on.
 //
+// Settings, wiring and results are apart: Config holds the hyperparameters
+// (what a checkpoint keeps and a notebook session compares); the test set,
+// the progress callback, the worker count and the block storage are Options;
+// Run returns a Result that says which iterate it describes.
+//
 // The package knows nothing about files, plots or notebooks.
 package solver
 
@@ -34,13 +39,13 @@ type Solver struct {
 	cfg    Config
 	n, d   int
 	lambda float64
+	box    *Box // cfg.Box intersected with the problem's own bounds; nil when none
 
-	v    []float64 // v = A alpha
-	w    []float64 // w = [v], the truncation to the box; aliases v without box
-	ell  float64   // ell = b^T alpha
-	blk  *blocks   // dense v_i (BCFW with FW steps; nil with explicit duals)
-	ellI []float64 // ell_i (BCFW only)
-	avg  *average  // weighted average of the iterates (nil when off)
+	x     *iterate   // v = A alpha, w = [v], the averages
+	ell   float64    // ell = b^T alpha
+	ellI  []float64  // ell_i (BCFW only)
+	store blockStore // per-block dual state (BCFW only)
+	avg   *average   // weighted average of the iterates (nil when off)
 
 	gapEst    []float64   // stale block gaps; +Inf before the first visit
 	est       estimateSum // running sum of gapEst
@@ -63,13 +68,25 @@ type Solver struct {
 	nextGap         int64 // steps at the next exact gap pass
 	nextTrace       int64 // steps at the next observe-only evaluation
 	lastEvalAtSteps int64 // steps of the last trace point (-1: none)
+	events          []string
 
+	// oracle is the max oracle of the steps; exact that of the gap passes
+	// (nil when an approximate problem has no exact oracle).
+	oracle, exact oracleFunc
+	approx        bool // the step oracle is approximate (oracles.Approximate)
+
+	wiring
 	work solverScratch
 }
 
+type oracleFunc = func(i int, w []float64, dst []int32) ([]int32, float64, error)
+
 // New returns a solver for problem p at the starting point w = 0, where the
-// dual mass of every block sits on its ground-truth labeling.
-func New(p oracles.Problem, cfg Config) (*Solver, error) {
+// dual mass of every block sits on its ground-truth labeling. It validates
+// the configuration and what is cheap to check of the problem (see
+// ValidateProblem), and applies the problem's own weight bounds (an
+// oracles.Bounded model) as a box, intersected with cfg.Box.
+func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
 	}
@@ -81,31 +98,34 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 	if err := cfg.validate(d); err != nil {
 		return nil, err
 	}
-	if cfg.Test != nil && cfg.Test.Dim() != d {
-		return nil, fmt.Errorf("solver: test problem has dimension %d, training problem %d", cfg.Test.Dim(), d)
-	}
-	if cfg.Workers == 0 {
-		cfg.Workers = runtime.GOMAXPROCS(0)
-	}
 	s := &Solver{p: p, cfg: cfg, n: n, d: d, lambda: cfg.Lambda, lastEvalAtSteps: -1}
-	s.v = make([]float64, d)
-	s.w = s.v
-	if cfg.Box != nil && cfg.Algorithm != SSG {
-		s.w = make([]float64, d)
-		cfg.Box.clipAll(s.w, s.v)
-	}
-	if cfg.Algorithm == BCFW {
-		s.ellI = make([]float64, n)
-	}
-	if cfg.Algorithm == BCFW && !cfg.explicitDuals() {
-		blk, err := newBlocks(n, d)
-		if err != nil {
+	s.wiring = wiring{workers: runtime.GOMAXPROCS(0)}
+	for _, o := range opts {
+		if err := o(s); err != nil {
 			return nil, err
 		}
-		s.blk = blk
 	}
+	if err := ValidateProblem(p); err != nil {
+		return nil, err
+	}
+	box, err := effectiveBox(cfg.Box, p)
+	if err != nil {
+		return nil, err
+	}
+	s.box = box
+	s.oracle = oracles.OracleFunc(p)
+	_, s.approx = p.(oracles.Approximate)
+	if e := oracles.ExactProblem(p); e != nil {
+		s.exact = oracles.OracleFunc(e)
+	}
+	xbox := s.box
+	if cfg.Algorithm == SSG {
+		xbox = nil // SSG projects its iterate itself
+	}
+	s.x = newIterate(d, xbox)
 	if cfg.Averaging {
 		s.avg = newAverage(d)
+		s.x.avgs = []*average{s.avg}
 	}
 	s.gapEst = make([]float64, n)
 	for i := range s.gapEst {
@@ -115,14 +135,20 @@ func New(p oracles.Problem, cfg Config) (*Solver, error) {
 	s.globalGap = math.Inf(1)
 	s.rSq = make([]float64, n)
 	s.work.init(s)
-	if cfg.keepsCorners() {
-		s.sets = make([]cornerSet, n)
-		for i := range s.sets {
-			s.sets[i].keepGram = cfg.explicitDuals()
-			k := s.sets[i].addTruth(p, i, 0, s.work.dense)
-			if cfg.explicitDuals() {
-				s.sets[i].entries[k].alpha = 1
+	if cfg.Algorithm == BCFW {
+		s.ellI = make([]float64, n)
+		if cfg.keepsCorners() {
+			s.sets = make([]cornerSet, n)
+			for i := range s.sets {
+				s.sets[i].keepGram = cfg.explicitDuals()
+				k := s.sets[i].addTruth(p, i, 0, s.work.dense)
+				if cfg.explicitDuals() {
+					s.sets[i].entries[k].alpha = 1
+				}
 			}
+		}
+		if s.store, err = s.newStore(); err != nil {
+			return nil, err
 		}
 	}
 	s.samp = newSampler(cfg.Sampling, n)
@@ -150,56 +176,125 @@ func (s *Solver) stepsFor(passes float64) int64 {
 	return k
 }
 
-// Run optimizes until a criterion of stop is met or ctx is canceled. It can
-// be called again to continue; the state carries over.
-func (s *Solver) Run(ctx context.Context, stop Stop) (Status, error) {
-	if err := stop.validate(); err != nil {
-		return 0, err
-	}
-	if stop == (Stop{}) && ctx.Done() == nil {
-		return 0, errors.New("solver: Run needs a stopping criterion (Stop) or a cancellable context")
+// Run optimizes until a criterion of stop is met or ctx is canceled, and
+// returns why it stopped with the last trace point. It can be called again
+// to continue; the state carries over. An error of the max oracle (see
+// oracles.FallibleOracle) stops the run with that error, leaving the state
+// as it was before the failed step.
+//
+// A run never exceeds the budget of Stop.Passes: an exact gap pass of BCFW
+// costs a pass of oracle calls, and when one falls due with less than a
+// pass of budget left, Run returns StatusPasses there (up to one pass
+// early) and the next Run call starts with it, so that splitting a run does
+// not change its trajectory. The trace may end before the final iterate:
+// Result.Current says so, and Current evaluates the final iterate.
+func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
+	if err := s.checkStoppable(stop, ctx); err != nil {
+		return Result{}, err
 	}
 	start := time.Now()
 	if s.lastEvalAtSteps < 0 && s.cfg.Algorithm != FW {
-		s.record(false)
+		if err := s.record(false); err != nil {
+			return s.result(0), err
+		}
 	}
 	for {
 		if s.cfg.Algorithm == FW {
-			if st, done := s.fwIteration(ctx, stop, start); done {
-				return st, nil
+			st, done, err := s.fwIteration(ctx, stop, start)
+			if err != nil || done {
+				return s.result(st), err
 			}
 			continue
 		}
 		if s.steps >= s.nextGap || s.earlyCheckDue(stop) {
-			s.record(s.cfg.Algorithm == BCFW)
+			if !s.fits(stop, s.gapPassCost()) {
+				return s.result(StatusPasses), nil
+			}
+			if err := s.record(s.cfg.Algorithm == BCFW); err != nil {
+				return s.result(0), err
+			}
 			s.nextGap = s.advance(s.steps, s.cfg.GapEvery)
 		}
 		if s.steps >= s.nextTrace {
 			if s.lastEvalAtSteps != s.steps {
-				s.record(false)
+				if err := s.record(false); err != nil {
+					return s.result(0), err
+				}
 			}
 			s.nextTrace = s.advance(s.nextTrace, s.cfg.TraceEvery)
 		}
 		if st, done := s.checkStop(ctx, stop, start); done {
-			return st, nil
+			return s.result(st), nil
 		}
-		chunk := min(s.nextGap, s.nextTrace) - s.steps
-		if chunk > 256 {
-			chunk = 256
+		chunk := int64(256)
+		if s.steps < s.nextGap {
+			chunk = min(chunk, s.nextGap-s.steps)
+		}
+		if s.steps < s.nextTrace {
+			chunk = min(chunk, s.nextTrace-s.steps)
 		}
 		t0 := time.Now()
+		var err error
 		for c := int64(0); c < chunk; c++ {
 			if s.cfg.Algorithm == SSG {
-				s.ssgStep()
+				err = s.ssgStep()
 			} else {
-				s.bcfwStep()
+				err = s.bcfwStep()
 			}
-			if stop.Passes > 0 && s.Passes() >= stop.Passes || s.earlyCheckDue(stop) {
+			if err != nil || stop.Passes > 0 && s.Passes() >= stop.Passes || s.earlyCheckDue(stop) {
 				break
 			}
 		}
 		s.elapsed += time.Since(t0)
+		if err != nil {
+			return s.result(0), err
+		}
 	}
+}
+
+// gapPassCost is the number of passes an exact gap pass adds to the count.
+func (s *Solver) gapPassCost() float64 {
+	if s.cfg.Algorithm == BCFW {
+		return 1
+	}
+	return 0
+}
+
+// fits reports whether cost more passes fit in the budget of stop.
+func (s *Solver) fits(stop Stop, cost float64) bool {
+	return stop.Passes == 0 || cost == 0 || s.Passes()+cost <= stop.Passes+1e-9
+}
+
+// Result says why Run returned and what the trace holds.
+type Result struct {
+	// Status is why Run returned.
+	Status Status
+	// Last is the last trace point (the zero value before the first).
+	Last TracePoint
+	// Current reports whether Last describes the iterate Run stopped at.
+	// When it does not (a pass budget ended between two gap passes), call
+	// Solver.Current for an exact evaluation of the final iterate.
+	Current bool
+}
+
+func (s *Solver) result(st Status) Result {
+	last, _ := s.Last()
+	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.lastEvalAtSteps == s.steps}
+}
+
+// Current returns an exact evaluation of the current iterate: the last
+// trace point when it describes it, else a new observe-only evaluation,
+// appended to the trace (never counted as oracle calls, as TraceEvery's),
+// so that the trace ends at the current iterate.
+func (s *Solver) Current() (TracePoint, error) {
+	if last, ok := s.Last(); ok && s.lastEvalAtSteps == s.steps {
+		return last, nil
+	}
+	if err := s.record(false); err != nil {
+		return TracePoint{}, err
+	}
+	last, _ := s.Last()
+	return last, nil
 }
 
 // currentExactGap returns the sum of the exact block gaps when the last
@@ -242,7 +337,7 @@ func (s *Solver) checkStop(ctx context.Context, stop Stop, start time.Time) (Sta
 	if stop.GapEstimate > 0 && s.cfg.Algorithm == BCFW && s.est.sum() <= stop.GapEstimate {
 		return StatusEstimateConverged, true
 	}
-	if stop.Passes > 0 && s.Passes() >= stop.Passes {
+	if stop.Passes > 0 && s.Passes() >= stop.Passes-1e-9 {
 		return StatusPasses, true
 	}
 	if stop.Duration > 0 && time.Since(start) >= stop.Duration {
@@ -252,18 +347,6 @@ func (s *Solver) checkStop(ctx context.Context, stop Stop, start time.Time) (Sta
 		return StatusCanceled, true
 	}
 	return 0, false
-}
-
-func (st Stop) validate() error {
-	for _, v := range []float64{st.Passes, st.Gap, st.GapEstimate, st.EarlyCheck} {
-		if v < 0 || math.IsNaN(v) {
-			return fmt.Errorf("solver: stopping criteria must be >= 0, got %+v", st)
-		}
-	}
-	if st.Duration < 0 {
-		return fmt.Errorf("solver: negative duration %v", st.Duration)
-	}
-	return nil
 }
 
 // Passes returns the effective passes made so far (oracle calls / n).
@@ -281,14 +364,19 @@ func (s *Solver) Elapsed() time.Duration { return s.elapsed }
 // Lambda returns the current regularization parameter.
 func (s *Solver) Lambda() float64 { return s.lambda }
 
-// Config returns the configuration (with defaults filled in).
+// Config returns the configuration (with defaults filled in, and Lambda the
+// current one).
 func (s *Solver) Config() Config { return s.cfg }
+
+// Box returns the box the solver applies: Config.Box intersected with the
+// problem's own bounds (nil when there is none). Do not modify it.
+func (s *Solver) Box() *Box { return s.box }
 
 // Problem returns the training problem.
 func (s *Solver) Problem() oracles.Problem { return s.p }
 
 // Weights returns a copy of the current weights w.
-func (s *Solver) Weights() []float64 { return append([]float64(nil), s.w...) }
+func (s *Solver) Weights() []float64 { return append([]float64(nil), s.x.w...) }
 
 // AverageWeights returns a copy of the weighted-average weights, or nil when
 // averaging is off.
@@ -297,9 +385,9 @@ func (s *Solver) AverageWeights() []float64 {
 		return nil
 	}
 	out := make([]float64, s.d)
-	s.avg.value(out)
-	if s.cfg.Box != nil {
-		s.cfg.Box.clipAll(out, out)
+	s.avg.value(s.x.v, out)
+	if s.box != nil {
+		s.box.clipAll(out, out)
 	}
 	return out
 }
@@ -338,6 +426,6 @@ func (s *Solver) CacheStats() (hits, misses, drops int64) { return s.hits, s.mis
 
 // Evaluate computes the exact primal, dual and gap at the current iterate
 // without recording it and without changing any state or counter.
-func (s *Solver) Evaluate() TracePoint {
+func (s *Solver) Evaluate() (TracePoint, error) {
 	return s.evaluate(false, false)
 }

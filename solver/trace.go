@@ -61,6 +61,14 @@ type TracePoint struct {
 	DropSteps   int64
 	ActiveMean  float64 // mean active-set size over blocks
 	CacheMean   float64 // mean number of stored corners over blocks
+
+	// ApproximateGap is true when the gap passes used an approximate oracle
+	// (an oracles.Approximate problem without an exact one): Primal is then
+	// a lower bound of the primal and Gap an estimate, not a certificate.
+	ApproximateGap bool
+	// Event records what changed in the run since the previous trace point
+	// (a knob changed mid-run, a fork), empty when nothing did.
+	Event string
 }
 
 // StalenessRatio returns GapEstimate / Gap (Osokin et al. 2016, Fig. 1b).
@@ -96,6 +104,8 @@ type tracePointJSON struct {
 	DropSteps        int64    `json:"drop_steps,omitempty"`
 	ActiveMean       *float64 `json:"active_set_mean,omitempty"`
 	CacheMean        *float64 `json:"cache_size_mean,omitempty"`
+	ApproximateGap   bool     `json:"approximate_gap,omitempty"`
+	Event            string   `json:"event,omitempty"`
 }
 
 func finite(v float64) *float64 {
@@ -125,6 +135,7 @@ func (p TracePoint) MarshalJSON() ([]byte, error) {
 		ChiGapEstimate: finite(p.ChiGapEstimate),
 		CacheHits:      p.CacheHits, CacheMisses: p.CacheMisses, DropSteps: p.DropSteps,
 		ActiveMean: finite(p.ActiveMean), CacheMean: finite(p.CacheMean),
+		ApproximateGap: p.ApproximateGap, Event: p.Event,
 	})
 }
 
@@ -145,6 +156,7 @@ func (p *TracePoint) UnmarshalJSON(b []byte) error {
 		ChiGapEstimate: orNaN(j.ChiGapEstimate),
 		CacheHits:      j.CacheHits, CacheMisses: j.CacheMisses, DropSteps: j.DropSteps,
 		ActiveMean: orNaN(j.ActiveMean), CacheMean: orNaN(j.CacheMean),
+		ApproximateGap: j.ApproximateGap, Event: j.Event,
 	}
 	return nil
 }

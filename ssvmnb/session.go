@@ -102,7 +102,7 @@ func (t *Trainer) save() error {
 func sameConfig(stored, cfg solver.Config) bool {
 	norm := func(c solver.Config) solver.Config {
 		c = c.WithDefaults()
-		c.Test, c.Progress, c.Workers, c.Lambda = nil, nil, 0, 0
+		c.Lambda = 0
 		return c
 	}
 	return reflect.DeepEqual(norm(stored), norm(cfg))

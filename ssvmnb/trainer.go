@@ -43,10 +43,9 @@ type Trainer struct {
 }
 
 // New returns a trainer for problem p (test may be nil) with the solver
-// configuration cfg; cfg.Test is set to test.
+// configuration cfg.
 func New(name string, p, test oracles.Problem, cfg solver.Config) (*Trainer, error) {
-	cfg.Test = test
-	s, err := solver.New(p, cfg)
+	s, err := solver.New(p, cfg, solver.WithTest(test))
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
 	}
@@ -70,7 +69,8 @@ func (t *Trainer) RunUntil(ctx context.Context, stop solver.Stop) (solver.Status
 	defer live.finish()
 	t.s.SetProgress(func(solver.TracePoint) { live.update() })
 	defer t.s.SetProgress(nil)
-	st, err := t.s.Run(ctx, stop)
+	res, err := t.s.Run(ctx, stop)
+	st := res.Status
 	if err != nil {
 		return st, err
 	}
@@ -102,7 +102,8 @@ func (t *Trainer) Current() solver.TracePoint {
 	if last, ok := t.s.Last(); ok && last.Steps == t.s.Steps() {
 		return last
 	}
-	return t.s.Evaluate()
+	pt, _ := t.s.Evaluate()
+	return pt
 }
 
 // Weights returns a copy of the current weights.
@@ -159,7 +160,7 @@ func Load(r io.Reader, p, test oracles.Problem) (*Trainer, error) {
 	if err := gob.NewDecoder(r).Decode(&tf); err != nil {
 		return nil, fmt.Errorf("ssvmnb: load: %w", err)
 	}
-	s, err := solver.Load(bytes.NewReader(tf.Solver), p, test)
+	s, err := solver.Load(bytes.NewReader(tf.Solver), p, solver.WithTest(test))
 	if err != nil {
 		return nil, err
 	}

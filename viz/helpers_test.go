@@ -31,14 +31,15 @@ func solverRuns(t testing.TB) []Run {
 		for _, c := range []struct {
 			name string
 			cfg  solver.Config
+			opts []solver.Option
 		}{
-			{"BCFW", solver.Config{Lambda: 0.01, GapEvery: 4, TraceEvery: 1, Test: test}},
+			{"BCFW", solver.Config{Lambda: 0.01, GapEvery: 4, TraceEvery: 1}, []solver.Option{solver.WithTest(test)}},
 			{"BCPFW gap cache", solver.Config{Lambda: 0.01, GapEvery: 1, Sampling: solver.GapSampling, Step: solver.Pairwise,
-				Cache: solver.Cache{Enabled: true}, Averaging: true, Test: test, TrainLoss: true, Seed: 2}},
-			{"FW", solver.Config{Lambda: 0.01, Algorithm: solver.FW, GapEvery: 1}},
-			{"SSG", solver.Config{Lambda: 0.01, Algorithm: solver.SSG, GapEvery: 1}},
+				Cache: solver.Cache{Enabled: true}, Averaging: true, Seed: 2}, []solver.Option{solver.WithTest(test), solver.WithTrainLoss(true)}},
+			{"FW", solver.Config{Lambda: 0.01, Algorithm: solver.FW, GapEvery: 1}, nil},
+			{"SSG", solver.Config{Lambda: 0.01, Algorithm: solver.SSG, GapEvery: 1}, nil},
 		} {
-			s, err := solver.New(train, c.cfg)
+			s, err := solver.New(train, c.cfg, c.opts...)
 			if err != nil {
 				runsErr = err
 				return

@@ -34,9 +34,10 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// Gap passes every 2 passes of block steps, each counted as a pass of
-	// oracle calls: evaluations at 0, 2 and 5 effective passes.
+	// oracle calls (a point counts its own gap pass): evaluations at 0, 3 and
+	// 6 effective passes.
 	if got := strings.Count(out, "\npass "); got != 3 {
-		t.Fatalf("want 3 evaluation lines (passes 0, 2, 5), got %d:\n%s", got, out)
+		t.Fatalf("want 3 evaluation lines (passes 0, 3, 6), got %d:\n%s", got, out)
 	}
 	raw, err := os.ReadFile(trace)
 	if err != nil {
@@ -56,7 +57,7 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := points[len(points)-1]
-	if last.Pass != 5 || last.Gap <= 0 || last.Gap >= points[0].Gap || last.Primal-last.Dual-last.Gap > 1e-9 {
+	if last.Pass != 6 || last.Gap <= 0 || last.Gap >= points[0].Gap || last.Primal-last.Dual-last.Gap > 1e-9 {
 		t.Fatalf("bad last point %+v", last)
 	}
 	code, out, errOut = runCLI(t, "eval", "--model", model)

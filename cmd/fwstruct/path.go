@@ -83,7 +83,7 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "lambda %-12.5g gap %-10s true %-10s passes %8.1f  %.2fs\n", b.Lambda, fmtFloat(b.Gap), fmtFloat(b.TrueGap), b.Passes, b.Seconds)
 		}
 	}
-	path, err := solver.RegPath(ctx, train, pcfg)
+	path, err := solver.RegPath(ctx, train, pcfg, solver.WithWorkers(sf.workers))
 	if path == nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		res.Grid = map[string][]gridPt{}
 		for _, warm := range []bool{false, true} {
-			pts, gerr := solver.GridSearch(ctx, train, solver.GridConfig{Lambdas: lambdas, Tolerance: *eps, Warm: warm, Solver: cfg, MaxPasses: *maxPasses})
+			pts, gerr := solver.GridSearch(ctx, train, solver.GridConfig{Lambdas: lambdas, Tolerance: *eps, Warm: warm, Solver: cfg, MaxPasses: *maxPasses}, solver.WithWorkers(sf.workers))
 			if gerr != nil {
 				return gerr
 			}

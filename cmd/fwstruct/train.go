@@ -51,19 +51,18 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if !*noTest {
-		cfg.Test = test
-	}
-	cfg.TrainLoss = *trainLoss
 	pb := newBar(*bar, stderr, stop.Passes)
-	cfg.Progress = func(pt solver.TracePoint) {
+	opts := []solver.Option{solver.WithTrainLoss(*trainLoss), solver.WithWorkers(sf.workers), solver.WithProgress(func(pt solver.TracePoint) {
 		if *quiet {
 			return
 		}
 		pb.clear()
 		fmt.Fprintln(stdout, formatPoint(pt))
+	})}
+	if !*noTest {
+		opts = append(opts, solver.WithTest(test))
 	}
-	s, err := solver.New(train, cfg)
+	s, err := solver.New(train, cfg, opts...)
 	if err != nil {
 		return err
 	}
@@ -74,11 +73,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// The summary describes the final iterate, which the last trace point
-	// may predate (an observe-only evaluation, not recorded).
-	last, _ := s.Last()
-	if last.Steps != s.Steps() {
-		last = s.Evaluate()
+	// The summary and the trace end at the final iterate: when the last
+	// trace point predates it, an observe-only evaluation is recorded.
+	last, err := s.Current()
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "done (%s) after %.1f passes, %.3f s solver time: gap %s, primal %.6g, test loss %s\n",
 		status, s.Passes(), s.Elapsed().Seconds(), fmtFloat(last.Gap), last.Primal, fmtFloat(last.TestLoss))
@@ -105,14 +104,16 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// runWithBar runs the solver one pass at a time so that the bar moves; the
-// trajectory is the same as in a single Run call.
+// runWithBar runs the solver about a pass at a time so that the bar moves;
+// the trajectory is the same as in a single Run call (a chunk always leaves
+// room for a whole gap pass, so it always makes progress).
 func runWithBar(ctx context.Context, s *solver.Solver, stop solver.Stop, pb *bar) (solver.Status, error) {
 	start := time.Now()
 	for {
 		chunk := stop
-		chunk.Passes = math.Floor(s.Passes()) + 1
-		if stop.Passes > 0 && chunk.Passes > stop.Passes {
+		chunk.Passes = s.Passes() + 1
+		last := stop.Passes > 0 && chunk.Passes >= stop.Passes
+		if last {
 			chunk.Passes = stop.Passes
 		}
 		if stop.Duration > 0 {
@@ -121,13 +122,13 @@ func runWithBar(ctx context.Context, s *solver.Solver, stop solver.Stop, pb *bar
 				return solver.StatusTime, nil
 			}
 		}
-		status, err := s.Run(ctx, chunk)
+		res, err := s.Run(ctx, chunk)
 		if err != nil {
-			return status, err
+			return res.Status, err
 		}
 		pb.set(s.Passes())
-		if status != solver.StatusPasses || (stop.Passes > 0 && s.Passes() >= stop.Passes) {
-			return status, nil
+		if res.Status != solver.StatusPasses || last {
+			return res.Status, nil
 		}
 	}
 }

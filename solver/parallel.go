@@ -1,0 +1,102 @@
+package solver
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// solverScratch holds reusable buffers so that steps do not allocate.
+type solverScratch struct {
+	y       []int32
+	psi     oracles.SparseVec
+	fwc     corner    // the FW corner of the current step
+	away    corner    // the away corner of the current step
+	dense   []float64 // zeroed between uses (sparse-sparse dot products)
+	h       []float64 // H of each corner of the current block
+	hBlock  []float64 // H_i(y_i*; w) of every block in a pass
+	gBlock  []float64 // block gaps of a pass
+	vTmp    []float64 // re-anchoring
+	wTmp    []float64 // averaged weights
+	workers []workerScratch
+}
+
+type workerScratch struct {
+	y   []int32
+	psi oracles.SparseVec
+	acc []float64 // dense accumulator (batch FW)
+	ell float64
+	err error
+}
+
+func (ws *solverScratch) init(s *Solver) {
+	ws.dense = make([]float64, s.d)
+	ws.hBlock = make([]float64, s.n)
+	ws.gBlock = make([]float64, s.n)
+	ws.workers = make([]workerScratch, s.workers)
+}
+
+// parallel calls fn(worker, i) for every block i, splitting [0, n) into
+// contiguous static ranges, one per worker, so that per-worker reductions are
+// deterministic. A worker stops at its first error; parallel returns the
+// error of the lowest block that failed.
+func (s *Solver) parallel(fn func(ws *workerScratch, i int) error) error {
+	W := min(len(s.work.workers), s.n)
+	for k := range s.work.workers {
+		s.work.workers[k].err = nil
+	}
+	run := func(k, lo, hi int) {
+		ws := &s.work.workers[k]
+		for i := lo; i < hi && ws.err == nil; i++ {
+			ws.err = fn(ws, i)
+		}
+	}
+	if W <= 1 {
+		run(0, 0, s.n)
+	} else {
+		var wg sync.WaitGroup
+		for k := 0; k < W; k++ {
+			wg.Add(1)
+			go func(k int) {
+				defer wg.Done()
+				run(k, k*s.n/W, (k+1)*s.n/W)
+			}(k)
+		}
+		wg.Wait()
+	}
+	for k := range s.work.workers {
+		if err := s.work.workers[k].err; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// meanLoss returns the mean task loss of Predict(w) on problem q, in
+// parallel.
+func (s *Solver) meanLoss(q oracles.Problem, w []float64) float64 {
+	m := q.Len()
+	W := max(1, min(len(s.work.workers), m))
+	sums := make([]float64, W)
+	var wg sync.WaitGroup
+	for k := 0; k < W; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			var y []int32
+			for i := k * m / W; i < (k+1)*m/W; i++ {
+				y = q.Predict(i, w, y)
+				sums[k] += q.Loss(i, y)
+			}
+		}(k)
+	}
+	wg.Wait()
+	var sum float64
+	for _, v := range sums {
+		sum += v
+	}
+	return sum / float64(m)
+}

@@ -1,0 +1,109 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// ValidateProblem checks what is cheap to check of a problem before
+// training, and New calls it: on every example, that the ground truth has
+// zero loss and psi_i(y_i) = 0 (every value zero), which the starting point
+// of the dual (all mass on the truth, w = 0) and the certificate rely on;
+// on the first 8 examples, that the max oracle at w = 0 (clipped to the
+// problem's bounds) returns a labeling whose psi has distinct indices in
+// [0, d) and finite values and whose score H is finite and equals its loss.
+//
+// It does not compare the oracle with brute force: run
+// oraclestest.CheckProblem on small instances of a new model for that.
+func ValidateProblem(p oracles.Problem) error {
+	n, d := p.Len(), p.Dim()
+	var psi oracles.SparseVec
+	for i := 0; i < n; i++ {
+		y := p.Truth(i)
+		if l := p.Loss(i, y); l != 0 {
+			return fmt.Errorf("solver: invalid problem: example %d has loss L_i(y_i) = %v on its own ground truth; a structural SVM needs L_i(y_i) = 0", i, l)
+		}
+		p.Psi(i, y, &psi)
+		for k, v := range psi.Val[:len(psi.Idx)] {
+			if v != 0 {
+				return fmt.Errorf("solver: invalid problem: example %d has psi_i(y_i) = %v at index %d; psi_i(y) = phi(x_i, y_i) - phi(x_i, y) must vanish on the ground truth", i, v, psi.Idx[k])
+			}
+		}
+	}
+	w := make([]float64, d)
+	if b, ok := p.(oracles.Bounded); ok {
+		lo, hi := b.WeightBounds()
+		(&Box{Lower: lo, Upper: hi}).clipAll(w, w)
+	}
+	oracle := oracles.OracleFunc(p)
+	seen := make(map[int32]bool)
+	for i := 0; i < min(n, 8); i++ {
+		y, h, err := oracle(i, w, nil)
+		if err != nil {
+			return fmt.Errorf("solver: invalid problem: %w", err)
+		}
+		p.Psi(i, y, &psi)
+		if len(psi.Idx) != len(psi.Val) {
+			return fmt.Errorf("solver: invalid problem: example %d: psi has %d indices but %d values", i, len(psi.Idx), len(psi.Val))
+		}
+		clear(seen)
+		for k, j := range psi.Idx {
+			switch v := psi.Val[k]; {
+			case j < 0 || int(j) >= d:
+				return fmt.Errorf("solver: invalid problem: example %d: psi index %d outside [0, %d)", i, j, d)
+			case seen[j]:
+				return fmt.Errorf("solver: invalid problem: example %d: psi repeats index %d (indices must be distinct)", i, j)
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return fmt.Errorf("solver: invalid problem: example %d: psi has value %v at index %d", i, v, j)
+			}
+			seen[j] = true
+		}
+		l := p.Loss(i, y)
+		if math.IsNaN(l) || math.IsInf(l, 0) || l < 0 {
+			return fmt.Errorf("solver: invalid problem: example %d: loss %v of the oracle's labeling must be finite and >= 0", i, l)
+		}
+		if want := l - psi.Dot(w); math.Abs(h-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			return fmt.Errorf("solver: invalid problem: example %d: the max oracle returns H = %v but its labeling has L - <w, psi> = %v", i, h, want)
+		}
+	}
+	return nil
+}
+
+// checkStoppable validates stop and refuses a Run that could never end.
+func (s *Solver) checkStoppable(stop Stop, ctx context.Context) error {
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"Passes", stop.Passes}, {"Gap", stop.Gap}, {"GapEstimate", stop.GapEstimate}, {"EarlyCheck", stop.EarlyCheck}} {
+		if c.v < 0 || math.IsNaN(c.v) || math.IsInf(c.v, 0) {
+			return fmt.Errorf("solver: Stop.%s must be finite and >= 0 (0: off), got %v", c.name, c.v)
+		}
+	}
+	if stop.Duration < 0 {
+		return fmt.Errorf("solver: Stop.Duration must be >= 0 (0: off), got %v", stop.Duration)
+	}
+	if stop.Gap > 0 {
+		switch {
+		case s.cfg.Algorithm == SSG:
+			return errors.New("solver: ssg has no duality gap, so Stop.Gap can never stop it; use Passes or Duration")
+		case s.exact == nil:
+			return errors.New("solver: the problem's oracle is approximate and has no exact counterpart, so no gap is ever certified and Stop.Gap can never stop the run; use Passes, GapEstimate or Duration")
+		case s.cfg.Algorithm == BCFW && math.IsInf(s.cfg.GapEvery, 1) && s.cfg.TraceEvery == 0 && stop.EarlyCheck == 0:
+			return errors.New("solver: with GapEvery = +Inf and no TraceEvery the gap is never computed, so Stop.Gap can never stop the run; set GapEvery, TraceEvery or EarlyCheck")
+		}
+	}
+	if stop.GapEstimate > 0 && s.cfg.Algorithm != BCFW {
+		return fmt.Errorf("solver: %v keeps no gap estimates; Stop.GapEstimate needs bcfw", s.cfg.Algorithm)
+	}
+	if stop.EarlyCheck > 0 && stop.Gap == 0 {
+		return errors.New("solver: Stop.EarlyCheck needs Stop.Gap")
+	}
+	if stop == (Stop{}) && ctx.Done() == nil {
+		return errors.New("solver: Run needs a stopping criterion (Stop) or a cancellable context")
+	}
+	return nil
+}
