@@ -119,7 +119,7 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
-		Seed: f.seed,
+		Seed:  f.seed,
 		Cache: solver.Cache{Enabled: f.cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
