@@ -92,7 +92,7 @@ func ExampleReadLetterData() {
 	fmt.Println(err)
 	// Output:
 	// 1 hi [7 8]
-	// bad.data: line 1: 3 fields, want 134 (id letter next_id word_id position fold and 128 pixels)
+	// ocr: bad.data:1: 3 fields, want 134 (id letter next_id word_id position fold and 128 pixels)
 }
 
 func ExampleReadUSPS() {

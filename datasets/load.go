@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -11,9 +12,11 @@ import (
 
 // Options configures Load.
 type Options struct {
-	// Path is an explicit location of the data (a data root, the dataset's
-	// folder or one of its files); empty means $FWSTRUCT_DATA, then the user
-	// cache (see Locate).
+	// Path is an explicit location of the data: a data root, the dataset's
+	// folder or one of its files. It is used as given: when it does not
+	// hold the dataset, Load fails naming it. Empty means the search of
+	// Locate ($FWSTRUCT_DATA, then the user cache), which applies only to
+	// datasets named "ocr" or "usps".
 	Path string
 	// Split selects OCR-small (default) or OCR-large.
 	Split Split
@@ -32,9 +35,9 @@ var Names = []string{"ocr", "usps", "synthetic"}
 // as a multiclass problem) or "synthetic" (the seeded OCR-like generator,
 // needing no file). The name may also be a path to a data file or folder,
 // whose dataset is recognized from its name (letter.data* is OCR, zip.* or a
-// folder holding zip.train* is USPS).
+// folder holding zip.train* is USPS); the path is then used as opt.Path is.
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
-	if name != "ocr" && name != "usps" && name != "synthetic" {
+	if !slices.Contains(Names, name) {
 		kind, err := Recognize(name)
 		if err != nil {
 			return nil, nil, err
@@ -43,32 +46,44 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 	}
 	switch name {
 	case "synthetic":
+		if opt.Path != "" {
+			return nil, nil, fmt.Errorf("synthetic data is generated, not read: drop the path %s", opt.Path)
+		}
 		tr, te, err := SyntheticOCR(opt.Synthetic)
 		if err != nil {
 			return nil, nil, err
 		}
 		return tr, te, nil
 	case "ocr":
-		root, err := Locate(OCR, opt.Path)
+		path, err := dataPath(OCR, opt.Path)
 		if err != nil {
 			return nil, nil, err
 		}
-		tr, te, err := LoadOCR(root, opt.Split)
+		tr, te, err := LoadOCR(path, opt.Split)
 		if err != nil {
 			return nil, nil, err
 		}
 		return tr, te, nil
 	default:
-		root, err := Locate(USPS, opt.Path)
+		path, err := dataPath(USPS, opt.Path)
 		if err != nil {
 			return nil, nil, err
 		}
-		tr, te, err := LoadUSPS(root, !opt.NoBias)
+		tr, te, err := LoadUSPS(path, !opt.NoBias)
 		if err != nil {
 			return nil, nil, err
 		}
 		return tr, te, nil
 	}
+}
+
+// dataPath returns the explicit path as is, else the folder where Locate
+// finds ds.
+func dataPath(ds Dataset, explicit string) (string, error) {
+	if explicit != "" {
+		return explicit, nil
+	}
+	return Locate(ds, "")
 }
 
 // Recognize returns the dataset name ("ocr" or "usps") of a data path from

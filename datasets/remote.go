@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path"
@@ -94,17 +95,23 @@ func (ds Dataset) WithBaseURL(base string) Dataset {
 // gzip may also be present uncompressed, without its ".gz" suffix (the
 // readers detect compression from the content).
 func (ds Dataset) Paths(dir string) ([]string, error) {
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", ds.Name, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("dataset %s: %s is not a folder", ds.Name, dir)
+	}
 	paths := make([]string, len(ds.Files))
 	var missing []string
 	for k, f := range ds.Files {
 		p := findFile(dir, f)
 		if p == "" {
-			missing = append(missing, filepath.Join(dir, filepath.FromSlash(f.Path)))
+			missing = append(missing, f.Path)
 		}
 		paths[k] = p
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("dataset %s: missing %s", ds.Name, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("dataset %s: folder %s lacks %s (looked for it there and under %s/, gzip-compressed or not)",
+			ds.Name, dir, strings.Join(missing, " and "), ds.Name)
 	}
 	return paths, nil
 }
@@ -137,56 +144,98 @@ func CacheDir() (string, error) {
 	return filepath.Join(dir, "fwstruct"), nil
 }
 
-// Locate returns a directory holding every file of ds, looking in order at
+// ErrNotFound reports a dataset found in none of the places Locate searches.
+var ErrNotFound = errors.New("not found")
+
+// Locate returns a directory holding every file of ds (for Dataset.Paths,
+// LoadOCR or LoadUSPS).
 //
-//  1. explicit, when not empty: a data root (holding e.g. ocr/letter.data.gz),
-//     the dataset's folder (holding e.g. letter.data.gz), or one of the
-//     dataset's files (then its folder is used);
-//  2. $FWSTRUCT_DATA, a data root (or the dataset's folder);
-//  3. CacheDir(), where Download puts the files by default.
+// An explicit path, when not empty, is the only place looked at: a data root
+// (holding e.g. ocr/letter.data.gz), the dataset's folder (holding e.g.
+// letter.data.gz), or one of the dataset's files (then its folder). When it
+// does not hold the dataset, the error names it; Locate never falls back to
+// another copy of the data.
 //
-// The first place holding all files wins; a place that does not hold them is
-// skipped. The result is meant for Dataset.Paths (or LoadOCR and LoadUSPS,
-// which accept it directly). When no place holds the dataset, the error lists
-// every place tried and how to get the data.
+// Without an explicit path, Locate searches, in order,
+//
+//  1. $FWSTRUCT_DATA, a data root (or the dataset's folder), when set;
+//  2. CacheDir(), where Download puts the files by default.
+//
+// The first place holding all files wins. $FWSTRUCT_DATA naming something
+// that is not a folder is an error (not a reason to look elsewhere); when no
+// place holds the dataset, the error wraps ErrNotFound and lists every
+// place tried and how to get the data.
 func Locate(ds Dataset, explicit string) (root string, err error) {
 	if len(ds.Files) == 0 {
 		return "", fmt.Errorf("locate dataset %q: it has no files", ds.Name)
 	}
-	var tried []string
-	try := func(dir, what string) bool {
-		if _, err := ds.Paths(dir); err != nil {
-			tried = append(tried, fmt.Sprintf("%s (%s)", dir, what))
-			return false
-		}
-		return true
-	}
 	if explicit != "" {
-		dir := explicit
-		if fi, err := os.Stat(explicit); err == nil && !fi.IsDir() {
-			dir = filepath.Dir(explicit)
-		}
-		if try(dir, "explicit path") {
-			return dir, nil
-		}
+		return locateExplicit(ds, explicit)
 	}
+	var tried []string
 	if env := os.Getenv(EnvVar); env != "" {
-		if try(env, "$"+EnvVar) {
+		if fi, err := os.Stat(env); err != nil || !fi.IsDir() {
+			why := "not a folder"
+			if err != nil {
+				why = "does not exist"
+				if !errors.Is(err, fs.ErrNotExist) {
+					why = err.Error()
+				}
+			}
+			return "", fmt.Errorf("$%s is %s, which %s; set it to the folder holding the datasets or unset it", EnvVar, env, why)
+		}
+		if _, err := ds.Paths(env); err == nil {
 			return env, nil
 		}
+		tried = append(tried, fmt.Sprintf("%s ($%s)", env, EnvVar))
 	} else {
 		tried = append(tried, "$"+EnvVar+" (not set)")
 	}
 	cache, cerr := CacheDir()
 	if cerr == nil {
-		if try(cache, "user cache") {
+		if _, err := ds.Paths(cache); err == nil {
 			return cache, nil
 		}
+		tried = append(tried, fmt.Sprintf("%s (user cache)", cache))
 	} else {
 		tried = append(tried, fmt.Sprintf("user cache (%v)", cerr))
 	}
-	return "", fmt.Errorf("dataset %s not found; tried %s. Run `fwstruct download %s` to fetch it into the user cache, or set %s to a folder holding %s",
-		ds.Name, strings.Join(tried, ", "), ds.Name, EnvVar, ds.Files[0].Path)
+	return "", fmt.Errorf("dataset %s %w; tried %s. Run `fwstruct download %s` to fetch it into the user cache, or set %s to a folder holding %s",
+		ds.Name, ErrNotFound, strings.Join(tried, ", "), ds.Name, EnvVar, ds.Files[0].Path)
+}
+
+// locateExplicit is Locate with an explicit path.
+func locateExplicit(ds Dataset, path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("dataset %s: %w", ds.Name, err)
+	}
+	if fi.IsDir() {
+		if _, err := ds.Paths(path); err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+	dir := filepath.Dir(path)
+	paths, err := ds.Paths(dir)
+	if err != nil {
+		return "", fmt.Errorf("dataset %s: %s is not one of its files (%w)", ds.Name, path, err)
+	}
+	for _, p := range paths {
+		if pi, err := os.Stat(p); err == nil && os.SameFile(fi, pi) {
+			return dir, nil
+		}
+	}
+	return "", fmt.Errorf("dataset %s: %s is not one of its files (%s); name its folder or rename it", ds.Name, path, strings.Join(baseNames(ds), ", "))
+}
+
+// baseNames returns the base names of the files of ds.
+func baseNames(ds Dataset) []string {
+	out := make([]string, len(ds.Files))
+	for k, f := range ds.Files {
+		out[k] = path.Base(f.Path)
+	}
+	return out
 }
 
 // ErrChecksum reports a downloaded file whose SHA-256 digest or size is not

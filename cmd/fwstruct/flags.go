@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -45,9 +46,17 @@ func (d *dataFlags) load() (train, test oracles.Problem, name string, err error)
 	}
 	name = d.name
 	if name == "auto" {
-		name = "synthetic"
-		if _, err := datasets.Locate(datasets.OCR, d.path); err == nil {
-			name = "ocr"
+		// OCR when it is found, else synthetic; but a path the user names
+		// must hold OCR, and a broken $FWSTRUCT_DATA is an error.
+		name = "ocr"
+		if d.path == "" {
+			_, err := datasets.Locate(datasets.OCR, "")
+			switch {
+			case errors.Is(err, datasets.ErrNotFound):
+				name = "synthetic"
+			case err != nil:
+				return nil, nil, "", err
+			}
 		}
 	}
 	train, test, err = datasets.Load(name, opt)
