@@ -119,3 +119,55 @@ func TestDataAutoWithoutData(t *testing.T) {
 		t.Errorf("exit %d: %s %s", code, out, errOut)
 	}
 }
+
+// TestTrainOnGenericFormats trains on svmlight and CSV files with the data
+// flags, and rejects bad values of them.
+func TestTrainOnGenericFormats(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	var svm, csv strings.Builder
+	csv.WriteString("a,b,class\n")
+	for i := 0; i < 40; i++ {
+		c := i % 3
+		fmt.Fprintf(&svm, "%d %d:%d %d:0.5\n", c+1, c+1, 1+i%4, 4)
+		fmt.Fprintf(&csv, "%d,%g,k%d\n", c, float64(i%5)/4, c)
+	}
+	train := writeTestFile(t, filepath.Join(dir, "toy.svm"), []byte(svm.String()))
+	writeTestFile(t, filepath.Join(dir, "toy.svm.t"), []byte("1 1:1 4:0.5\n3 3:2\n"))
+	csvTrain := writeTestFile(t, filepath.Join(dir, "toy_train.csv"), []byte(csv.String()))
+	tsv := writeTestFile(t, filepath.Join(dir, "toy.tsv"), []byte(strings.ReplaceAll(csv.String(), ",", "\t")))
+	base := []string{"train", "--passes", "3", "--gap-every", "1", "--quiet"}
+	ok := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", train}, "40 training and 2 test examples, d = 15"},
+		{[]string{"--data", "svmlight", "--data-path", train, "--scale", "minmax", "--no-bias"}, "d = 12"},
+		{[]string{"--data", "svmlight", "--data-path", train, "--index-base", "0", "--no-bias"}, "d = 15"},
+		{[]string{"--data", csvTrain, "--test-data", csvTrain, "--scale", "standardize"}, "40 training and 40 test examples, d = 9"},
+		{[]string{"--data", "csv", "--data-path", tsv, "--test-data", tsv, "--csv-comma", `\t`, "--label-column", "class"}, "d = 9"},
+	}
+	for _, tc := range ok {
+		code, out, errOut := runCLI(t, append(base, tc.args...)...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, %q, stderr %q; want %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	fails := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", csvTrain}, "no test file for " + csvTrain},
+		{[]string{"--data", train, "--scale", "log"}, "--scale: unknown scaling"},
+		{[]string{"--data", train, "--index-base", "2"}, "--index-base"},
+		{[]string{"--data", csvTrain, "--csv-header", "maybe"}, "--csv-header"},
+		{[]string{"--data", csvTrain, "--csv-comma", ";;"}, "--csv-comma"},
+		{[]string{"--data", "usps", "--scale", "minmax"}, "scaling applies to svmlight and csv"},
+	}
+	for _, tc := range fails {
+		code, _, errOut := runCLI(t, append(base, tc.args...)...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
