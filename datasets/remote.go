@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -242,6 +243,11 @@ func baseNames(ds Dataset) []string {
 // the expected one.
 var ErrChecksum = errors.New("checksum mismatch")
 
+// ErrUnreachable reports a download that could not reach its server or lost
+// the connection to it: no network, a failed DNS lookup, a refused, dropped
+// or timed-out connection.
+var ErrUnreachable = errors.New("cannot reach the server")
+
 // Download fetches every file of ds that is not already under root (in any
 // layout accepted by Dataset.Paths) into root/<file Path>, creating folders as
 // needed. An empty root means CacheDir() and a nil client
@@ -250,12 +256,14 @@ var ErrChecksum = errors.New("checksum mismatch")
 // Each file is written to a temporary file in its destination folder, checked
 // against its size and SHA-256 digest, and renamed into place only when
 // both match, so an interrupted or corrupted download never leaves a partial
-// file behind. A mismatch returns an error wrapping ErrChecksum that names the
-// URL and the expected and actual digests. Cancelling ctx aborts the
-// download.
-func Download(ctx context.Context, ds Dataset, root string, client *http.Client) error {
+// file behind; a failed download also removes the folders it created. The
+// error is one line that says how to install the missing files by hand. A
+// server that cannot be reached (or drops the connection) gives an error
+// wrapping ErrUnreachable that names the host and says the network may be
+// offline; a mismatch, an error wrapping ErrChecksum that names the URL and
+// the expected and actual digests. Cancelling ctx aborts the download.
+func Download(ctx context.Context, ds Dataset, root string, client *http.Client) (err error) {
 	if root == "" {
-		var err error
 		if root, err = CacheDir(); err != nil {
 			return fmt.Errorf("download %s: %w", ds.Name, err)
 		}
@@ -263,7 +271,15 @@ func Download(ctx context.Context, ds Dataset, root string, client *http.Client)
 	if client == nil {
 		client = http.DefaultClient
 	}
-	for _, f := range ds.Files {
+	var created []string // folders this call created, deepest last
+	defer func() {
+		if err != nil {
+			for k := len(created) - 1; k >= 0; k-- {
+				os.Remove(created[k]) // only when empty
+			}
+		}
+	}()
+	for k, f := range ds.Files {
 		if !filepath.IsLocal(filepath.FromSlash(f.Path)) {
 			return fmt.Errorf("download %s: file path %q is not a relative path inside the data root", ds.Name, f.Path)
 		}
@@ -271,21 +287,61 @@ func Download(ctx context.Context, ds Dataset, root string, client *http.Client)
 			continue
 		}
 		dest := filepath.Join(root, filepath.FromSlash(f.Path))
-		if err := fetch(ctx, client, f, dest); err != nil {
-			return fmt.Errorf("download %s: %w", ds.Name, err)
+		if err := fetch(ctx, client, f, dest, &created); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("download %s: %w", ds.Name, err)
+			}
+			return fmt.Errorf("download %s: %w; %s", ds.Name, err, byHand(ds.Files[k:], root))
 		}
 	}
 	return nil
 }
 
-// fetch downloads f into dest through a verified temporary file.
-func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) (err error) {
+// byHand says where to put the files that are still missing under root.
+func byHand(files []RemoteFile, root string) string {
+	var steps []string
+	for _, f := range files {
+		if findFile(root, f) == "" {
+			steps = append(steps, fmt.Sprintf("%s as %s", f.URL, filepath.Join(root, filepath.FromSlash(f.Path))))
+		}
+	}
+	return "to install by hand, save " + strings.Join(steps, " and ")
+}
+
+// unreachableError is a failure to reach host, or a lost connection.
+type unreachableError struct {
+	host string
+	err  error
+}
+
+func (e *unreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s (the network may be offline): %v", e.host, e.err)
+}
+
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
+
+// unreachable wraps an error of the HTTP client talking to the host of
+// rawURL, without the URL the client repeats.
+func unreachable(rawURL string, err error) error {
+	host := rawURL
+	if u, perr := url.Parse(rawURL); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if err == io.EOF {
+		err = errors.New("the server closed the connection")
+	}
+	return &unreachableError{host: host, err: err}
+}
+
+// fetch downloads f into dest through a verified temporary file, appending
+// the folders it creates to created.
+func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, created *[]string) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("GET %s: %w", f.URL, err)
-	}
-	dir := filepath.Dir(dest)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.URL, nil)
 	if err != nil {
@@ -293,11 +349,18 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) 
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", f.URL, ctxErr(ctx, err))
+		if ctx.Err() != nil {
+			return fmt.Errorf("GET %s: %w", f.URL, ctxErr(ctx, err))
+		}
+		return unreachable(f.URL, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", f.URL, resp.Status)
+	}
+	dir := filepath.Dir(dest)
+	if err := mkdirAll(dir, created); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*.part")
 	if err != nil {
@@ -317,7 +380,14 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) 
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tmp, h), body)
 	if err != nil {
-		return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+		if ctx.Err() != nil {
+			return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // writing the temporary file
+			return err
+		}
+		return unreachable(f.URL, fmt.Errorf("connection lost after %d bytes: %w", n, err))
 	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if (f.Size > 0 && n != f.Size) || (f.SHA256 != "" && !strings.EqualFold(got, f.SHA256)) {
@@ -336,10 +406,26 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) 
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp.Name(), dest); err != nil {
-		return err
+	return os.Rename(tmp.Name(), dest)
+}
+
+// mkdirAll creates dir and its missing parents, appending those it created
+// to created (parents first).
+func mkdirAll(dir string, created *[]string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
 	}
-	return nil
+	err := os.MkdirAll(dir, 0o755)
+	for k := len(missing) - 1; k >= 0; k-- {
+		if fi, serr := os.Stat(missing[k]); serr == nil && fi.IsDir() {
+			*created = append(*created, missing[k])
+		}
+	}
+	return err
 }
 
 // ctxErr returns the context's error when it is done (so that callers can

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +170,33 @@ func TestTrainOnGenericFormats(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestDownloadOffline: an unreachable server gives one line naming the host,
+// the network and where to put the files, and leaves no folder behind.
+func TestDownloadOffline(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "data")
+	code, out, errOut := runCLI(t, "download", "--dir", dir, "--base-url", "http://"+addr, "usps")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, want := range []string{"cannot reach " + addr, "network may be offline", filepath.Join(dir, "usps", "zip.train.gz"), filepath.Join(dir, "usps", "zip.test.gz")} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
+		}
+	}
+	if n := strings.Count(errOut, "\n"); n != 1 {
+		t.Errorf("%d lines on stderr: %q", n, errOut)
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
 	}
 }
