@@ -159,7 +159,9 @@ func (sc *Scaler) Transform(x []oracles.SparseVec) ([]oracles.SparseVec, error) 
 				return nil, fmt.Errorf("scaling: example %d: indices must increase within [0, %d) with one value each", i, len(zero))
 			}
 		}
-		var w oracles.SparseVec
+		// Room for one more entry: the bias NewMulticlassData appends.
+		n := len(v.Idx) + len(dense) + 1
+		w := oracles.SparseVec{Idx: make([]int32, 0, n), Val: make([]float64, 0, n)}
 		// Merge the stored features of v with the dense ones.
 		k, d := 0, 0
 		for k < len(v.Idx) || d < len(dense) {
