@@ -28,27 +28,14 @@ const (
 	HeaderNo
 )
 
+var csvHeaderNames = []string{"auto", "yes", "no"}
+
 // String returns "auto", "yes" or "no" (the forms ParseCSVHeader accepts).
-func (h CSVHeader) String() string {
-	switch h {
-	case HeaderAuto:
-		return "auto"
-	case HeaderYes:
-		return "yes"
-	case HeaderNo:
-		return "no"
-	}
-	return fmt.Sprintf("CSVHeader(%d)", int(h))
-}
+func (h CSVHeader) String() string { return enumName(csvHeaderNames, int(h), "CSVHeader") }
 
 // ParseCSVHeader parses "auto", "yes" or "no".
 func ParseCSVHeader(s string) (CSVHeader, error) {
-	for _, h := range []CSVHeader{HeaderAuto, HeaderYes, HeaderNo} {
-		if s == h.String() {
-			return h, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown CSV header mode %q (want auto, yes or no)", s)
+	return parseEnum[CSVHeader](csvHeaderNames, s, "CSV header mode")
 }
 
 // CSVOptions configures ReadCSV.

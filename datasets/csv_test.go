@@ -115,17 +115,3 @@ func TestReadCSVFile(t *testing.T) {
 		t.Errorf("truncated: %v", err)
 	}
 }
-
-func TestParseCSVHeader(t *testing.T) {
-	for _, h := range []CSVHeader{HeaderAuto, HeaderYes, HeaderNo} {
-		if got, err := ParseCSVHeader(h.String()); err != nil || got != h {
-			t.Errorf("ParseCSVHeader(%q) = %v, %v", h.String(), got, err)
-		}
-	}
-	if _, err := ParseCSVHeader("maybe"); err == nil {
-		t.Error("ParseCSVHeader(maybe) accepted")
-	}
-	if s := CSVHeader(4).String(); s != "CSVHeader(4)" {
-		t.Errorf("String = %q", s)
-	}
-}

@@ -2,6 +2,7 @@ package datasets_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"strings"
@@ -120,17 +121,19 @@ func ExampleGapToy() {
 	// w* = [0.1768 0.1768 0.1768 0.1768 1.0000] (train with lambda = 1/n = 0.1)
 }
 
-// Find the OCR data (explicit path, then $FWSTRUCT_DATA, then the user
-// cache), downloading it into the cache when it is missing.
+// Find the OCR data ($FWSTRUCT_DATA, then the user cache), downloading it
+// into the cache when it is in neither; any other error (such as
+// $FWSTRUCT_DATA naming a missing folder) is the user's to fix.
 func ExampleLocate() {
 	root, err := datasets.Locate(datasets.OCR, "")
-	if err != nil {
+	if errors.Is(err, datasets.ErrNotFound) {
 		if err := datasets.Download(context.Background(), datasets.OCR, "", nil); err != nil {
 			log.Fatal(err)
 		}
-		if root, err = datasets.CacheDir(); err != nil {
-			log.Fatal(err)
-		}
+		root, err = datasets.CacheDir()
+	}
+	if err != nil {
+		log.Fatal(err)
 	}
 	train, test, err := datasets.LoadOCR(root, datasets.SplitSmall)
 	if err != nil {

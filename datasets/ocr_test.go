@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -154,8 +155,9 @@ func TestReadLetterFile(t *testing.T) {
 	t.Run("corrupt gzip", func(t *testing.T) {
 		gz := gzipBytes(t, data)
 		p := writeFile(t, dir, "bad.gz", gz[:len(gz)/2])
-		if _, err := ReadLetterFile(p); err == nil || !strings.Contains(err.Error(), p) {
-			t.Errorf("error %v, want one naming %s", err, p)
+		_, err := ReadLetterFile(p)
+		if err == nil || !strings.Contains(err.Error(), p) || !errors.Is(err, ErrTruncated) || strings.Contains(err.Error(), "fields") {
+			t.Errorf("error %v, want one naming %s and saying it is truncated (not a field count)", err, p)
 		}
 	})
 	t.Run("error names path and line", func(t *testing.T) {

@@ -27,28 +27,15 @@ const (
 	ScaleStandardize
 )
 
+var scalingNames = []string{"none", "minmax", "standardize"}
+
 // String returns "none", "minmax" or "standardize" (the forms ParseScaling
 // accepts).
-func (s Scaling) String() string {
-	switch s {
-	case ScaleNone:
-		return "none"
-	case ScaleMinMax:
-		return "minmax"
-	case ScaleStandardize:
-		return "standardize"
-	}
-	return fmt.Sprintf("Scaling(%d)", int(s))
-}
+func (s Scaling) String() string { return enumName(scalingNames, int(s), "Scaling") }
 
 // ParseScaling parses "none", "minmax" or "standardize".
 func ParseScaling(s string) (Scaling, error) {
-	for _, sc := range []Scaling{ScaleNone, ScaleMinMax, ScaleStandardize} {
-		if s == sc.String() {
-			return sc, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown scaling %q (want none, minmax or standardize)", s)
+	return parseEnum[Scaling](scalingNames, s, "scaling")
 }
 
 // Scaler is an affine map of every feature, x'_f = (x_f - Offset[f]) *

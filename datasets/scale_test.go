@@ -168,17 +168,3 @@ func TestScalerErrors(t *testing.T) {
 		t.Errorf("overflow error %v", err)
 	}
 }
-
-func TestParseScaling(t *testing.T) {
-	for _, s := range []Scaling{ScaleNone, ScaleMinMax, ScaleStandardize} {
-		if got, err := ParseScaling(s.String()); err != nil || got != s {
-			t.Errorf("ParseScaling(%q) = %v, %v", s.String(), got, err)
-		}
-	}
-	if _, err := ParseScaling("zscore"); err == nil {
-		t.Error("ParseScaling(zscore) accepted")
-	}
-	if s := Scaling(5).String(); s != "Scaling(5)" {
-		t.Errorf("String = %q", s)
-	}
-}

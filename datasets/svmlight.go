@@ -26,27 +26,14 @@ const (
 	IndexOne
 )
 
+var indexBaseNames = []string{"auto", "0", "1"}
+
 // String returns "auto", "0" or "1" (the forms ParseIndexBase accepts).
-func (b IndexBase) String() string {
-	switch b {
-	case IndexAuto:
-		return "auto"
-	case IndexZero:
-		return "0"
-	case IndexOne:
-		return "1"
-	}
-	return fmt.Sprintf("IndexBase(%d)", int(b))
-}
+func (b IndexBase) String() string { return enumName(indexBaseNames, int(b), "IndexBase") }
 
 // ParseIndexBase parses "auto", "0" or "1".
 func ParseIndexBase(s string) (IndexBase, error) {
-	for _, b := range []IndexBase{IndexAuto, IndexZero, IndexOne} {
-		if s == b.String() {
-			return b, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown index base %q (want auto, 0 or 1)", s)
+	return parseEnum[IndexBase](indexBaseNames, s, "index base")
 }
 
 // DefaultMaxFeatures is the largest number of features an svmlight file may

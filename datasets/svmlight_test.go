@@ -215,18 +215,3 @@ func TestReadSVMLightFile(t *testing.T) {
 		t.Errorf("folder: %v", err)
 	}
 }
-
-func TestParseIndexBase(t *testing.T) {
-	for _, b := range []IndexBase{IndexAuto, IndexZero, IndexOne} {
-		got, err := ParseIndexBase(b.String())
-		if err != nil || got != b {
-			t.Errorf("ParseIndexBase(%q) = %v, %v", b.String(), got, err)
-		}
-	}
-	if _, err := ParseIndexBase("2"); err == nil {
-		t.Error("ParseIndexBase(2) accepted")
-	}
-	if s := IndexBase(9).String(); s != "IndexBase(9)" {
-		t.Errorf("String = %q", s)
-	}
-}

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -106,9 +107,27 @@ func TestLoadUSPS(t *testing.T) {
 			}
 		}
 	}
+	// One of the files names the pair; the other is found beside it.
+	for _, file := range []string{plainDir + "/zip.train", plainDir + "/zip.test", root + "/usps/zip.test.gz"} {
+		tr, te, err := LoadUSPS(file, false)
+		if err != nil || tr.Len() != 3 || te.Len() != 1 {
+			t.Errorf("LoadUSPS(%s): %v", file, err)
+		}
+	}
+	odd := writeFile(t, plainDir, "digits.txt", []byte(train))
+	if _, _, err := LoadUSPS(odd, false); err == nil || !strings.Contains(err.Error(), "cannot tell the training file") {
+		t.Errorf("LoadUSPS(%s): %v", odd, err)
+	}
 	empty := t.TempDir()
 	if _, _, err := LoadUSPS(empty, false); err == nil || !strings.Contains(err.Error(), "zip.train") {
 		t.Errorf("LoadUSPS(empty) error %v", err)
+	}
+	cut := t.TempDir()
+	gz := gzipBytes(t, []byte(strings.Repeat(train, 50)))
+	writeFile(t, cut, "zip.train.gz", gz[:len(gz)/2])
+	writeFile(t, cut, "zip.test", []byte(test))
+	if _, _, err := LoadUSPS(cut, false); !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "zip.train.gz") || strings.Contains(err.Error(), "fields") {
+		t.Errorf("LoadUSPS(truncated) error %v", err)
 	}
 	bad := t.TempDir()
 	writeFile(t, bad, "zip.train", []byte(train+"x\n"))
