@@ -58,6 +58,9 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 		}
 		name, opt.Path = kind, name
 	}
+	if opt.Scaling != ScaleNone && name != "svmlight" && name != "csv" {
+		return nil, nil, fmt.Errorf("%s: scaling applies to svmlight and csv data only", name)
+	}
 	switch name {
 	case "synthetic":
 		if opt.Path != "" {
@@ -92,9 +95,6 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 		}
 		return d.Train, d.Test, nil
 	default:
-		if opt.Scaling != ScaleNone {
-			return nil, nil, fmt.Errorf("usps: scaling applies to svmlight and csv data only")
-		}
 		path, err := dataPath(USPS, opt.Path)
 		if err != nil {
 			return nil, nil, err

@@ -185,7 +185,8 @@ func TestLoadGenericFormats(t *testing.T) {
 		{renamed, Options{}, "name different feature columns"},
 		{"svmlight", Options{}, "needs the path of its training file"},
 		{"csv", Options{Path: dir}, "is a folder"},
-		{"usps", Options{Scaling: ScaleMinMax}, "scaling applies to svmlight and csv"},
+		{"usps", Options{Scaling: ScaleMinMax}, "usps: scaling applies to svmlight and csv"},
+		{"synthetic", Options{Scaling: ScaleStandardize}, "synthetic: scaling applies"},
 		{"synthetic", Options{Path: svmTrain}, "drop the path"},
 	}
 	for _, tc := range fails {
