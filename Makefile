@@ -3,6 +3,7 @@
 #   make test       vet, format check and the whole test suite (real data when present)
 #   make demo       train on OCR when present (else the built-in synthetic data), write the trace
 #   make bench      benchmarks of the hot paths (oracle, block step, gap pass, memory)
+#   make fuzz       run every Fuzz test for FUZZTIME each (their seed corpora run in make test)
 #   make notebooks  install Jupyter + GoNB and execute every notebook headlessly
 #   make browser-check  render an interactive chart in headless Chromium and check the screenshot
 
@@ -17,7 +18,7 @@ endif
 
 OUT := out
 
-.PHONY: all test vet fmt-check demo bench clean
+.PHONY: all test vet fmt-check demo bench fuzz clean
 
 all: test
 
@@ -40,6 +41,37 @@ demo:
 BENCHTIME ?= 2s
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./oracles ./solver ./datasets
+
+# go test -fuzz takes one function of one package at a time: list the Fuzz
+# functions of every package with tests (FUZZPKGS) and fuzz each for FUZZTIME.
+# A failing input is saved under the package's testdata/fuzz/ (commit it: it
+# becomes part of the seed corpus that make test runs). FUZZMINIMIZE bounds the
+# minimization of each new input (Go's default, 60s, would eat the whole
+# FUZZTIME on inputs of a few kilobytes such as letter.data lines).
+FUZZTIME ?= 30s
+FUZZMINIMIZE ?= 5s
+FUZZPKGS ?= ./...
+fuzz:
+	@pkgs=$$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $(FUZZPKGS)) || exit 1; \
+	found=0; failed=; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	for pkg in $$pkgs; do \
+		fns=$$($(GO) test -list '^Fuzz' $$pkg) || { echo "$$fns"; exit 1; }; \
+		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+		for fn in $$(echo "$$fns" | grep '^Fuzz'); do \
+			found=$$((found + 1)); \
+			echo "== $$pkg $$fn ($(FUZZTIME))"; \
+			before=$$(ls "$$dir/testdata/fuzz/$$fn" 2>/dev/null | wc -l); \
+			if $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg > "$$log" 2>&1; then \
+				tail -n 2 "$$log"; \
+			elif [ "$$(ls "$$dir/testdata/fuzz/$$fn" 2>/dev/null | wc -l)" = "$$before" ] && grep -q 'context deadline exceeded' "$$log"; then \
+				tail -n 3 "$$log"; echo "(ignored: the fuzz engine's deadline at the end of -fuzztime, no failing input)"; \
+			else \
+				grep -v '^fuzz: elapsed' "$$log"; failed="$$failed $$fn"; \
+			fi; \
+		done; \
+	done; \
+	echo "fuzz: $$found Fuzz functions, $(FUZZTIME) each"; \
+	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed"; exit 1; fi
 
 clean:
 	rm -rf $(OUT)

@@ -1,6 +1,6 @@
 // Package datasets turns data into fwstruct problems (package oracles): readers
-// for the real formats used in the papers, deterministic synthetic
-// generators, and the resolution and download of the data files.
+// for the real formats used in the papers and for generic formats, deterministic
+// synthetic generators, and the resolution and download of the data files.
 //
 // # Real data
 //
@@ -11,17 +11,38 @@
 //   - USPS digits (the ESL zip data): ReadUSPS and LoadUSPS build multiclass
 //     problems.
 //
-// Readers accept plain or gzip-compressed files (detected by the gzip magic
-// bytes, not the file name) and report malformed input as errors naming the
-// file and line, never by panicking.
+// # Your own data
+//
+// Two generic formats become Crammer-Singer multiclass problems
+// (oracles.Multiclass):
+//
+//   - svmlight / libsvm, "label index:value ...": ReadSVMLight, LoadSVMLight;
+//   - dense CSV with a label column: ReadCSV, LoadCSV.
+//
+// The readers return Examples (features and labels as written);
+// NewMulticlassData maps the labels to classes 0..K-1 in sorted order
+// (MulticlassData.Classes keeps the mapping), scales the features
+// (Scaling: none, min-max or standardization, fitted on the training set
+// only) and appends a bias feature. LoadSVMLight and LoadCSV read a training
+// file and its test file, named explicitly (Options.TestPath) or found
+// beside it by TestFileCandidates (X.t, X_test.csv, ...). Load accepts both by
+// path or by format name.
+//
+// Every reader accepts plain or gzip-compressed files (detected by the gzip
+// magic bytes, not the file name), reports a cut gzip stream as ErrTruncated,
+// and reports malformed input as an error naming the format, file and line,
+// "svmlight: FILE:LINE: ...", never by panicking.
 //
 // # Where the data lives
 //
-// The project never ships the datasets. Locate finds a dataset in an explicit
-// path, then in $FWSTRUCT_DATA, then in the user cache directory (CacheDir);
-// Download fetches the public files, verifying their SHA-256 digests. The
-// layout under a data root is the one of OCR.Files and USPS.Files, e.g.
-// <root>/ocr/letter.data.gz.
+// The project never ships the datasets. A path the user names (Options.Path,
+// an explicit argument of Locate, LoadOCR, LoadUSPS) is used as given, or the
+// load fails naming it: it never falls back to another copy of the data.
+// Without a path, Locate finds a named dataset (ocr, usps) in $FWSTRUCT_DATA,
+// then in the user cache directory (CacheDir); $FWSTRUCT_DATA naming a folder
+// that does not exist is an error. Download fetches the public files,
+// verifying their SHA-256 digests. The layout under a data root is the one of
+// OCR.Files and USPS.Files, e.g. <root>/ocr/letter.data.gz.
 //
 // # Generated data
 //

@@ -2,6 +2,7 @@ package datasets_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"strings"
@@ -92,7 +93,7 @@ func ExampleReadLetterData() {
 	fmt.Println(err)
 	// Output:
 	// 1 hi [7 8]
-	// bad.data: line 1: 3 fields, want 134 (id letter next_id word_id position fold and 128 pixels)
+	// ocr: bad.data:1: 3 fields, want 134 (id letter next_id word_id position fold and 128 pixels)
 }
 
 func ExampleReadUSPS() {
@@ -120,21 +121,93 @@ func ExampleGapToy() {
 	// w* = [0.1768 0.1768 0.1768 0.1768 1.0000] (train with lambda = 1/n = 0.1)
 }
 
-// Find the OCR data (explicit path, then $FWSTRUCT_DATA, then the user
-// cache), downloading it into the cache when it is missing.
+// Find the OCR data ($FWSTRUCT_DATA, then the user cache), downloading it
+// into the cache when it is in neither; any other error (such as
+// $FWSTRUCT_DATA naming a missing folder) is the user's to fix.
 func ExampleLocate() {
 	root, err := datasets.Locate(datasets.OCR, "")
-	if err != nil {
+	if errors.Is(err, datasets.ErrNotFound) {
 		if err := datasets.Download(context.Background(), datasets.OCR, "", nil); err != nil {
 			log.Fatal(err)
 		}
-		if root, err = datasets.CacheDir(); err != nil {
-			log.Fatal(err)
-		}
+		root, err = datasets.CacheDir()
+	}
+	if err != nil {
+		log.Fatal(err)
 	}
 	train, test, err := datasets.LoadOCR(root, datasets.SplitSmall)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(train.Len(), test.Len())
+}
+
+func ExampleReadSVMLight() {
+	data := `# label index:value ... (1-based indices, detected)
++1 1:0.5 3:2
+-1 2:1   # a comment
+2.0 3:-1
+`
+	ex, err := datasets.ReadSVMLight(strings.NewReader(data), "toy.svm", datasets.SVMLightOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ex.Len(), "examples,", ex.NumFeatures, "features, labels", ex.Labels)
+	fmt.Println("first example (0-based):", ex.X[0].Idx, ex.X[0].Val)
+
+	_, err = datasets.ReadSVMLight(strings.NewReader("1 qid:4 1:1\n"), "rank.svm", datasets.SVMLightOptions{})
+	fmt.Println(err)
+	// Output:
+	// 3 examples, 3 features, labels [1 -1 2]
+	// first example (0-based): [0 2] [0.5 2]
+	// svmlight: rank.svm:1: "qid:4": qid (ranking data) is not supported; a multiclass file holds a label and index:value pairs
+}
+
+func ExampleReadCSV() {
+	data := `sepal_length,sepal_width,species
+5.1,3.5,setosa
+7.0,3.2,versicolor
+`
+	ex, err := datasets.ReadCSV(strings.NewReader(data), "iris.csv", datasets.CSVOptions{Label: "species"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ex.FeatureNames, ex.Labels, ex.Lines)
+	// Output: [sepal_length sepal_width] [setosa versicolor] [2 3]
+}
+
+// Labels become classes in sorted order; the scaling is fitted on the
+// training set and applied unchanged to the test set; the bias is the last
+// feature.
+func ExampleNewMulticlassData() {
+	train, err := datasets.ReadCSV(strings.NewReader("x,y\n0,b\n2,a\n4,b\n"), "train.csv", datasets.CSVOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	test, err := datasets.ReadCSV(strings.NewReader("x,y\n3,c\n"), "test.csv", datasets.CSVOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := datasets.NewMulticlassData(train, test, datasets.Preprocess{Scaling: datasets.ScaleMinMax, Bias: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("classes:", d.Classes, "class of b:", d.Class("b"))
+	in := d.Test.Input(0)
+	fmt.Println("test input:", in.Idx, in.Val, "class", d.Test.Truth(0))
+	fmt.Println("dimension F*K:", d.Train.Dim())
+	// Output:
+	// classes: [a b c] class of b: 1
+	// test input: [0 1] [0.75 1] class [2]
+	// dimension F*K: 6
+}
+
+func ExampleTestFileCandidates() {
+	for _, train := range []string{"iris_train.csv", "letter.scale", "dna.scale.tr"} {
+		fmt.Println(datasets.TestFileCandidates(train)[:2])
+	}
+	// Output:
+	// [iris_test.csv iris_test.csv.gz]
+	// [letter.scale.t letter.scale.t.gz]
+	// [dna.scale.t dna.scale.t.gz]
 }

@@ -2,8 +2,10 @@ package datasets
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -11,59 +13,93 @@ import (
 
 // Options configures Load.
 type Options struct {
-	// Path is an explicit location of the data (a data root, the dataset's
-	// folder or one of its files); empty means $FWSTRUCT_DATA, then the user
-	// cache (see Locate).
+	// Path is an explicit location of the data: a data root, the dataset's
+	// folder or one of its files. It is used as given: when it does not
+	// hold the dataset, Load fails naming it. Empty means the search of
+	// Locate ($FWSTRUCT_DATA, then the user cache), which applies only to
+	// datasets named "ocr" or "usps".
 	Path string
+	// TestPath is the test file of the svmlight and csv formats; empty
+	// looks for it beside the training file (see TestFileCandidates).
+	TestPath string
 	// Split selects OCR-small (default) or OCR-large.
 	Split Split
-	// NoBias leaves out the constant feature that Load appends to USPS
-	// inputs (a per-class bias).
+	// NoBias leaves out the constant feature that Load appends to the
+	// inputs of the multiclass datasets (usps, svmlight, csv): a per-class
+	// bias.
 	NoBias bool
+	// Scaling of the svmlight and csv features, fitted on the training
+	// file (see Scaling and Scaler).
+	Scaling Scaling
+	// SVMLight configures the svmlight reader.
+	SVMLight SVMLightOptions
+	// CSV configures the CSV reader.
+	CSV CSVOptions
 	// Synthetic configures the synthetic OCR-like data.
 	Synthetic SyntheticConfig
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic"}
+var Names = []string{"ocr", "usps", "synthetic", "svmlight", "csv"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
-// as a multiclass problem) or "synthetic" (the seeded OCR-like generator,
-// needing no file). The name may also be a path to a data file or folder,
-// whose dataset is recognized from its name (letter.data* is OCR, zip.* or a
-// folder holding zip.train* is USPS).
+// as a multiclass problem), "synthetic" (the seeded OCR-like generator,
+// needing no file), or a generic format read from the file opt.Path and its
+// test file: "svmlight" (LoadSVMLight) or "csv" (LoadCSV), as Crammer-Singer
+// multiclass problems. The name may also be a path to a data file or folder,
+// whose dataset or format Recognize tells; the path is then used as opt.Path
+// is.
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
-	if name != "ocr" && name != "usps" && name != "synthetic" {
+	if !slices.Contains(Names, name) {
 		kind, err := Recognize(name)
 		if err != nil {
 			return nil, nil, err
 		}
 		name, opt.Path = kind, name
 	}
+	if opt.Scaling != ScaleNone && name != "svmlight" && name != "csv" {
+		return nil, nil, fmt.Errorf("%s: scaling applies to svmlight and csv data only", name)
+	}
 	switch name {
 	case "synthetic":
+		if opt.Path != "" {
+			return nil, nil, fmt.Errorf("synthetic data is generated, not read: drop the path %s", opt.Path)
+		}
 		tr, te, err := SyntheticOCR(opt.Synthetic)
 		if err != nil {
 			return nil, nil, err
 		}
 		return tr, te, nil
 	case "ocr":
-		root, err := Locate(OCR, opt.Path)
+		path, err := dataPath(OCR, opt.Path)
 		if err != nil {
 			return nil, nil, err
 		}
-		tr, te, err := LoadOCR(root, opt.Split)
+		tr, te, err := LoadOCR(path, opt.Split)
 		if err != nil {
 			return nil, nil, err
 		}
 		return tr, te, nil
-	default:
-		root, err := Locate(USPS, opt.Path)
+	case "svmlight", "csv":
+		if opt.Path == "" {
+			return nil, nil, fmt.Errorf("%s data needs the path of its training file", name)
+		}
+		load := LoadSVMLight
+		if name == "csv" {
+			load = LoadCSV
+		}
+		d, err := load(opt.Path, opt)
 		if err != nil {
 			return nil, nil, err
 		}
-		tr, te, err := LoadUSPS(root, !opt.NoBias)
+		return d.Train, d.Test, nil
+	default:
+		path, err := dataPath(USPS, opt.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		tr, te, err := LoadUSPS(path, !opt.NoBias)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -71,14 +107,28 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 	}
 }
 
-// Recognize returns the dataset name ("ocr" or "usps") of a data path from
-// its file or folder names.
+// dataPath returns the explicit path as is, else the folder where Locate
+// finds ds.
+func dataPath(ds Dataset, explicit string) (string, error) {
+	if explicit != "" {
+		return explicit, nil
+	}
+	return Locate(ds, "")
+}
+
+// Recognize returns the dataset name or format of a data path: "ocr" for
+// letter.data*, "usps" for zip.* or a folder holding zip.train*, "csv" for a
+// name ending in .csv (before an optional .gz), "svmlight" for .svm,
+// .svmlight, .libsvm or .scale; any other file by its first data line:
+// "svmlight" when its second field is an index:value pair, "csv" when it
+// holds a comma.
 func Recognize(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "", fmt.Errorf("dataset %q: not a known name (%s) and not a readable path: %w", path, strings.Join(Names, ", "), err)
 	}
 	base := strings.ToLower(filepath.Base(path))
+	stem := strings.TrimSuffix(base, ".gz")
 	switch {
 	case strings.HasPrefix(base, "letter.data"):
 		return "ocr", nil
@@ -90,6 +140,42 @@ func Recognize(path string) (string, error) {
 				return ds.Name, nil
 			}
 		}
+	case strings.HasSuffix(stem, ".csv"):
+		return "csv", nil
+	case slices.ContainsFunc([]string{".svm", ".svmlight", ".libsvm", ".scale"}, func(ext string) bool { return strings.HasSuffix(stem, ext) }):
+		return "svmlight", nil
+	default:
+		if kind := sniffFormat(path); kind != "" {
+			return kind, nil
+		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell OCR (letter.data[.gz]) from USPS (zip.train[.gz], zip.test[.gz]) by its name", path)
+	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], svmlight, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
+}
+
+// sniffFormat returns "svmlight" or "csv" from the first data line of the
+// file at path, or "".
+func sniffFormat(path string) string {
+	rc, err := openData("data", path)
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	lr := newLineReader(io.LimitReader(rc, 1<<20), "data", path, 1<<20)
+	for {
+		b, ok := lr.next()
+		if !ok {
+			return ""
+		}
+		line := strings.TrimSpace(string(b))
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if f := fields(nil, line); len(f) > 1 && strings.Contains(f[1], ":") {
+			return "svmlight"
+		}
+		if strings.Contains(line, ",") {
+			return "csv"
+		}
+		return ""
+	}
 }

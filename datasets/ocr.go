@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -70,39 +69,41 @@ type letterRecord struct {
 // count 1, 2, ... and all letters of a word must share its fold. Words are
 // returned in the order of their first letter in the input.
 //
-// name is used in error messages, which have the form "name: line N: ...".
+// name is used in error messages, which have the form "ocr: name:N: ..."
+// (N the line), as those of every reader of this package.
 func ReadLetterData(r io.Reader, name string) ([]Word, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	lr := newLineReader(r, "ocr", name, 1<<20)
 	var (
 		recs   []letterRecord
 		pixels []uint8
-		line   int
 		ids    = make(map[int]int) // id -> line
 	)
-	for sc.Scan() {
-		line++
-		b := bytes.TrimRight(sc.Bytes(), " \t\r")
+	for {
+		b, ok := lr.next()
+		if !ok {
+			break
+		}
+		b = bytes.TrimRight(b, " \t\r")
 		if len(b) == 0 {
 			continue
 		}
-		rec, err := parseLetterLine(b, line, &pixels)
+		rec, err := parseLetterLine(b, lr.line, &pixels)
 		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: %w", name, line, err)
+			return nil, lr.errorf("%w", err)
 		}
 		if prev, dup := ids[rec.id]; dup {
-			return nil, fmt.Errorf("%s: line %d: id %d already used on line %d", name, line, rec.id, prev)
+			return nil, lr.errorf("id %d already used on line %d", rec.id, prev)
 		}
-		ids[rec.id] = line
+		ids[rec.id] = lr.line
 		recs = append(recs, rec)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	if err := lr.err(); err != nil {
+		return nil, err
 	}
 	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: no letters", name)
+		return nil, lr.fileErrorf("no letters")
 	}
-	return groupLetters(recs, pixels, name)
+	return groupLetters(recs, pixels, lr)
 }
 
 // parseLetterLine parses one non-blank line and appends its pixels.
@@ -132,7 +133,7 @@ func parseLetterLine(b []byte, line int, pixels *[]uint8) (letterRecord, error) 
 			p := field - letterHeader
 			if len(f) != 1 || (f[0] != '0' && f[0] != '1') {
 				*pixels = (*pixels)[:start]
-				return rec, fmt.Errorf("pixel p_%d_%d (field %d) is %q, want 0 or 1", p/LetterCols, p%LetterCols, field+1, f)
+				return rec, fmt.Errorf("pixel p_%d_%d (field %d) is %s, want 0 or 1", p/LetterCols, p%LetterCols, field+1, quote(f))
 			}
 			*pixels = append(*pixels, f[0]-'0')
 		}
@@ -155,7 +156,7 @@ func parseLetterLine(b []byte, line int, pixels *[]uint8) (letterRecord, error) 
 		}
 		if *fi.dst, err = parseInt(head[idx]); err != nil {
 			*pixels = (*pixels)[:start]
-			return rec, fmt.Errorf("%s (field %d) %q is not an integer", fi.name, idx+1, head[idx])
+			return rec, fmt.Errorf("%s (field %d) %s is not an integer", fi.name, idx+1, quote(head[idx]))
 		}
 		if *fi.dst < fi.min {
 			*pixels = (*pixels)[:start]
@@ -164,7 +165,7 @@ func parseLetterLine(b []byte, line int, pixels *[]uint8) (letterRecord, error) 
 	}
 	if l := head[1]; len(l) != 1 || l[0] < 'a' || l[0] > 'z' {
 		*pixels = (*pixels)[:start]
-		return rec, fmt.Errorf("letter (field 2) is %q, want one of a..z", l)
+		return rec, fmt.Errorf("letter (field 2) is %s, want one of a..z", quote(l))
 	}
 	rec.letter = int32(head[1][0] - 'a')
 	return rec, nil
@@ -197,7 +198,7 @@ func parseInt(b []byte) (int, error) {
 }
 
 // groupLetters assembles the records into words and checks their chains.
-func groupLetters(recs []letterRecord, pixels []uint8, name string) ([]Word, error) {
+func groupLetters(recs []letterRecord, pixels []uint8, lr *lineReader) ([]Word, error) {
 	var (
 		order  []int             // word ids in order of first appearance
 		byWord = map[int][]int{} // word id -> record indices
@@ -216,17 +217,17 @@ func groupLetters(recs []letterRecord, pixels []uint8, name string) ([]Word, err
 		for t, k := range idx {
 			r := &recs[k]
 			if r.pos != t+1 {
-				return nil, fmt.Errorf("%s: line %d: word %d: position %d, want %d (positions must count 1, 2, ... without gaps or repeats)", name, r.line, id, r.pos, t+1)
+				return nil, lr.errorAt(r.line, "word %d: position %d, want %d (positions must count 1, 2, ... without gaps or repeats)", id, r.pos, t+1)
 			}
 			if r.fold != w.Fold {
-				return nil, fmt.Errorf("%s: line %d: word %d: fold %d but the word's first letter (line %d) has fold %d", name, r.line, id, r.fold, recs[idx[0]].line, w.Fold)
+				return nil, lr.errorAt(r.line, "word %d: fold %d but the word's first letter (line %d) has fold %d", id, r.fold, recs[idx[0]].line, w.Fold)
 			}
 			if t+1 < len(idx) {
 				if nx := &recs[idx[t+1]]; r.next != nx.id {
-					return nil, fmt.Errorf("%s: line %d: word %d: next_id %d, but the letter at position %d (line %d) has id %d", name, r.line, id, r.next, nx.pos, nx.line, nx.id)
+					return nil, lr.errorAt(r.line, "word %d: next_id %d, but the letter at position %d (line %d) has id %d", id, r.next, nx.pos, nx.line, nx.id)
 				}
 			} else if r.next != -1 {
-				return nil, fmt.Errorf("%s: line %d: word %d: last letter (position %d) has next_id %d, want -1 (broken chain: the letter it points to is missing or belongs to another word)", name, r.line, id, r.pos, r.next)
+				return nil, lr.errorAt(r.line, "word %d: last letter (position %d) has next_id %d, want -1 (broken chain: the letter it points to is missing or belongs to another word)", id, r.pos, r.next)
 			}
 			w.Letters[t] = r.letter
 			w.Pixels[t] = pixels[k*LetterPixels : (k+1)*LetterPixels : (k+1)*LetterPixels]
@@ -239,9 +240,9 @@ func groupLetters(recs []letterRecord, pixels []uint8, name string) ([]Word, err
 // ReadLetterFile reads an OCR letter.data file, plain or gzip-compressed
 // (detected by the gzip magic bytes), with ReadLetterData.
 func ReadLetterFile(path string) ([]Word, error) {
-	rc, err := openData(path)
+	rc, err := openData("ocr", path)
 	if err != nil {
-		return nil, fmt.Errorf("read OCR letters: %w", err)
+		return nil, err
 	}
 	defer rc.Close()
 	return ReadLetterData(rc, path)
@@ -360,30 +361,46 @@ func OCRChain(words []Word) (*oracles.Chain, error) {
 }
 
 // LoadOCR reads the OCR letters and returns the training and test chain
-// problems of split. path is the letter.data file (plain or gzip), or a
-// directory holding it: a data root with ocr/letter.data[.gz] or the ocr
-// folder itself (see Dataset.Paths).
+// problems of split. path is the letter.data file (plain or gzip, of any
+// name), or a directory holding it: a data root with ocr/letter.data[.gz] or
+// the ocr folder itself (see Dataset.Paths). Nothing else is searched: a path
+// that does not hold the data is an error naming it. A split whose training
+// or test part has no word is an error.
 func LoadOCR(path string, split Split) (train, test *oracles.Chain, err error) {
 	if !split.valid() {
-		return nil, nil, fmt.Errorf("load OCR: unknown split %v", split)
+		return nil, nil, fmt.Errorf("ocr: unknown split %v", split)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		paths, err := OCR.Paths(path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("load OCR: %w", err)
+			return nil, nil, err
 		}
 		path = paths[0]
 	}
 	words, err := ReadLetterFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load OCR: %w", err)
+		return nil, nil, err
 	}
 	trw, tew := SplitWords(words, split)
-	if train, err = OCRChain(trw); err != nil {
-		return nil, nil, fmt.Errorf("load OCR %s (train, %v split): %w", path, split, err)
-	}
-	if test, err = OCRChain(tew); err != nil {
-		return nil, nil, fmt.Errorf("load OCR %s (test, %v split): %w", path, split, err)
+	for _, part := range []struct {
+		words []Word
+		dst   **oracles.Chain
+		name  string
+	}{{trw, &train, "training"}, {tew, &test, "test"}} {
+		if len(part.words) == 0 {
+			return nil, nil, fmt.Errorf("ocr: %s: the %v split has no %s word (%s)", path, split, part.name, splitFolds(split, part.name == "training"))
+		}
+		if *part.dst, err = OCRChain(part.words); err != nil {
+			return nil, nil, fmt.Errorf("ocr: %s (%s words of the %v split): %w", path, part.name, split, err)
+		}
 	}
 	return train, test, nil
+}
+
+// splitFolds describes the folds of the training or test part of split.
+func splitFolds(split Split, training bool) string {
+	if training == (split == SplitSmall) {
+		return "fold 0"
+	}
+	return "folds 1-9"
 }

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,26 +79,26 @@ func TestReadLetterDataErrors(t *testing.T) {
 	}{
 		{"empty file", "", "f.data: no letters"},
 		{"only blank lines", "\n\n  \n", "f.data: no letters"},
-		{"truncated line", replace(2, strings.Join(fields(2)[:40], "\t")), "line 3: 40 fields, want 134"},
-		{"127 pixels", replace(1, strings.Join(fields(1)[:133], "\t")), "line 2: 133 fields"},
-		{"129 pixels", replace(4, good[4].line()+"\t0"), "line 5: 135 fields"},
-		{"non-numeric id", setField(0, 0, "one"), `line 1: id (field 1) "one" is not an integer`},
-		{"non-numeric next", setField(1, 2, "3x"), "line 2: next_id (field 3)"},
-		{"non-numeric word", setField(1, 3, ""), "line 2: word_id (field 4)"},
-		{"fold not int", setField(5, 5, "1.5"), `line 6: fold (field 6) "1.5" is not an integer`},
-		{"negative fold", setField(5, 5, "-1"), "line 6: fold (field 6) is -1"},
-		{"position zero", setField(5, 4, "0"), "line 6: position (field 5) is 0"},
-		{"pixel 2", setField(3, 6+17, "2"), `line 4: pixel p_2_1 (field 24) is "2", want 0 or 1`},
-		{"pixel text", setField(6, 133, "x"), "line 7: pixel p_15_7"},
-		{"uppercase letter", setField(0, 1, "C"), `line 1: letter (field 2) is "C"`},
-		{"two letters", setField(0, 1, "ca"), "line 1: letter (field 2)"},
-		{"position gap", modify(2, func(l *testLetter) { l.pos = 4 }), "line 3: word 1: position 4, want 3"},
+		{"truncated line", replace(2, strings.Join(fields(2)[:40], "\t")), ":3: 40 fields, want 134"},
+		{"127 pixels", replace(1, strings.Join(fields(1)[:133], "\t")), ":2: 133 fields"},
+		{"129 pixels", replace(4, good[4].line()+"\t0"), ":5: 135 fields"},
+		{"non-numeric id", setField(0, 0, "one"), `:1: id (field 1) "one" is not an integer`},
+		{"non-numeric next", setField(1, 2, "3x"), ":2: next_id (field 3)"},
+		{"non-numeric word", setField(1, 3, ""), ":2: word_id (field 4)"},
+		{"fold not int", setField(5, 5, "1.5"), `:6: fold (field 6) "1.5" is not an integer`},
+		{"negative fold", setField(5, 5, "-1"), ":6: fold (field 6) is -1"},
+		{"position zero", setField(5, 4, "0"), ":6: position (field 5) is 0"},
+		{"pixel 2", setField(3, 6+17, "2"), `:4: pixel p_2_1 (field 24) is "2", want 0 or 1`},
+		{"pixel text", setField(6, 133, "x"), ":7: pixel p_15_7"},
+		{"uppercase letter", setField(0, 1, "C"), `:1: letter (field 2) is "C"`},
+		{"two letters", setField(0, 1, "ca"), ":1: letter (field 2)"},
+		{"position gap", modify(2, func(l *testLetter) { l.pos = 4 }), ":3: word 1: position 4, want 3"},
 		{"position repeated", modify(2, func(l *testLetter) { l.pos = 2 }), "word 1: position 2, want 3"},
-		{"broken chain", modify(0, func(l *testLetter) { l.next = 99 }), "line 1: word 1: next_id 99, but the letter at position 2 (line 2) has id 2"},
-		{"early end", modify(1, func(l *testLetter) { l.next = -1 }), "line 2: word 1: next_id -1"},
-		{"unterminated word", modify(6, func(l *testLetter) { l.next = 8 }), "line 7: word 3: last letter (position 1) has next_id 8, want -1"},
-		{"fold mismatch", modify(4, func(l *testLetter) { l.fold = 2 }), "line 5: word 2: fold 2 but the word's first letter (line 4) has fold 1"},
-		{"duplicate id", modify(6, func(l *testLetter) { l.id = 5 }), "line 7: id 5 already used on line 5"},
+		{"broken chain", modify(0, func(l *testLetter) { l.next = 99 }), ":1: word 1: next_id 99, but the letter at position 2 (line 2) has id 2"},
+		{"early end", modify(1, func(l *testLetter) { l.next = -1 }), ":2: word 1: next_id -1"},
+		{"unterminated word", modify(6, func(l *testLetter) { l.next = 8 }), ":7: word 3: last letter (position 1) has next_id 8, want -1"},
+		{"fold mismatch", modify(4, func(l *testLetter) { l.fold = 2 }), ":5: word 2: fold 2 but the word's first letter (line 4) has fold 1"},
+		{"duplicate id", modify(6, func(l *testLetter) { l.id = 5 }), ":7: id 5 already used on line 5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,7 +106,7 @@ func TestReadLetterDataErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; got %d words", len(words))
 			}
-			if !strings.HasPrefix(err.Error(), "f.data: ") || !strings.Contains(err.Error(), tc.want) {
+			if !strings.HasPrefix(err.Error(), "ocr: f.data:") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
 			}
 		})
@@ -115,7 +116,7 @@ func TestReadLetterDataErrors(t *testing.T) {
 func TestReadLetterDataLongLine(t *testing.T) {
 	data := strings.Repeat("1\t", 1<<20)
 	_, err := ReadLetterData(strings.NewReader(data), "long.data")
-	if err == nil || !strings.Contains(err.Error(), "long.data: line 1:") {
+	if err == nil || !strings.Contains(err.Error(), "long.data:1:") {
 		t.Errorf("error %v, want one naming long.data line 1", err)
 	}
 }
@@ -154,14 +155,15 @@ func TestReadLetterFile(t *testing.T) {
 	t.Run("corrupt gzip", func(t *testing.T) {
 		gz := gzipBytes(t, data)
 		p := writeFile(t, dir, "bad.gz", gz[:len(gz)/2])
-		if _, err := ReadLetterFile(p); err == nil || !strings.Contains(err.Error(), p) {
-			t.Errorf("error %v, want one naming %s", err, p)
+		_, err := ReadLetterFile(p)
+		if err == nil || !strings.Contains(err.Error(), p) || !errors.Is(err, ErrTruncated) || strings.Contains(err.Error(), "fields") {
+			t.Errorf("error %v, want one naming %s and saying it is truncated (not a field count)", err, p)
 		}
 	})
 	t.Run("error names path and line", func(t *testing.T) {
 		p := writeFile(t, dir, "err.data.gz", gzipBytes(t, []byte(letterFile(sampleLetters(), "\n")+"junk\n")))
 		_, err := ReadLetterFile(p)
-		if err == nil || !strings.Contains(err.Error(), p+": line 8:") {
+		if err == nil || !strings.Contains(err.Error(), "ocr: "+p+":8:") {
 			t.Errorf("error %v, want one naming %s line 8", err, p)
 		}
 	})

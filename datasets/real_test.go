@@ -5,10 +5,15 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
 )
 
 // TestRemoteChecksums checks the digests and sizes hard-coded in OCR and
@@ -117,6 +122,69 @@ func BenchmarkLoadUSPS(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := LoadUSPS(root, true); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRealUSPSAsGenericFormats writes the real USPS digits as svmlight
+// (1-based) and as CSV (label first) and checks that LoadSVMLight and
+// LoadCSV build the same problems as LoadUSPS: classes, inputs and bias.
+func TestRealUSPSAsGenericFormats(t *testing.T) {
+	realdata.File(t, "usps/zip.train.gz")
+	root := realdata.Dir(t)
+	train, test, err := LoadUSPS(root, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := USPS.Paths(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	names := map[string][2]string{"svmlight": {"usps.svm", "usps.svm.t"}, "csv": {"usps_train.csv", "usps_test.csv"}}
+	for format, files := range names {
+		for k, p := range paths {
+			x, y, err := ReadUSPSFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sb strings.Builder
+			for i := range x {
+				if format == "svmlight" {
+					sb.WriteString(svmlightText(x[i:i+1], []string{strconv.Itoa(int(y[i]))}, 1))
+					continue
+				}
+				sb.WriteString(strconv.Itoa(int(y[i])))
+				for _, v := range x[i].Dense(USPSFeatures) {
+					sb.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
+				}
+				sb.WriteByte('\n')
+			}
+			writeFile(t, dir, files[k], gzipBytes(t, []byte(sb.String())))
+		}
+		load := LoadSVMLight
+		if format == "csv" {
+			load = LoadCSV
+		}
+		start := time.Now()
+		d, err := load(filepath.Join(dir, files[0]), Options{CSV: CSVOptions{Label: "0"}, SVMLight: SVMLightOptions{IndexBase: IndexOne}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: loaded in %v", format, time.Since(start))
+		if !slices.Equal(d.Classes, []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}) {
+			t.Fatalf("%s: classes %v", format, d.Classes)
+		}
+		for _, pair := range [][2]*oracles.Multiclass{{train, d.Train}, {test, d.Test}} {
+			want, got := pair[0], pair[1]
+			if got.Len() != want.Len() || got.Dim() != want.Dim() {
+				t.Fatalf("%s: %d examples, d = %d; USPS %d, %d", format, got.Len(), got.Dim(), want.Len(), want.Dim())
+			}
+			for i := 0; i < want.Len(); i++ {
+				if !equalVecs(got.Input(i), want.Input(i)) || got.Truth(i)[0] != want.Truth(i)[0] {
+					t.Fatalf("%s: example %d differs from USPS", format, i)
+				}
+			}
 		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -94,17 +96,23 @@ func (ds Dataset) WithBaseURL(base string) Dataset {
 // gzip may also be present uncompressed, without its ".gz" suffix (the
 // readers detect compression from the content).
 func (ds Dataset) Paths(dir string) ([]string, error) {
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", ds.Name, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("dataset %s: %s is not a folder", ds.Name, dir)
+	}
 	paths := make([]string, len(ds.Files))
 	var missing []string
 	for k, f := range ds.Files {
 		p := findFile(dir, f)
 		if p == "" {
-			missing = append(missing, filepath.Join(dir, filepath.FromSlash(f.Path)))
+			missing = append(missing, f.Path)
 		}
 		paths[k] = p
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("dataset %s: missing %s", ds.Name, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("dataset %s: folder %s lacks %s (looked for it there and under %s/, gzip-compressed or not)",
+			ds.Name, dir, strings.Join(missing, " and "), ds.Name)
 	}
 	return paths, nil
 }
@@ -137,61 +145,108 @@ func CacheDir() (string, error) {
 	return filepath.Join(dir, "fwstruct"), nil
 }
 
-// Locate returns a directory holding every file of ds, looking in order at
+// ErrNotFound reports a dataset found in none of the places Locate searches.
+var ErrNotFound = errors.New("not found")
+
+// Locate returns a directory holding every file of ds (for Dataset.Paths,
+// LoadOCR or LoadUSPS).
 //
-//  1. explicit, when not empty: a data root (holding e.g. ocr/letter.data.gz),
-//     the dataset's folder (holding e.g. letter.data.gz), or one of the
-//     dataset's files (then its folder is used);
-//  2. $FWSTRUCT_DATA, a data root (or the dataset's folder);
-//  3. CacheDir(), where Download puts the files by default.
+// An explicit path, when not empty, is the only place looked at: a data root
+// (holding e.g. ocr/letter.data.gz), the dataset's folder (holding e.g.
+// letter.data.gz), or one of the dataset's files (then its folder). When it
+// does not hold the dataset, the error names it; Locate never falls back to
+// another copy of the data.
 //
-// The first place holding all files wins; a place that does not hold them is
-// skipped. The result is meant for Dataset.Paths (or LoadOCR and LoadUSPS,
-// which accept it directly). When no place holds the dataset, the error lists
-// every place tried and how to get the data.
+// Without an explicit path, Locate searches, in order,
+//
+//  1. $FWSTRUCT_DATA, a data root (or the dataset's folder), when set;
+//  2. CacheDir(), where Download puts the files by default.
+//
+// The first place holding all files wins. $FWSTRUCT_DATA naming something
+// that is not a folder is an error (not a reason to look elsewhere); when no
+// place holds the dataset, the error wraps ErrNotFound and lists every
+// place tried and how to get the data.
 func Locate(ds Dataset, explicit string) (root string, err error) {
 	if len(ds.Files) == 0 {
 		return "", fmt.Errorf("locate dataset %q: it has no files", ds.Name)
 	}
-	var tried []string
-	try := func(dir, what string) bool {
-		if _, err := ds.Paths(dir); err != nil {
-			tried = append(tried, fmt.Sprintf("%s (%s)", dir, what))
-			return false
-		}
-		return true
-	}
 	if explicit != "" {
-		dir := explicit
-		if fi, err := os.Stat(explicit); err == nil && !fi.IsDir() {
-			dir = filepath.Dir(explicit)
-		}
-		if try(dir, "explicit path") {
-			return dir, nil
-		}
+		return locateExplicit(ds, explicit)
 	}
+	var tried []string
 	if env := os.Getenv(EnvVar); env != "" {
-		if try(env, "$"+EnvVar) {
+		if fi, err := os.Stat(env); err != nil || !fi.IsDir() {
+			why := "not a folder"
+			if err != nil {
+				why = "does not exist"
+				if !errors.Is(err, fs.ErrNotExist) {
+					why = err.Error()
+				}
+			}
+			return "", fmt.Errorf("$%s is %s, which %s; set it to the folder holding the datasets or unset it", EnvVar, env, why)
+		}
+		if _, err := ds.Paths(env); err == nil {
 			return env, nil
 		}
+		tried = append(tried, fmt.Sprintf("%s ($%s)", env, EnvVar))
 	} else {
 		tried = append(tried, "$"+EnvVar+" (not set)")
 	}
 	cache, cerr := CacheDir()
 	if cerr == nil {
-		if try(cache, "user cache") {
+		if _, err := ds.Paths(cache); err == nil {
 			return cache, nil
 		}
+		tried = append(tried, fmt.Sprintf("%s (user cache)", cache))
 	} else {
 		tried = append(tried, fmt.Sprintf("user cache (%v)", cerr))
 	}
-	return "", fmt.Errorf("dataset %s not found; tried %s. Run `fwstruct download %s` to fetch it into the user cache, or set %s to a folder holding %s",
-		ds.Name, strings.Join(tried, ", "), ds.Name, EnvVar, ds.Files[0].Path)
+	return "", fmt.Errorf("dataset %s %w; tried %s. Run `fwstruct download %s` to fetch it into the user cache, or set %s to a folder holding %s",
+		ds.Name, ErrNotFound, strings.Join(tried, ", "), ds.Name, EnvVar, ds.Files[0].Path)
+}
+
+// locateExplicit is Locate with an explicit path.
+func locateExplicit(ds Dataset, path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("dataset %s: %w", ds.Name, err)
+	}
+	if fi.IsDir() {
+		if _, err := ds.Paths(path); err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+	dir := filepath.Dir(path)
+	paths, err := ds.Paths(dir)
+	if err != nil {
+		return "", fmt.Errorf("dataset %s: %s is not one of its files (%w)", ds.Name, path, err)
+	}
+	for _, p := range paths {
+		if pi, err := os.Stat(p); err == nil && os.SameFile(fi, pi) {
+			return dir, nil
+		}
+	}
+	return "", fmt.Errorf("dataset %s: %s is not one of its files (%s); name its folder or rename it", ds.Name, path, strings.Join(baseNames(ds), ", "))
+}
+
+// baseNames returns the base names of the files of ds.
+func baseNames(ds Dataset) []string {
+	out := make([]string, len(ds.Files))
+	for k, f := range ds.Files {
+		out[k] = path.Base(f.Path)
+	}
+	return out
 }
 
 // ErrChecksum reports a downloaded file whose SHA-256 digest or size is not
 // the expected one.
 var ErrChecksum = errors.New("checksum mismatch")
+
+// ErrUnreachable reports a download that could not reach its server or lost
+// the connection to it: no network, a failed DNS lookup, a refused, dropped
+// or timed-out connection.
+var ErrUnreachable = errors.New("cannot reach the server")
 
 // Download fetches every file of ds that is not already under root (in any
 // layout accepted by Dataset.Paths) into root/<file Path>, creating folders as
@@ -201,12 +256,14 @@ var ErrChecksum = errors.New("checksum mismatch")
 // Each file is written to a temporary file in its destination folder, checked
 // against its size and SHA-256 digest, and renamed into place only when
 // both match, so an interrupted or corrupted download never leaves a partial
-// file behind. A mismatch returns an error wrapping ErrChecksum that names the
-// URL and the expected and actual digests. Cancelling ctx aborts the
-// download.
-func Download(ctx context.Context, ds Dataset, root string, client *http.Client) error {
+// file behind; a failed download also removes the folders it created. The
+// error is one line that says how to install the missing files by hand. A
+// server that cannot be reached (or drops the connection) gives an error
+// wrapping ErrUnreachable that names the host and says the network may be
+// offline; a mismatch, an error wrapping ErrChecksum that names the URL and
+// the expected and actual digests. Cancelling ctx aborts the download.
+func Download(ctx context.Context, ds Dataset, root string, client *http.Client) (err error) {
 	if root == "" {
-		var err error
 		if root, err = CacheDir(); err != nil {
 			return fmt.Errorf("download %s: %w", ds.Name, err)
 		}
@@ -214,7 +271,15 @@ func Download(ctx context.Context, ds Dataset, root string, client *http.Client)
 	if client == nil {
 		client = http.DefaultClient
 	}
-	for _, f := range ds.Files {
+	var created []string // folders this call created, deepest last
+	defer func() {
+		if err != nil {
+			for k := len(created) - 1; k >= 0; k-- {
+				os.Remove(created[k]) // only when empty
+			}
+		}
+	}()
+	for k, f := range ds.Files {
 		if !filepath.IsLocal(filepath.FromSlash(f.Path)) {
 			return fmt.Errorf("download %s: file path %q is not a relative path inside the data root", ds.Name, f.Path)
 		}
@@ -222,21 +287,61 @@ func Download(ctx context.Context, ds Dataset, root string, client *http.Client)
 			continue
 		}
 		dest := filepath.Join(root, filepath.FromSlash(f.Path))
-		if err := fetch(ctx, client, f, dest); err != nil {
-			return fmt.Errorf("download %s: %w", ds.Name, err)
+		if err := fetch(ctx, client, f, dest, &created); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("download %s: %w", ds.Name, err)
+			}
+			return fmt.Errorf("download %s: %w; %s", ds.Name, err, byHand(ds.Files[k:], root))
 		}
 	}
 	return nil
 }
 
-// fetch downloads f into dest through a verified temporary file.
-func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) (err error) {
+// byHand says where to put the files that are still missing under root.
+func byHand(files []RemoteFile, root string) string {
+	var steps []string
+	for _, f := range files {
+		if findFile(root, f) == "" {
+			steps = append(steps, fmt.Sprintf("%s as %s", f.URL, filepath.Join(root, filepath.FromSlash(f.Path))))
+		}
+	}
+	return "to install by hand, save " + strings.Join(steps, " and ")
+}
+
+// unreachableError is a failure to reach host, or a lost connection.
+type unreachableError struct {
+	host string
+	err  error
+}
+
+func (e *unreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s (the network may be offline): %v", e.host, e.err)
+}
+
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
+
+// unreachable wraps an error of the HTTP client talking to the host of
+// rawURL, without the URL the client repeats.
+func unreachable(rawURL string, err error) error {
+	host := rawURL
+	if u, perr := url.Parse(rawURL); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if err == io.EOF {
+		err = errors.New("the server closed the connection")
+	}
+	return &unreachableError{host: host, err: err}
+}
+
+// fetch downloads f into dest through a verified temporary file, appending
+// the folders it creates to created.
+func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, created *[]string) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("GET %s: %w", f.URL, err)
-	}
-	dir := filepath.Dir(dest)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.URL, nil)
 	if err != nil {
@@ -244,11 +349,18 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) 
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", f.URL, ctxErr(ctx, err))
+		if ctx.Err() != nil {
+			return fmt.Errorf("GET %s: %w", f.URL, ctxErr(ctx, err))
+		}
+		return unreachable(f.URL, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", f.URL, resp.Status)
+	}
+	dir := filepath.Dir(dest)
+	if err := mkdirAll(dir, created); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*.part")
 	if err != nil {
@@ -268,7 +380,14 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) 
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tmp, h), body)
 	if err != nil {
-		return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+		if ctx.Err() != nil {
+			return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // writing the temporary file
+			return err
+		}
+		return unreachable(f.URL, fmt.Errorf("connection lost after %d bytes: %w", n, err))
 	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if (f.Size > 0 && n != f.Size) || (f.SHA256 != "" && !strings.EqualFold(got, f.SHA256)) {
@@ -287,10 +406,26 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string) 
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp.Name(), dest); err != nil {
-		return err
+	return os.Rename(tmp.Name(), dest)
+}
+
+// mkdirAll creates dir and its missing parents, appending those it created
+// to created (parents first).
+func mkdirAll(dir string, created *[]string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
 	}
-	return nil
+	err := os.MkdirAll(dir, 0o755)
+	for k := len(missing) - 1; k >= 0; k-- {
+		if fi, serr := os.Stat(missing[k]); serr == nil && fi.IsDir() {
+			*created = append(*created, missing[k])
+		}
+	}
+	return err
 }
 
 // ctxErr returns the context's error when it is done (so that callers can

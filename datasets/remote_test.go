@@ -96,7 +96,6 @@ func TestLocate(t *testing.T) {
 		{"explicit wins", explicitRoot, envRoot, false, explicitRoot},
 		{"env next", "", envRoot, false, envRoot},
 		{"cache last", "", "", false, cache},
-		{"explicit without data falls back to env", empty, envRoot, false, envRoot},
 		{"env without data falls back to cache", "", empty, false, cache},
 		{"explicit dataset folder", filepath.Join(explicitRoot, "fake"), envRoot, false, filepath.Join(explicitRoot, "fake")},
 		{"explicit file", filepath.Join(explicitRoot, "fake", "b.csv"), envRoot, false, filepath.Join(explicitRoot, "fake")},
@@ -133,15 +132,25 @@ func TestLocate(t *testing.T) {
 		t.Setenv(EnvVar, empty)
 		t.Setenv("XDG_CACHE_HOME", empty)
 		t.Setenv("HOME", empty)
-		explicit := filepath.Join(tmp, "nowhere")
-		_, err := Locate(ds, explicit)
-		if err == nil {
-			t.Fatal("no error")
+		_, err := Locate(ds, "")
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatalf("error %v, want ErrNotFound", err)
 		}
 		emptyCache, _ := CacheDir()
-		for _, want := range []string{explicit, empty + " ($FWSTRUCT_DATA)", emptyCache, "fwstruct download fake", "FWSTRUCT_DATA"} {
+		for _, want := range []string{empty + " ($FWSTRUCT_DATA)", emptyCache, "fwstruct download fake", "FWSTRUCT_DATA"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q\ndoes not mention %q", err, want)
+			}
+		}
+	})
+	t.Run("explicit without data", func(t *testing.T) {
+		// The data is in $FWSTRUCT_DATA and the cache, but the user named
+		// another place: an error naming it, not a fallback.
+		t.Setenv(EnvVar, envRoot)
+		for _, explicit := range []string{empty, filepath.Join(tmp, "nowhere"), filepath.Join(folder, "b.csv.bak")} {
+			got, err := Locate(ds, explicit)
+			if err == nil || !strings.Contains(err.Error(), explicit) || errors.Is(err, ErrNotFound) {
+				t.Errorf("Locate(%s) = %q, %v; want an error naming it", explicit, got, err)
 			}
 		}
 	})

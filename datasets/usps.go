@@ -1,10 +1,10 @@
 package datasets
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,29 +25,30 @@ const (
 //
 // Each x[k] holds the non-zero values of digit k at indices 0..255 in
 // increasing order; y[k] is its label. Errors name the file and line:
-// "name: line N: ...".
+// "usps: name:N: ...".
 func ReadUSPS(r io.Reader, name string) (x []oracles.SparseVec, y []int32, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(sc.Text())
+	lr := newLineReader(r, "usps", name, 1<<20)
+	for {
+		b, ok := lr.next()
+		if !ok {
+			break
+		}
+		s := strings.TrimSpace(string(b))
 		if s == "" {
 			continue
 		}
 		v, label, err := parseUSPSLine(s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: line %d: %w", name, line, err)
+			return nil, nil, lr.errorf("%w", err)
 		}
 		x = append(x, v)
 		y = append(y, label)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
+	if err := lr.err(); err != nil {
+		return nil, nil, err
 	}
 	if len(y) == 0 {
-		return nil, nil, fmt.Errorf("%s: no digits", name)
+		return nil, nil, lr.fileErrorf("no digits")
 	}
 	return x, y, nil
 }
@@ -72,20 +73,20 @@ func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
 		val, err := strconv.ParseFloat(f, 64)
 		if err != nil {
 			if field == 0 {
-				return v, 0, fmt.Errorf("label (field 1) %q is not a number", f)
+				return v, 0, fmt.Errorf("label (field 1) %s is not a number", quote(f))
 			}
-			return v, 0, fmt.Errorf("value %d (field %d) %q is not a number", field, field+1, f)
+			return v, 0, fmt.Errorf("value %d (field %d) %s is not a number", field, field+1, quote(f))
 		}
 		if field == 0 {
 			if val != math.Trunc(val) || val < 0 || val >= USPSClasses {
-				return v, 0, fmt.Errorf("label (field 1) %q is not an integer in 0..%d", f, USPSClasses-1)
+				return v, 0, fmt.Errorf("label (field 1) %s is not an integer in 0..%d", quote(f), USPSClasses-1)
 			}
 			label = int32(val)
 			v.Idx = make([]int32, 0, USPSFeatures+1)
 			v.Val = make([]float64, 0, USPSFeatures+1)
 		} else {
 			if math.IsNaN(val) || val < -1 || val > 1 {
-				return v, 0, fmt.Errorf("value %d (field %d) is %s, want a number in [-1, 1]", field, field+1, f)
+				return v, 0, fmt.Errorf("value %d (field %d) is %s, want a number in [-1, 1]", field, field+1, quote(f))
 			}
 			if val != 0 {
 				v.Append(int32(field-1), val)
@@ -102,9 +103,9 @@ func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
 // ReadUSPSFile reads a USPS file, plain or gzip-compressed (detected by the
 // gzip magic bytes), with ReadUSPS.
 func ReadUSPSFile(path string) (x []oracles.SparseVec, y []int32, err error) {
-	rc, err := openData(path)
+	rc, err := openData("usps", path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read USPS: %w", err)
+		return nil, nil, err
 	}
 	defer rc.Close()
 	return ReadUSPS(rc, path)
@@ -112,20 +113,23 @@ func ReadUSPSFile(path string) (x []oracles.SparseVec, y []int32, err error) {
 
 // LoadUSPS reads zip.train and zip.test (each plain or .gz, whichever
 // exists) and returns the training (7,291 digits) and test (2,007 digits)
-// multiclass problems with 10 classes. dir is the folder holding the files or
-// a data root holding usps/ (see Dataset.Paths). With bias, every digit gets
-// a constant feature 1 at index 256, so there are 257 features instead of 256
-// (a per-class bias in the Crammer-Singer model).
-func LoadUSPS(dir string, bias bool) (train, test *oracles.Multiclass, err error) {
-	paths, err := USPS.Paths(dir)
+// multiclass problems with 10 classes. path is the folder holding the files,
+// a data root holding usps/ (see Dataset.Paths), or one of the two files, of
+// any name starting with zip.train or zip.test (the other one is taken from
+// the same folder). Nothing else is searched: a path that does not hold both
+// files is an error naming it. With bias, every digit gets a constant
+// feature 1 at index 256, so there are 257 features instead of 256 (a
+// per-class bias in the Crammer-Singer model).
+func LoadUSPS(path string, bias bool) (train, test *oracles.Multiclass, err error) {
+	paths, err := uspsPaths(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load USPS: %w", err)
+		return nil, nil, err
 	}
 	out := make([]*oracles.Multiclass, 2)
 	for k, p := range paths {
 		x, y, err := ReadUSPSFile(p)
 		if err != nil {
-			return nil, nil, fmt.Errorf("load USPS: %w", err)
+			return nil, nil, err
 		}
 		nf := USPSFeatures
 		if bias {
@@ -135,8 +139,36 @@ func LoadUSPS(dir string, bias bool) (train, test *oracles.Multiclass, err error
 			}
 		}
 		if out[k], err = oracles.NewMulticlass(USPSClasses, nf, x, y); err != nil {
-			return nil, nil, fmt.Errorf("load USPS %s: %w", filepath.Base(p), err)
+			return nil, nil, fmt.Errorf("usps: %s: %w", p, err)
 		}
 	}
 	return out[0], out[1], nil
+}
+
+// uspsPaths returns the training and test files of the USPS data at path
+// (see LoadUSPS).
+func uspsPaths(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("usps: %w", err)
+	}
+	if fi.IsDir() {
+		return USPS.Paths(path)
+	}
+	base := strings.ToLower(filepath.Base(path))
+	k := 0
+	switch {
+	case strings.HasPrefix(base, "zip.train"):
+	case strings.HasPrefix(base, "zip.test"):
+		k = 1
+	default:
+		return nil, fmt.Errorf("usps: %s: cannot tell the training file (zip.train[.gz]) from the test file (zip.test[.gz]) by its name; name the folder holding both", path)
+	}
+	paths := make([]string, 2)
+	paths[k] = path
+	other := USPS.Files[1-k]
+	if paths[1-k] = findFile(filepath.Dir(path), other); paths[1-k] == "" {
+		return nil, fmt.Errorf("usps: %s has no companion %s (or its uncompressed copy) in %s", path, filepath.Base(other.Path), filepath.Dir(path))
+	}
+	return paths, nil
 }

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -44,22 +45,22 @@ func TestReadUSPSErrors(t *testing.T) {
 		data string
 		want string
 	}{
-		{"empty", "", "zip.test: no digits"},
-		{"blank", "\n \n", "zip.test: no digits"},
-		{"truncated", good + "\n" + good[:200] + "\n", "zip.test: line 2: "},
-		{"255 values", good + "\n" + uspsLine("1", uspsValues(0)[:255]), "zip.test: line 2: 256 fields, want 257"},
-		{"257 values", uspsLine("1", append(uspsValues(0), 1)), "zip.test: line 1: 258 fields, want 257"},
-		{"label only", "4\n", "zip.test: line 1: 1 fields"},
-		{"non-numeric value", with(17, "abc"), `zip.test: line 2: value 17 (field 18) "abc" is not a number`},
-		{"non-numeric label", with(0, "six"), `zip.test: line 2: label (field 1) "six" is not a number`},
+		{"empty", "", "usps: zip.test: no digits"},
+		{"blank", "\n \n", "usps: zip.test: no digits"},
+		{"truncated", good + "\n" + good[:200] + "\n", "zip.test:2: "},
+		{"255 values", good + "\n" + uspsLine("1", uspsValues(0)[:255]), "zip.test:2: 256 fields, want 257"},
+		{"257 values", uspsLine("1", append(uspsValues(0), 1)), "zip.test:1: 258 fields, want 257"},
+		{"label only", "4\n", "zip.test:1: 1 fields"},
+		{"non-numeric value", with(17, "abc"), `zip.test:2: value 17 (field 18) "abc" is not a number`},
+		{"non-numeric label", with(0, "six"), `zip.test:2: label (field 1) "six" is not a number`},
 		{"label 10", with(0, "10"), `label (field 1) "10" is not an integer in 0..9`},
-		{"label 6.5", with(0, "6.5"), `zip.test: line 2: label (field 1) "6.5" is not an integer`},
-		{"negative label", with(0, "-1"), "line 2: label"},
-		{"NaN label", with(0, "NaN"), "line 2: label"},
-		{"value above 1", with(5, "1.5"), "zip.test: line 2: value 5 (field 6) is 1.5, want a number in [-1, 1]"},
-		{"value below -1", with(256, "-1.0001"), "line 2: value 256 (field 257) is -1.0001"},
-		{"NaN value", with(3, "NaN"), "line 2: value 3 (field 4) is NaN"},
-		{"Inf value", with(3, "+Inf"), "line 2: value 3"},
+		{"label 6.5", with(0, "6.5"), `zip.test:2: label (field 1) "6.5" is not an integer`},
+		{"negative label", with(0, "-1"), ":2: label"},
+		{"NaN label", with(0, "NaN"), ":2: label"},
+		{"value above 1", with(5, "1.5"), "zip.test:2: value 5 (field 6) is \"1.5\", want a number in [-1, 1]"},
+		{"value below -1", with(256, "-1.0001"), ":2: value 256 (field 257) is \"-1.0001\""},
+		{"NaN value", with(3, "NaN"), ":2: value 3 (field 4) is \"NaN\""},
+		{"Inf value", with(3, "+Inf"), ":2: value 3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,14 +107,32 @@ func TestLoadUSPS(t *testing.T) {
 			}
 		}
 	}
+	// One of the files names the pair; the other is found beside it.
+	for _, file := range []string{plainDir + "/zip.train", plainDir + "/zip.test", root + "/usps/zip.test.gz"} {
+		tr, te, err := LoadUSPS(file, false)
+		if err != nil || tr.Len() != 3 || te.Len() != 1 {
+			t.Errorf("LoadUSPS(%s): %v", file, err)
+		}
+	}
+	odd := writeFile(t, plainDir, "digits.txt", []byte(train))
+	if _, _, err := LoadUSPS(odd, false); err == nil || !strings.Contains(err.Error(), "cannot tell the training file") {
+		t.Errorf("LoadUSPS(%s): %v", odd, err)
+	}
 	empty := t.TempDir()
 	if _, _, err := LoadUSPS(empty, false); err == nil || !strings.Contains(err.Error(), "zip.train") {
 		t.Errorf("LoadUSPS(empty) error %v", err)
 	}
+	cut := t.TempDir()
+	gz := gzipBytes(t, []byte(strings.Repeat(train, 50)))
+	writeFile(t, cut, "zip.train.gz", gz[:len(gz)/2])
+	writeFile(t, cut, "zip.test", []byte(test))
+	if _, _, err := LoadUSPS(cut, false); !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "zip.train.gz") || strings.Contains(err.Error(), "fields") {
+		t.Errorf("LoadUSPS(truncated) error %v", err)
+	}
 	bad := t.TempDir()
 	writeFile(t, bad, "zip.train", []byte(train+"x\n"))
 	writeFile(t, bad, "zip.test", []byte(test))
-	if _, _, err := LoadUSPS(bad, false); err == nil || !strings.Contains(err.Error(), "zip.train: line 4:") {
+	if _, _, err := LoadUSPS(bad, false); err == nil || !strings.Contains(err.Error(), "zip.train:4:") {
 		t.Errorf("LoadUSPS(bad) error %v", err)
 	}
 }

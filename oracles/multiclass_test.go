@@ -129,3 +129,93 @@ func TestTabularMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestMulticlassWeightIndex checks the documented layout against Psi, the
+// decoder and a per-class reference score.
+func TestMulticlassWeightIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const n, K, F = 20, 4, 5
+	m := randomMulticlass(t, rng, n, K, F)
+	// A bijection onto [0, Dim).
+	seen := make([]bool, m.Dim())
+	for f := 0; f < F; f++ {
+		for k := 0; k < K; k++ {
+			j := m.WeightIndex(f, k)
+			if j < 0 || j >= m.Dim() || seen[j] {
+				t.Fatalf("WeightIndex(%d, %d) = %d repeated or out of [0, %d)", f, k, j, m.Dim())
+			}
+			seen[j] = true
+		}
+	}
+	var psi SparseVec
+	for i := 0; i < n; i++ {
+		x, truth := m.Input(i), int(m.Truth(i)[0])
+		w := randomWeights(rng, m.Dim(), 1)
+		// Reference: the class weight vectors w_k read through WeightIndex.
+		score := make([]float64, K)
+		for k := range score {
+			for j, f := range x.Idx {
+				score[k] += x.Val[j] * w[m.WeightIndex(int(f), k)]
+			}
+		}
+		for y := 0; y < K; y++ {
+			m.Psi(i, []int32{int32(y)}, &psi)
+			if got, want := psi.Dot(w), score[truth]-score[y]; math.Abs(got-want) > 1e-9 {
+				t.Fatalf("example %d class %d: <psi, w> = %v, per-class scores give %v", i, y, got, want)
+			}
+		}
+		best := 0
+		for k := range score {
+			if score[k] > score[best] {
+				best = k
+			}
+		}
+		if p := m.Predict(i, w, nil); score[p[0]] != score[best] {
+			t.Fatalf("example %d: Predict = %d (score %v), best class %d (score %v)", i, p[0], score[p[0]], best, score[best])
+		}
+	}
+}
+
+// TestMulticlassLambdaIsLiblinearC checks the documented identity: at any w,
+// fwstruct's primal lambda/2 |w|^2 + 1/n sum_i H_i(w) is lambda times
+// liblinear's Crammer-Singer objective 1/2 |w|^2 + C sum_i xi_i with
+// C = 1/(lambda n), the slacks computed from per-class scores.
+func TestMulticlassLambdaIsLiblinearC(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const n, K, F = 30, 5, 4
+	m := randomMulticlass(t, rng, n, K, F)
+	for _, lambda := range []float64{1, 0.01, 1e-4} {
+		w := randomWeights(rng, m.Dim(), 1)
+		var normSq, hinge float64
+		for _, v := range w {
+			normSq += v * v
+		}
+		for i := 0; i < n; i++ {
+			_, h := m.MaxOracle(i, w, nil)
+			hinge += h
+		}
+		primal := lambda/2*normSq + hinge/n
+		C := 1 / (lambda * n)
+		var slacks float64
+		for i := 0; i < n; i++ {
+			x, yi := m.Input(i), int(m.Truth(i)[0])
+			score := func(k int) (s float64) {
+				for j, f := range x.Idx {
+					s += x.Val[j] * w[m.WeightIndex(int(f), k)]
+				}
+				return s
+			}
+			xi := 0.0 // the constraint of k = y_i
+			for k := 0; k < K; k++ {
+				if k != yi {
+					xi = math.Max(xi, 1+score(k)-score(yi))
+				}
+			}
+			slacks += xi
+		}
+		liblinear := normSq/2 + C*slacks
+		if math.Abs(primal-lambda*liblinear) > 1e-9*math.Abs(primal) {
+			t.Errorf("lambda %v: primal %v, lambda * liblinear objective %v", lambda, primal, lambda*liblinear)
+		}
+	}
+}

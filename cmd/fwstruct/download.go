@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +35,9 @@ func runDownload(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			ds = ds.WithBaseURL(*base)
 		}
 		if err := datasets.Download(ctx, ds, *dir, nil); err != nil {
+			if errors.Is(err, datasets.ErrUnreachable) && *base == "" {
+				return fmt.Errorf("%w (or fetch from a mirror with --base-url URL)", err)
+			}
 			return err
 		}
 		root := *dir

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -17,37 +18,86 @@ import (
 type dataFlags struct {
 	name       string
 	path       string
+	testPath   string
 	split      string
+	noBias     bool
+	scale      string
+	indexBase  string
+	label      string
+	csvHeader  string
+	csvComma   string
 	synthWords int
 	synthSeed  uint64
 	synthNoise float64
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
-	fs.StringVar(&d.name, "data", defaultName, "dataset: ocr, usps, synthetic, auto (ocr when found, else synthetic) or a path to letter.data[.gz] / a USPS folder")
-	fs.StringVar(&d.path, "data-path", "", "where the dataset lives (default: $FWSTRUCT_DATA, then the user cache)")
+	fs.StringVar(&d.name, "data", defaultName, "dataset: ocr, usps, synthetic, auto (ocr when found, else synthetic), svmlight or csv (with --data-path), or a path\n"+
+		"to letter.data[.gz], a USPS folder, or an svmlight (.svm, .libsvm, .scale) or CSV (.csv) training file")
+	fs.StringVar(&d.path, "data-path", "", "the data, used as given (never another copy): a data root, a dataset folder or file\n(default for ocr and usps: $FWSTRUCT_DATA, then the user cache)")
+	fs.StringVar(&d.testPath, "test-data", "", "svmlight/csv: the test `FILE` (default: beside the training file, e.g. X.t or X_test.csv)")
 	fs.StringVar(&d.split, "split", "small", "OCR split: small (train on fold 0) or large (train on folds 1-9)")
+	fs.BoolVar(&d.noBias, "no-bias", false, "usps/svmlight/csv: no constant bias feature")
+	fs.StringVar(&d.scale, "scale", "none", "svmlight/csv feature scaling, fitted on the training file: none, minmax or standardize")
+	fs.StringVar(&d.indexBase, "index-base", "auto", "svmlight feature indices: auto (0-based when some index is 0), 0 or 1")
+	fs.StringVar(&d.label, "label-column", "", "csv label column: a header name or a 0-based index, negative from the end (default: the last)")
+	fs.StringVar(&d.csvHeader, "csv-header", "auto", "csv header row: auto, yes or no")
+	fs.StringVar(&d.csvComma, "csv-comma", ",", "csv field separator (one character; \\t for a tab)")
 	fs.IntVar(&d.synthWords, "synthetic-words", 0, "synthetic data: words per split (0: 300)")
 	fs.Uint64Var(&d.synthSeed, "synthetic-seed", 1, "synthetic data: generator seed")
 	fs.Float64Var(&d.synthNoise, "synthetic-noise", 0, "synthetic data: pixel flip probability (0: 0.1)")
 }
 
-// load returns the training and test problems and the resolved name.
-func (d *dataFlags) load() (train, test oracles.Problem, name string, err error) {
+// options returns the datasets.Options the flags describe.
+func (d *dataFlags) options() (datasets.Options, error) {
 	split, err := datasets.ParseSplit(d.split)
 	if err != nil {
-		return nil, nil, "", err
+		return datasets.Options{}, err
 	}
 	opt := datasets.Options{
 		Path:      d.path,
+		TestPath:  d.testPath,
 		Split:     split,
+		NoBias:    d.noBias,
 		Synthetic: datasets.SyntheticConfig{TrainWords: d.synthWords, TestWords: d.synthWords, Seed: d.synthSeed, FlipNoise: d.synthNoise},
+	}
+	if opt.Scaling, err = datasets.ParseScaling(d.scale); err != nil {
+		return opt, fmt.Errorf("--scale: %w", err)
+	}
+	if opt.SVMLight.IndexBase, err = datasets.ParseIndexBase(d.indexBase); err != nil {
+		return opt, fmt.Errorf("--index-base: %w", err)
+	}
+	if opt.CSV.Header, err = datasets.ParseCSVHeader(d.csvHeader); err != nil {
+		return opt, fmt.Errorf("--csv-header: %w", err)
+	}
+	opt.CSV.Label = d.label
+	comma := []rune(strings.ReplaceAll(d.csvComma, `\t`, "\t"))
+	if len(comma) != 1 {
+		return opt, fmt.Errorf("--csv-comma: want one character, got %q", d.csvComma)
+	}
+	opt.CSV.Comma = comma[0]
+	return opt, nil
+}
+
+// load returns the training and test problems and the resolved name.
+func (d *dataFlags) load() (train, test oracles.Problem, name string, err error) {
+	opt, err := d.options()
+	if err != nil {
+		return nil, nil, "", err
 	}
 	name = d.name
 	if name == "auto" {
-		name = "synthetic"
-		if _, err := datasets.Locate(datasets.OCR, d.path); err == nil {
-			name = "ocr"
+		// OCR when it is found, else synthetic; but a path the user names
+		// must hold OCR, and a broken $FWSTRUCT_DATA is an error.
+		name = "ocr"
+		if d.path == "" {
+			_, err := datasets.Locate(datasets.OCR, "")
+			switch {
+			case errors.Is(err, datasets.ErrNotFound):
+				name = "synthetic"
+			case err != nil:
+				return nil, nil, "", err
+			}
 		}
 	}
 	train, test, err = datasets.Load(name, opt)

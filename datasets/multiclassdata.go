@@ -1,0 +1,260 @@
+package datasets
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// Preprocess says how NewMulticlassData turns the features read into the
+// inputs of the model.
+type Preprocess struct {
+	// Scaling of the features, fitted on the training set only and applied
+	// unchanged to the test set (see Scaler).
+	Scaling Scaling
+	// Bias appends a constant feature 1 after the (scaled) features: a
+	// per-class bias, regularized like every other weight, as liblinear's
+	// "-B 1" and sklearn's LinearSVC intercept (intercept_scaling=1).
+	Bias bool
+}
+
+// MulticlassData is a training and test pair of Crammer-Singer multiclass
+// problems built from files of a generic format (LoadSVMLight, LoadCSV) or
+// from Examples (NewMulticlassData), with the label of every class and the
+// preprocessing that maps features to inputs.
+type MulticlassData struct {
+	// Train and Test are the problems; Test is nil when no test set was
+	// given to NewMulticlassData.
+	Train, Test *oracles.Multiclass
+	// Classes holds the label of each class, as in Examples.Labels: class
+	// k is Classes[k]. The classes are the distinct labels of the training
+	// and test sets, in increasing numeric order when every label is a
+	// number, else in lexicographic order. A label only the test set has
+	// is a class no training example has: its test examples are always
+	// misclassified, as in liblinear.
+	Classes []string
+	// NumFeatures is the number of features read, F; with Bias, feature F
+	// is the constant 1, and the inputs of the problems have F+1 features.
+	NumFeatures int
+	// Bias tells whether the constant feature was appended.
+	Bias bool
+	// Scaler is the scaling fitted on the training set, nil without
+	// scaling.
+	Scaler *Scaler
+	// FeatureNames holds the names of the features from a CSV header, nil
+	// otherwise.
+	FeatureNames []string
+	// TrainPath and TestPath are the files read by LoadSVMLight and
+	// LoadCSV (empty for NewMulticlassData).
+	TrainPath, TestPath string
+}
+
+// Class returns the class of a label (in the form of Examples.Labels), or
+// -1 when no class has it.
+func (d *MulticlassData) Class(label string) int {
+	return slices.Index(d.Classes, label)
+}
+
+// MaxMulticlassDim bounds the dimension F*K of a multiclass problem built
+// by NewMulticlassData (a dense weight vector of that size takes 1 GiB).
+const MaxMulticlassDim = 1 << 27
+
+// NewMulticlassData builds the multiclass problems of a training set and an
+// optional test set (nil for none): the labels become classes 0..K-1 (see
+// MulticlassData.Classes), the features are scaled as pre says, with the
+// scaling fitted on the training set, and the bias feature is appended.
+// Both problems have the same number of features, the larger of the two
+// sets'.
+func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, error) {
+	if train == nil || train.Len() == 0 {
+		return nil, fmt.Errorf("multiclass data: no training examples")
+	}
+	sets := []*Examples{train}
+	if test != nil {
+		sets = append(sets, test)
+	}
+	d := &MulticlassData{NumFeatures: train.NumFeatures, Bias: pre.Bias, FeatureNames: train.FeatureNames}
+	labels := make([][]string, len(sets))
+	for k, ex := range sets {
+		d.NumFeatures = max(d.NumFeatures, ex.NumFeatures, numFeaturesOf(ex.X))
+		labels[k] = ex.Labels
+	}
+	d.Classes = sortedClasses(labels...)
+	nf := d.NumFeatures
+	if pre.Bias {
+		nf++
+	}
+	if K := len(d.Classes); nf > 0 && K > MaxMulticlassDim/nf {
+		return nil, fmt.Errorf("multiclass data %s: %d features times %d classes is more than %d weights (are the labels classes, not regression targets?)", train.Name, nf, K, MaxMulticlassDim)
+	}
+	var err error
+	if d.Scaler, err = FitScaler(pre.Scaling, train.X, d.NumFeatures); err != nil {
+		return nil, fmt.Errorf("multiclass data %s: %w", train.Name, err)
+	}
+	class := make(map[string]int32, len(d.Classes))
+	for k, c := range d.Classes {
+		class[c] = int32(k)
+	}
+	probs := []**oracles.Multiclass{&d.Train, &d.Test}
+	for k, ex := range sets {
+		x := ex.X
+		if d.Scaler != nil {
+			if x, err = d.Scaler.Transform(x); err != nil {
+				return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
+			}
+		} else if pre.Bias {
+			x = cloneVecs(x) // the bias is appended below
+		}
+		if pre.Bias {
+			for i := range x {
+				x[i].Append(int32(d.NumFeatures), 1)
+			}
+		}
+		y := make([]int32, len(ex.Labels))
+		for i, l := range ex.Labels {
+			y[i] = class[l]
+		}
+		if *probs[k], err = oracles.NewMulticlass(len(d.Classes), nf, x, y); err != nil {
+			return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
+		}
+	}
+	return d, nil
+}
+
+// cloneVecs returns copies of x with their own storage.
+func cloneVecs(x []oracles.SparseVec) []oracles.SparseVec {
+	out := make([]oracles.SparseVec, len(x))
+	for i := range x {
+		out[i] = x[i].Clone()
+	}
+	return out
+}
+
+// LoadSVMLight reads an svmlight training file and its test file and builds
+// their multiclass problems with NewMulticlassData. The test file is
+// opt.TestPath, else the first existing file of TestFileCandidates(path).
+// The feature indices are read as opt.SVMLight.IndexBase says, detected by
+// default from both files together (0-based when either uses index 0).
+// opt.Scaling and opt.NoBias give the preprocessing (a bias feature by
+// default).
+func LoadSVMLight(path string, opt Options) (*MulticlassData, error) {
+	so := opt.SVMLight
+	auto := so.IndexBase == IndexAuto
+	if auto {
+		so.IndexBase = IndexZero // read as written, decide below
+	}
+	read := func(p string) (*Examples, error) { return ReadSVMLightFile(p, so) }
+	return loadMulticlass("svmlight", path, opt, read, func(train, test *Examples) error {
+		if auto {
+			rebase(train, test)
+		}
+		return nil
+	})
+}
+
+// LoadCSV reads a CSV training file and its test file (with the same
+// columns) and builds their multiclass problems with NewMulticlassData. The
+// test file is opt.TestPath, else the first existing file of
+// TestFileCandidates(path). opt.CSV configures the reader, opt.Scaling and
+// opt.NoBias the preprocessing (a bias feature by default).
+func LoadCSV(path string, opt Options) (*MulticlassData, error) {
+	read := func(p string) (*Examples, error) { return ReadCSVFile(p, opt.CSV) }
+	return loadMulticlass("csv", path, opt, read, func(train, test *Examples) error {
+		if train.NumFeatures != test.NumFeatures {
+			return fmt.Errorf("csv: %s has %d feature columns but %s has %d", train.Name, train.NumFeatures, test.Name, test.NumFeatures)
+		}
+		if train.FeatureNames != nil && test.FeatureNames != nil && !slices.Equal(train.FeatureNames, test.FeatureNames) {
+			return fmt.Errorf("csv: the headers of %s and %s name different feature columns", train.Name, test.Name)
+		}
+		return nil
+	})
+}
+
+// loadMulticlass reads the training file at path and its test file with
+// read, checks them with pair and builds the problems.
+func loadMulticlass(format, path string, opt Options, read func(string) (*Examples, error), pair func(train, test *Examples) error) (*MulticlassData, error) {
+	train, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	testPath := opt.TestPath
+	if testPath == "" {
+		if testPath, err = findTestFile(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", format, err)
+		}
+	}
+	test, err := read(testPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := pair(train, test); err != nil {
+		return nil, err
+	}
+	d, err := NewMulticlassData(train, test, Preprocess{Scaling: opt.Scaling, Bias: !opt.NoBias})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", format, err)
+	}
+	d.TrainPath, d.TestPath = path, testPath
+	return d, nil
+}
+
+// TestFileCandidates returns where LoadSVMLight and LoadCSV look for the
+// test file of the training file train when Options.TestPath is empty, in
+// order, in train's folder:
+//
+//  1. train's name with its last "train" replaced by "test" (in the same
+//     case): iris_train.csv -> iris_test.csv, a.TRAIN.svm -> a.TEST.svm;
+//  2. a final ".tr" replaced by ".t": dna.scale.tr -> dna.scale.t;
+//  3. ".t" appended, the libsvm convention: letter.scale -> letter.scale.t;
+//
+// each also gzip-compressed (".gz" appended, or before the ".gz" of a
+// compressed train: a.svm.gz -> a.svm.t.gz) or not. The first that exists
+// is used.
+func TestFileCandidates(train string) []string {
+	dir, base := filepath.Split(train)
+	stem, gz := strings.CutSuffix(base, ".gz")
+	var names []string
+	if k := strings.LastIndex(strings.ToLower(stem), "train"); k >= 0 {
+		repl := "test"
+		switch {
+		case stem[k:k+5] == "TRAIN":
+			repl = "TEST"
+		case stem[k] == 'T':
+			repl = "Test"
+		}
+		names = append(names, stem[:k]+repl+stem[k+5:])
+	}
+	if s, ok := strings.CutSuffix(stem, ".tr"); ok {
+		names = append(names, s+".t")
+	}
+	names = append(names, stem+".t")
+	var out []string
+	for _, n := range names {
+		variants := []string{n, n + ".gz"}
+		if gz {
+			variants[0], variants[1] = variants[1], variants[0]
+		}
+		for _, c := range variants {
+			if p := filepath.Join(dir, c); p != filepath.Clean(train) && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// findTestFile returns the first existing regular file of
+// TestFileCandidates(train).
+func findTestFile(train string) (string, error) {
+	cands := TestFileCandidates(train)
+	for _, c := range cands {
+		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("no test file for %s: tried %s; name it explicitly (Options.TestPath; fwstruct: --test-data FILE)", train, strings.Join(cands, ", "))
+}
