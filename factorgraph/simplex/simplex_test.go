@@ -104,7 +104,7 @@ func TestRedundantRows(t *testing.T) {
 		A.Slice(0, m, 0, n).(*mat.Dense).Copy(A0)
 		b := append(append([]float64(nil), b0...), 0, 0)
 		for j := 0; j < n; j++ {
-			A.Set(m, j, A0.At(0, j))                // duplicate of row 0
+			A.Set(m, j, A0.At(0, j))                 // duplicate of row 0
 			A.Set(m+1, j, A0.At(1, j)-2*A0.At(2, j)) // combination
 		}
 		b[m], b[m+1] = b0[0], b0[1]-2*b0[2]
