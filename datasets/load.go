@@ -18,23 +18,26 @@ type Options struct {
 	// Split selects OCR-small (default) or OCR-large.
 	Split Split
 	// NoBias leaves out the constant feature that Load appends to USPS
-	// inputs (a per-class bias).
+	// inputs (a per-class bias) and the per-label bias of the MULAN
+	// multi-label models (d = 1,533 instead of 1,547 for Yeast).
 	NoBias bool
 	// Synthetic configures the synthetic OCR-like data.
 	Synthetic SyntheticConfig
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic"}
+var Names = []string{"ocr", "usps", "synthetic", "yeast"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
 // as a multiclass problem) or "synthetic" (the seeded OCR-like generator,
 // needing no file). The name may also be a path to a data file or folder,
 // whose dataset is recognized from its name (letter.data* is OCR, zip.* or a
-// folder holding zip.train* is USPS).
+// folder holding zip.train* is USPS, name-train.arff is a MULAN multi-label
+// dataset, see LoadMULAN). "yeast" is the MULAN Yeast dataset, as exact
+// views of its multi-label factor-graph models.
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
-	if name != "ocr" && name != "usps" && name != "synthetic" {
+	if name != "ocr" && name != "usps" && name != "synthetic" && name != "yeast" {
 		kind, err := Recognize(name)
 		if err != nil {
 			return nil, nil, err
@@ -58,6 +61,8 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 			return nil, nil, err
 		}
 		return tr, te, nil
+	case "yeast", "mulan":
+		return loadMULAN(name, opt)
 	default:
 		root, err := Locate(USPS, opt.Path)
 		if err != nil {
@@ -71,8 +76,8 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 	}
 }
 
-// Recognize returns the dataset name ("ocr" or "usps") of a data path from
-// its file or folder names.
+// Recognize returns the dataset name ("ocr", "usps", "yeast" or "mulan")
+// of a data path from its file or folder names.
 func Recognize(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -84,12 +89,17 @@ func Recognize(path string) (string, error) {
 		return "ocr", nil
 	case strings.HasPrefix(base, "zip."):
 		return "usps", nil
+	case strings.HasSuffix(base, "-train.arff"):
+		return "mulan", nil
 	case fi.IsDir():
-		for _, ds := range []Dataset{OCR, USPS} {
+		for _, ds := range []Dataset{OCR, USPS, Yeast} {
 			if _, err := ds.Paths(path); err == nil {
 				return ds.Name, nil
 			}
 		}
+		if _, err := FindMULAN(path); err == nil {
+			return "mulan", nil
+		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell OCR (letter.data[.gz]) from USPS (zip.train[.gz], zip.test[.gz]) by its name", path)
+	return "", fmt.Errorf("dataset %q: cannot tell OCR (letter.data[.gz]), USPS (zip.train[.gz], zip.test[.gz]) or MULAN (name-train.arff) by its name", path)
 }
