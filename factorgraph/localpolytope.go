@@ -24,7 +24,7 @@ import (
 // the same shape reuses it.
 func (g *Graph) LocalPolytope() (*simplex.LP, error) {
 	g.lpOnce.Do(func() {
-		A, b := g.localPolytopeRows()
+		A, b := g.LocalPolytopeProgram()
 		g.lp, g.lpErr = simplex.New(A, b)
 		if g.lpErr != nil {
 			g.lpErr = fmt.Errorf("factorgraph: local polytope: %w", g.lpErr)
@@ -33,15 +33,15 @@ func (g *Graph) LocalPolytope() (*simplex.LP, error) {
 	return g.lp, g.lpErr
 }
 
-// localPolytopeRows builds the constraint matrix and right-hand side of
-// LocalPolytope.
-func (g *Graph) localPolytopeRows() (*mat.Dense, []float64) {
+// LocalPolytopeProgram returns the constraint matrix and right-hand side of
+// LocalPolytope, for use with another LP solver (e.g. gonum's lp.Simplex,
+// which the tests compare with).
+func (g *Graph) LocalPolytopeProgram() (A *mat.Dense, b []float64) {
 	type entry struct {
 		col int
 		val float64
 	}
 	var rows [][]entry
-	var b []float64
 	for i := 0; i < g.nv; i++ {
 		r := make([]entry, g.Card(i))
 		for y := range r {
@@ -70,7 +70,7 @@ func (g *Graph) localPolytopeRows() (*mat.Dense, []float64) {
 			}
 		}
 	}
-	A := mat.NewDense(len(rows), g.TableLen(), nil)
+	A = mat.NewDense(len(rows), g.TableLen(), nil)
 	for i, r := range rows {
 		for _, e := range r {
 			A.Set(i, e.col, e.val)

@@ -1,6 +1,8 @@
 package factorgraph
 
 import (
+	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
+
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -368,5 +370,41 @@ func TestRelaxedFractional(t *testing.T) {
 	}
 	if _, h := rd.MaxOracle(0, w, nil); h > 2+1e-12 {
 		t.Fatalf("rounded oracle value %v above the exact maximum 2", h)
+	}
+}
+
+// TestLocalPolytopeAgainstGonum solves the local-polytope LPs of random
+// graphs with package simplex and with gonum's lp.Simplex (an independent
+// implementation) and compares the optimal values.
+func TestLocalPolytopeAgainstGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	compared := 0
+	for _, sh := range shapes {
+		m := randomModel(t, randomConfig{N: 1, Cards: sh.cards, Scopes: sh.scopes, Features: 2, Seed: 21})
+		g := m.Graph(0)
+		lp, err := g.LocalPolytope()
+		if err != nil {
+			t.Fatal(err)
+		}
+		A, b := g.LocalPolytopeProgram()
+		x := make([]float64, g.TableLen())
+		for r := 0; r < 10; r++ {
+			c := randomWeights(rng, g.TableLen(), 1)
+			res, err := lp.Solve(c, x, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := gonumlp.Simplex(c, A, b, 1e-10, nil)
+			if err != nil {
+				t.Fatalf("%s: gonum: %v", sh.name, err)
+			}
+			if math.Abs(res.Objective-want) > 1e-8 {
+				t.Fatalf("%s: simplex %v, gonum %v", sh.name, res.Objective, want)
+			}
+			compared++
+		}
+	}
+	if compared == 0 {
+		t.Fatal("nothing compared")
 	}
 }
