@@ -42,13 +42,14 @@ func enumerate(g *Graph, tab []float64, ws *work, best []int32) float64 {
 		off := g.tableOff[i]
 		score += tab[off+y[i]+d] - tab[off+y[i]]
 		y[i] += d
-		for k := g.nbPtr[i]; k < g.nbPtr[i+1]; k++ {
-			a := g.nbNode[k]
-			c := int(a) - nv
-			toff := g.tableOff[a]
+		lo, hi := g.nbPtr[i], g.nbPtr[i+1]
+		fac, offs, strides := g.nbFac[lo:hi], g.nbOff[lo:hi], g.nbStride[lo:hi]
+		offs, strides = offs[:len(fac)], strides[:len(fac)]
+		for k, c := range fac {
 			s := st[c]
-			ns := s + d*g.stride[g.scopePtr[a]+g.nbPos[k]]
-			score += tab[toff+ns] - tab[toff+s]
+			ns := s + d*strides[k]
+			off := offs[k]
+			score += tab[off+ns] - tab[off+s]
 			st[c] = ns
 		}
 		if score > bestScore {

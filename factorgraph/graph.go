@@ -37,9 +37,12 @@ type Graph struct {
 
 	// Factors of each variable: nbPtr[i]..nbPtr[i+1] in nbNode (the node)
 	// and nbPos (the position of i in its scope).
-	nbPtr  []int32
-	nbNode []int32
-	nbPos  []int32
+	nbPtr    []int32
+	nbNode   []int32
+	nbPos    []int32
+	nbFac    []int32 // factor index (node - NumVars)
+	nbOff    []int32 // table offset of the factor
+	nbStride []int32 // stride of the variable in the factor
 
 	forest bool
 	order  []int32 // nodes, parents before children (forests only)
@@ -167,11 +170,15 @@ func (g *Graph) neighbors() {
 	}
 	g.nbNode = make([]int32, g.nbPtr[g.nv])
 	g.nbPos = make([]int32, g.nbPtr[g.nv])
+	g.nbFac = make([]int32, g.nbPtr[g.nv])
+	g.nbOff = make([]int32, g.nbPtr[g.nv])
+	g.nbStride = make([]int32, g.nbPtr[g.nv])
 	fill := append([]int32(nil), g.nbPtr[:g.nv]...)
 	for a := g.nv; a < g.NumNodes(); a++ {
 		for j, v := range g.Scope(a) {
-			g.nbNode[fill[v]] = int32(a)
-			g.nbPos[fill[v]] = int32(j)
+			k := fill[v]
+			g.nbNode[k], g.nbPos[k] = int32(a), int32(j)
+			g.nbFac[k], g.nbOff[k], g.nbStride[k] = int32(a-g.nv), g.tableOff[a], g.Strides(a)[j]
 			fill[v]++
 		}
 	}
