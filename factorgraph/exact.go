@@ -45,11 +45,8 @@ func (e *Exact) Predict(i int, w []float64, dst []int32) []int32 {
 // decode maximizes the (loss-augmented when aug) score of example i and
 // returns the maximizer, its score and the score of the truth.
 func (e *Exact) decode(i int, w []float64, aug bool, dst []int32) ([]int32, float64, float64) {
-	ws := e.m.get()
+	ws, g, truth := e.m.scored(i, w, aug)
 	defer e.m.put(ws)
-	g := e.m.Graph(i)
-	ws.tab = grow(ws.tab, g.TableLen())
-	truth := e.m.tables(i, w, aug, ws.tab)
 	dst = grow(dst, g.NumVars())
 	var best float64
 	if g.IsForest() {

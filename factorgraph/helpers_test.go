@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
 // randomConfig describes a random model for tests.
@@ -124,11 +125,7 @@ func fullyConnected(n int) [][]int {
 
 // randomWeights returns d independent N(0, scale^2) weights.
 func randomWeights(rng *rand.Rand, d int, scale float64) []float64 {
-	w := make([]float64, d)
-	for j := range w {
-		w[j] = scale * rng.NormFloat64()
-	}
-	return w
+	return oraclestest.Weights(rng, d, scale)
 }
 
 // randomMultiLabel returns a multi-label model with n examples, L labels and

@@ -377,6 +377,16 @@ func (m *Model) tables(i int, w []float64, aug bool, tab []float64) float64 {
 	return truth
 }
 
+// scored returns a workspace whose tab holds the node tables of example i
+// (loss-augmented when aug; see tables), the example's graph and the score
+// of the truth. The caller returns ws with m.put.
+func (m *Model) scored(i int, w []float64, aug bool) (ws *work, g *Graph, truth float64) {
+	ws = m.get()
+	g = m.Graph(i)
+	ws.tab = grow(ws.tab, g.TableLen())
+	return ws, g, m.tables(i, w, aug, ws.tab)
+}
+
 // psi computes psi_i(y) = phi(x, y^i) - phi(x, y) for a labeling y of the
 // variables into dst.
 func (m *Model) psi(i int, y []int32, acc *oracles.Accumulator, dst *oracles.SparseVec) {

@@ -153,11 +153,8 @@ func (r *Relaxed) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) 
 // when that vertex is not representable it returns the indicator of its
 // rounding (Rounded's rule).
 func (r *Relaxed) Predict(i int, w []float64, dst []int32) []int32 {
-	ws := r.m.get()
+	ws, g, _ := r.m.scored(i, w, false)
 	defer r.m.put(ws)
-	g := r.m.Graph(i)
-	ws.tab = grow(ws.tab, g.TableLen())
-	r.m.tables(i, w, false, ws.tab)
 	dst = grow(dst, g.TableLen())
 	if _, err := solveLP(g, ws.tab, ws); err == nil && encodeVertex(g, ws.mu, r.den, dst) == nil {
 		return dst
@@ -176,11 +173,8 @@ func (r *Relaxed) Predict(i int, w []float64, dst []int32) []int32 {
 // solve maximizes the (loss-augmented) LP of example i and returns the
 // vertex, its score minus the truth's and an error.
 func (r *Relaxed) solve(i int, w []float64, aug bool, dst []int32) ([]int32, float64, error) {
-	ws := r.m.get()
+	ws, g, truth := r.m.scored(i, w, aug)
 	defer r.m.put(ws)
-	g := r.m.Graph(i)
-	ws.tab = grow(ws.tab, g.TableLen())
-	truth := r.m.tables(i, w, aug, ws.tab)
 	dst = grow(dst, g.TableLen())
 	if _, err := solveLP(g, ws.tab, ws); err != nil {
 		return dst, math.NaN(), err

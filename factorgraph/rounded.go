@@ -79,11 +79,8 @@ func (r *Rounded) Predict(i int, w []float64, dst []int32) []int32 {
 // returning the assignment, its score minus the truth's, and the LP
 // solver's error.
 func (r *Rounded) decode(i int, w []float64, aug bool, dst []int32) ([]int32, float64, error) {
-	ws := r.m.get()
+	ws, g, truth := r.m.scored(i, w, aug)
 	defer r.m.put(ws)
-	g := r.m.Graph(i)
-	ws.tab = grow(ws.tab, g.TableLen())
-	truth := r.m.tables(i, w, aug, ws.tab)
 	_, err := solveLP(g, ws.tab, ws)
 	dst = grow(dst, g.NumVars())
 	roundLP(g, ws.mu, ws.tab, dst)
