@@ -44,6 +44,9 @@ type Graph struct {
 	nbOff    []int32 // table offset of the factor
 	nbStride []int32 // stride of the variable in the factor
 
+	deltaOff []int32 // parallel to scope: offset of delta_{c,v}(.) (factors only)
+	deltaLen int
+
 	forest bool
 	order  []int32 // nodes, parents before children (forests only)
 	parent []int32 // per node: parent node or -1; for factors, a variable
@@ -150,6 +153,13 @@ func NewGraph(cards []int, varTerms [][]Term, factors []Factor) (*Graph, error) 
 		}
 		if err := add(nv+c, f.Scope, f.Terms); err != nil {
 			return nil, fmt.Errorf("%w (factor %d)", err, c)
+		}
+	}
+	g.deltaOff = make([]int32, len(g.scope))
+	for a := nv; a < nodes; a++ {
+		for k := g.scopePtr[a]; k < g.scopePtr[a+1]; k++ {
+			g.deltaOff[k] = int32(g.deltaLen)
+			g.deltaLen += int(g.card[g.scope[k]])
 		}
 	}
 	g.neighbors()
@@ -289,6 +299,16 @@ func (g *Graph) VarFactors(i int) (nodes, pos []int32) {
 	lo, hi := g.nbPtr[i], g.nbPtr[i+1]
 	return g.nbNode[lo:hi:hi], g.nbPos[lo:hi:hi]
 }
+
+// DeltaOffset returns where the agreement variables delta_{c,v}(y_v) of
+// factor node a and the variable v at position j of its scope start in a
+// flat per-example table of DeltaLen() entries (Meshi eq. 2: one entry per
+// factor, variable of its scope and state of that variable).
+func (g *Graph) DeltaOffset(a, j int) int { return int(g.deltaOff[int(g.scopePtr[a])+j]) }
+
+// DeltaLen returns the number of agreement variables of an example,
+// sum over factors c and v in c of |Y_v|.
+func (g *Graph) DeltaLen() int { return g.deltaLen }
 
 // IsForest reports whether the factor graph has no cycle (chains and trees),
 // where max-sum is exact and the local polytope is integral.

@@ -295,6 +295,56 @@ func (m *Model) Theta(i, a int, w, dst []float64) []float64 {
 	return dst
 }
 
+// Reparam sets dst to the reparameterized node scores of Meshi's Alg. 1
+// (lines 5 and 10) for node a of example i, given the agreement variables
+// delta of the example (laid out by Graph.DeltaOffset):
+//
+//	variable i: theta_i(y) + sum_{c : i in c} delta_ci(y),
+//	factor c:   theta_c(y_c) - sum_{i in c} delta_ci(y_i),
+//
+// with theta from Theta, and returns dst[:States(a)]. They are the gradient
+// of the soft dual f_rho with respect to mu_alpha (up to the factor 1/M
+// of its scaling), and the terms of the primal g of eq. 2.
+func (m *Model) Reparam(i, a int, w, delta, dst []float64) []float64 {
+	dst = m.Theta(i, a, w, dst)
+	g := m.ex[i].g
+	if a < g.nv {
+		for k := g.nbPtr[a]; k < g.nbPtr[a+1]; k++ {
+			d := delta[g.deltaOff[int(g.scopePtr[g.nbNode[k]])+int(g.nbPos[k])]:]
+			for y := range dst {
+				dst[y] += d[y]
+			}
+		}
+		return dst
+	}
+	st := g.Strides(a)
+	for j, v := range g.Scope(a) {
+		d := delta[g.DeltaOffset(a, j):]
+		k, str := int(g.card[v]), int(st[j])
+		for s := range dst {
+			dst[s] -= d[(s/str)%k]
+		}
+	}
+	return dst
+}
+
+// ReparamBound returns sum_alpha max_y Reparam(i, alpha)(y), the bracket
+// of example i in Meshi's primal g (eq. 2). For any delta it is at least
+// the LP relaxation's loss-augmented maximum (weak duality), and with
+// delta = 0 it is the decomposed bound sum_alpha max theta_alpha. scratch
+// needs the largest States of the graph (it is grown when shorter) and is
+// returned for reuse.
+func (m *Model) ReparamBound(i int, w, delta, scratch []float64) (float64, []float64) {
+	g := m.ex[i].g
+	var sum float64
+	for a := 0; a < g.NumNodes(); a++ {
+		scratch = grow(scratch, g.States(a))
+		r := m.Reparam(i, a, w, delta, scratch)
+		sum += r[argmax(r)]
+	}
+	return sum, scratch
+}
+
 // NodePsi adds to acc (which must have room for Dim() coordinates) the
 // vector sum_s coef[s] (phi_alpha(x, y^i_alpha) - phi_alpha(x, s)) of node a
 // of example i: with coef a distribution mu_alpha it is lambda*M times

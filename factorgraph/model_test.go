@@ -1,6 +1,7 @@
 package factorgraph
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -372,5 +373,65 @@ func TestInvalid(t *testing.T) {
 	big, _ := randomMultiLabel(t, 1, 12, 1, false, 1)
 	if _, err := NewExact(big, 1000); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("NewExact over the limit: %v", err)
+	}
+}
+
+// TestReparam checks the reparameterization of Meshi's eq. 2: for any
+// delta, sum_alpha Reparam(alpha)(y_alpha) is the loss-augmented score H of
+// every labeling y (the delta terms cancel), and ReparamBound is at least
+// the LP relaxation's value, itself at least the exact maximum.
+func TestReparam(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	for _, sh := range shapes {
+		m := randomModel(t, randomConfig{N: 2, Cards: sh.cards, Scopes: sh.scopes, Features: 3, Seed: 14})
+		r, err := NewRelaxed(m, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := NewExact(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < m.Len(); i++ {
+			g := m.Graph(i)
+			w := randomWeights(rng, m.Dim(), 1)
+			delta := randomWeights(rng, g.DeltaLen(), 1)
+			var buf []float64
+			e.ForEachLabeling(i, func(y []int32) {
+				var sum float64
+				for a := 0; a < g.NumNodes(); a++ {
+					buf = grow(buf, g.States(a))
+					sum += m.Reparam(i, a, w, delta, buf)[g.StateOf(a, y)]
+				}
+				if h := e.Loss(i, y) - dotPsi(e, i, y, w); math.Abs(sum-h) > 1e-9 {
+					t.Fatalf("%s: labeling %v: sum of Reparam %v, H %v", sh.name, y, sum, h)
+				}
+			})
+			bound, _ := m.ReparamBound(i, w, delta, nil)
+			zero, _ := m.ReparamBound(i, w, make([]float64, g.DeltaLen()), nil)
+			_, lp, err := r.MaxOracleErr(i, w, nil)
+			if errors.Is(err, ErrFractional) {
+				lp = bruteMax(m, i, w, true) // only the weaker chain of bounds
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if bound < lp-1e-9 || zero < lp-1e-9 || lp < bruteMax(m, i, w, true)-1e-9 {
+				t.Fatalf("%s: bound %v (delta = 0: %v), LP %v, exact %v", sh.name, bound, zero, lp, bruteMax(m, i, w, true))
+			}
+		}
+	}
+	// DeltaOffset tiles [0, DeltaLen) with one block per (factor, variable).
+	g := randomModel(t, randomConfig{N: 1, Cards: []int{2, 3, 2, 2}, Scopes: withTriple, Features: 1, Seed: 1}).Graph(0)
+	next := 0
+	for a := g.NumVars(); a < g.NumNodes(); a++ {
+		for j, v := range g.Scope(a) {
+			if g.DeltaOffset(a, j) != next {
+				t.Fatalf("DeltaOffset(%d, %d) = %d, want %d", a, j, g.DeltaOffset(a, j), next)
+			}
+			next += g.Card(int(v))
+		}
+	}
+	if next != g.DeltaLen() {
+		t.Fatalf("DeltaLen %d, blocks cover %d", g.DeltaLen(), next)
 	}
 }
