@@ -50,8 +50,12 @@
 // # For the factor-level solver
 //
 // Meshi's Alg. 1 works on the same Model directly: blocks (m, alpha) for
-// every example and node; Theta gives the reparameterized node scores
-// theta^(m)_alpha(y_alpha; w) of eq. 2 (lines 5 and 10 add the agreement
-// terms delta), NodePsi the columns Psi_{m,alpha} mu_alpha of eq. 3 (up to
-// the factor 1/(lambda M)) and Marginalize the map A_ci of eq. 5.
+// every example and node (Graph.NumNodes per example); Theta gives the node
+// scores theta^(m)_alpha(y_alpha; w) of eq. 2 and Reparam adds the
+// agreement variables delta (laid out per example by Graph.DeltaOffset) as
+// in lines 5 and 10; NodePsi gives the columns Psi_{m,alpha} mu_alpha of
+// eq. 3 (up to the factor 1/(lambda M)), sparse, for the update of w and
+// the step size; Graph.Marginalize is the map A_ci of eq. 5 and App. D;
+// Graph.VarFactors gives N_i; NodeLoss the loss vector l of eq. 3 (up to
+// 1/M); ReparamBound the example's bracket in the primal g of eq. 2.
 package factorgraph
