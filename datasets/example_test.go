@@ -211,3 +211,31 @@ func ExampleTestFileCandidates() {
 	// [letter.scale.t letter.scale.t.gz]
 	// [dna.scale.t dna.scale.t.gz]
 }
+
+func ExampleReadARFF() {
+	const text = `@relation toy
+@attribute f1 numeric
+@attribute f2 numeric
+@attribute label1 {0,1}
+@attribute label2 {0,1}
+@data
+0.5,-1,1,0
+{1 2, 3 1}
+`
+	a, err := datasets.ReadARFF(strings.NewReader(text), "toy.arff")
+	if err != nil {
+		panic(err)
+	}
+	d, err := a.MultiLabel([]string{"label1", "label2"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.Features, d.Labels)
+	for m := range d.X {
+		fmt.Println(d.X[m].Dense(2), d.Y[m])
+	}
+	// Output:
+	// [f1 f2] [label1 label2]
+	// [0.5 -1] [1 0]
+	// [0 2] [0 1]
+}

@@ -26,7 +26,8 @@ type Options struct {
 	Split Split
 	// NoBias leaves out the constant feature that Load appends to the
 	// inputs of the multiclass datasets (usps, svmlight, csv): a per-class
-	// bias.
+	// bias; and the per-label bias of the MULAN multi-label models (d =
+	// 1,533 instead of 1,547 for Yeast).
 	NoBias bool
 	// Scaling of the svmlight and csv features, fitted on the training
 	// file (see Scaling and Scaler).
@@ -40,14 +41,15 @@ type Options struct {
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic", "svmlight", "csv"}
+var Names = []string{"ocr", "usps", "synthetic", "yeast", "svmlight", "csv"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
 // as a multiclass problem), "synthetic" (the seeded OCR-like generator,
-// needing no file), or a generic format read from the file opt.Path and its
-// test file: "svmlight" (LoadSVMLight) or "csv" (LoadCSV), as Crammer-Singer
-// multiclass problems. The name may also be a path to a data file or folder,
+// needing no file), "yeast" (the MULAN Yeast dataset, as exact views of its
+// multi-label factor-graph models; see LoadMULAN), or a generic format read
+// from the file opt.Path and its test file: "svmlight" (LoadSVMLight) or
+// "csv" (LoadCSV), as Crammer-Singer multiclass problems. The name may also be a path to a data file or folder,
 // whose dataset or format Recognize tells; the path is then used as opt.Path
 // is.
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
@@ -81,6 +83,8 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 			return nil, nil, err
 		}
 		return tr, te, nil
+	case "yeast", "mulan":
+		return loadMULAN(name, opt)
 	case "svmlight", "csv":
 		if opt.Path == "" {
 			return nil, nil, fmt.Errorf("%s data needs the path of its training file", name)
@@ -117,7 +121,9 @@ func dataPath(ds Dataset, explicit string) (string, error) {
 }
 
 // Recognize returns the dataset name or format of a data path: "ocr" for
-// letter.data*, "usps" for zip.* or a folder holding zip.train*, "csv" for a
+// letter.data*, "usps" for zip.* or a folder holding zip.train*, "mulan" for
+// name-train.arff or a folder holding one (and "yeast" for a folder holding
+// the Yeast files), "csv" for a
 // name ending in .csv (before an optional .gz), "svmlight" for .svm,
 // .svmlight, .libsvm or .scale; any other file by its first data line:
 // "svmlight" when its second field is an index:value pair, "csv" when it
@@ -134,11 +140,16 @@ func Recognize(path string) (string, error) {
 		return "ocr", nil
 	case strings.HasPrefix(base, "zip."):
 		return "usps", nil
+	case strings.HasSuffix(base, "-train.arff"):
+		return "mulan", nil
 	case fi.IsDir():
-		for _, ds := range []Dataset{OCR, USPS} {
+		for _, ds := range []Dataset{OCR, USPS, Yeast} {
 			if _, err := ds.Paths(path); err == nil {
 				return ds.Name, nil
 			}
+		}
+		if _, err := FindMULAN(path); err == nil {
+			return "mulan", nil
 		}
 	case strings.HasSuffix(stem, ".csv"):
 		return "csv", nil
@@ -149,7 +160,7 @@ func Recognize(path string) (string, error) {
 			return kind, nil
 		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], svmlight, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
+	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, svmlight, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
 }
 
 // sniffFormat returns "svmlight" or "csv" from the first data line of the

@@ -44,6 +44,8 @@ func TestLoadRealByNameAndPath(t *testing.T) {
 		{filepath.Join(root, "ocr", "letter.data.gz"), Options{}, 626, 6251, 4082},
 		{"usps", Options{}, 7291, 2007, 2570},
 		{filepath.Join(root, "usps"), Options{NoBias: true}, 7291, 2007, 2560},
+		{"yeast", Options{}, 1500, 917, 1547},
+		{filepath.Join(root, "yeast", "yeast-train.arff"), Options{NoBias: true}, 1500, 917, 1533},
 	}
 	for _, tc := range cases {
 		tr, te, err := Load(tc.name, tc.opt)

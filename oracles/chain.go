@@ -50,7 +50,7 @@ type Chain struct {
 type chainWork struct {
 	theta []float64 // T*K unary scores <w, features> (no loss)
 	delta []float64 // T*K max-sum messages of Viterbi
-	acc   accumulator
+	acc   Accumulator
 }
 
 // NewChain builds a chain problem with numLabels labels and numFeatures
@@ -183,7 +183,7 @@ func (c *Chain) Psi(i int, y []int32, dst *SparseVec) {
 	ws := c.work.Get().(*chainWork)
 	defer c.work.Put(ws)
 	acc := &ws.acc
-	acc.ensure(c.Dim())
+	acc.Ensure(c.Dim())
 	truth := c.Truth(i)
 	T := len(truth)
 	K := int32(c.numLabels)
@@ -198,29 +198,29 @@ func (c *Chain) Psi(i int, y []int32, dst *SparseVec) {
 		lo, hi := c.featPtr[p], c.featPtr[p+1]
 		for k := lo; k < hi; k++ {
 			f, v := c.featIdx[k], c.featVal[k]
-			acc.add(f*K+a, v)
-			acc.add(f*K+b, -v)
+			acc.Add(f*K+a, v)
+			acc.Add(f*K+b, -v)
 		}
-		acc.add(bias+a, 1)
-		acc.add(bias+b, -1)
+		acc.Add(bias+a, 1)
+		acc.Add(bias+b, -1)
 	}
 	trans := int32(c.numFeatures) * K
 	for t := 0; t+1 < T; t++ {
 		ta, tb := truth[t]*K+truth[t+1], y[t]*K+y[t+1]
 		if ta != tb {
-			acc.add(trans+ta, 1)
-			acc.add(trans+tb, -1)
+			acc.Add(trans+ta, 1)
+			acc.Add(trans+tb, -1)
 		}
 	}
 	if truth[0] != y[0] {
-		acc.add(bias+K+truth[0], 1)
-		acc.add(bias+K+y[0], -1)
+		acc.Add(bias+K+truth[0], 1)
+		acc.Add(bias+K+y[0], -1)
 	}
 	if truth[T-1] != y[T-1] {
-		acc.add(bias+2*K+truth[T-1], 1)
-		acc.add(bias+2*K+y[T-1], -1)
+		acc.Add(bias+2*K+truth[T-1], 1)
+		acc.Add(bias+2*K+y[T-1], -1)
 	}
-	acc.flush(dst)
+	acc.Flush(dst)
 }
 
 // MaxOracle runs loss-augmented Viterbi: argmax_y L_i(y) + <w, phi(x_i, y)>.

@@ -128,23 +128,28 @@ func SparseDot(a, b *SparseVec, scratch []float64) float64 {
 	return sum
 }
 
-// accumulator builds a SparseVec with distinct indices from contributions that
-// may repeat a coordinate: a dense scratch of the full dimension plus the list
-// of touched coordinates. It stays zeroed between uses.
-type accumulator struct {
+// Accumulator builds a SparseVec with distinct indices from contributions
+// that may repeat a coordinate: a dense scratch of the full dimension plus the
+// list of touched coordinates. It stays zeroed between uses, so building a
+// vector costs O(number of contributions), not O(d). The zero value is ready
+// for use after Ensure; it is not safe for concurrent use.
+type Accumulator struct {
 	dense   []float64
 	seen    []bool
 	touched []int32
 }
 
-func (a *accumulator) ensure(d int) {
+// Ensure makes room for indices in [0, d).
+func (a *Accumulator) Ensure(d int) {
 	if len(a.dense) < d {
 		a.dense = make([]float64, d)
 		a.seen = make([]bool, d)
 	}
 }
 
-func (a *accumulator) add(i int32, v float64) {
+// Add adds v at coordinate i (which must be below the size given to
+// Ensure).
+func (a *Accumulator) Add(i int32, v float64) {
 	if !a.seen[i] {
 		a.seen[i] = true
 		a.touched = append(a.touched, i)
@@ -152,9 +157,9 @@ func (a *accumulator) add(i int32, v float64) {
 	a.dense[i] += v
 }
 
-// flush writes the accumulated non-zero entries into dst and re-zeroes the
-// scratch.
-func (a *accumulator) flush(dst *SparseVec) {
+// Flush writes the accumulated non-zero entries into dst (in the order their
+// coordinates were first touched) and re-zeroes the scratch.
+func (a *Accumulator) Flush(dst *SparseVec) {
 	dst.Reset()
 	for _, i := range a.touched {
 		if v := a.dense[i]; v != 0 {

@@ -1,0 +1,62 @@
+package factorgraph
+
+import (
+	"fmt"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// FromChain writes the linear-chain model c as a factor graph with the same
+// weight layout, joint feature map and loss as oracles.Chain, so that
+// objectives computed on either agree: a sequence of T positions has T
+// variables of K states, whose terms are the emission features (input x_t,
+// one weight vector per label at offset 0) and the model bias (plus the
+// first- and last-position biases on the end positions), and T-1 pairwise
+// factors (t, t+1) carrying the transition weights, pair state k*K + l at
+// coordinate F*K + k*K + l. The loss is the normalized Hamming loss of
+// oracles.Chain. Sequences of one length share one Graph.
+func FromChain(c *oracles.Chain) (*Model, error) {
+	K, F := c.NumLabels(), c.NumFeatures()
+	emission := OneHot(K, max(F, 1))
+	transition := OneHot(K*K, 1)
+	bias := OneHot(K, 1)
+	biasOff := F*K + K*K
+	graphs := map[int]*Graph{}
+	examples := make([]Example, c.Len())
+	for i := range examples {
+		T := c.SeqLen(i)
+		g := graphs[T]
+		if g == nil {
+			cards := make([]int, T)
+			terms := make([][]Term, T)
+			for t := range cards {
+				cards[t] = K
+				if F > 0 {
+					terms[t] = append(terms[t], Term{T: emission, Input: t, Offset: 0})
+				}
+				terms[t] = append(terms[t], Term{T: bias, Input: Const, Offset: biasOff})
+				if t == 0 {
+					terms[t] = append(terms[t], Term{T: bias, Input: Const, Offset: biasOff + K})
+				}
+				if t == T-1 {
+					terms[t] = append(terms[t], Term{T: bias, Input: Const, Offset: biasOff + 2*K})
+				}
+			}
+			factors := make([]Factor, T-1)
+			for t := range factors {
+				factors[t] = Factor{Scope: []int{t, t + 1}, Terms: []Term{{T: transition, Input: Const, Offset: F * K}}}
+			}
+			var err error
+			if g, err = NewGraph(cards, terms, factors); err != nil {
+				return nil, fmt.Errorf("factorgraph: chain of length %d: %w", T, err)
+			}
+			graphs[T] = g
+		}
+		inputs := make([]oracles.SparseVec, T)
+		for t := range inputs {
+			inputs[t] = c.Features(i, t)
+		}
+		examples[i] = Example{Graph: g, Inputs: inputs, Truth: c.Truth(i)}
+	}
+	return NewModel(c.Dim(), examples)
+}

@@ -1,0 +1,61 @@
+// Package factorgraph holds structured models written as factor graphs, the
+// form of Meshi, Srebro and Hazan (2015), "Efficient training of structured
+// SVMs via soft constraints" (meshi2015-soft-constraints.txt), and the hard
+// views of them that the example-level solvers train on.
+//
+// # Model
+//
+// Every example m has its own Graph: discrete variables i with cardinalities
+// |Y_i|, and factors c over subsets of them. Meshi's index alpha runs over
+// both: in this package the nodes of a graph are numbered with the
+// variables first (alpha = i for i < NumVars) and the factors after them
+// (alpha = NumVars + c). A node's joint states y_alpha are numbered
+// row-major over its scope, the last variable fastest:
+// s = (...(y_{v1} |Y_{v2}| + y_{v2}) |Y_{v3}| + ...) + y_{vk}, so that the
+// state of variable v_j is (s / Stride_j) mod |Y_{vj}|.
+//
+// The score decomposes over nodes (Meshi eq. 2-3):
+//
+//	<w, phi(x, y)> = sum_alpha <w, phi_alpha(x, y_alpha)>,
+//
+// and each phi_alpha is a sum of feature Terms: a Term takes one input
+// vector x of the example (or the constant 1) and places x ⊗ e_slot(y_alpha)
+// at the coordinates Offset + f*Slots + slot of the shared weight vector,
+// where the Template of the term maps every state of the node to a slot
+// (or to none, -1). Terms of different nodes and examples that share an
+// Offset share weights (the emission weights of every position of a chain),
+// terms with their own Offset have their own (the per-label weights w_i of
+// the multi-label model).
+//
+// The task loss decomposes the same way, Delta(y, y^m) = sum_alpha
+// Delta_alpha(y_alpha, y^m_alpha), with a loss table per node (normalized
+// Hamming by default: 1/NumVars on every wrong variable, none on factors).
+//
+// # Views
+//
+// A Model is not itself an oracles.Problem: the example-level solvers train
+// on one of its views, all with whole examples as blocks.
+//
+//   - Exact: labelings are assignments of the variables; the max oracle is
+//     exact MAP, max-sum on forests (trees and chains) and a Gray-code
+//     enumeration of every labeling otherwise.
+//   - Relaxed: Meshi's "LP-hard" problem, the relaxation of eq. 3 over the
+//     local marginal polytope (eq. 4). Its labelings encode vertices mu of
+//     the polytope, its max oracle solves the LP relaxation of
+//     loss-augmented MAP with package simplex.
+//   - Rounded: labelings are assignments; the max oracle and Predict solve
+//     the LP and round it (Meshi Sec. 6, "a simple rounding scheme"). It is
+//     oracles.Approximate, its Exact view certifying gaps.
+//
+// # For the factor-level solver
+//
+// Meshi's Alg. 1 works on the same Model directly: blocks (m, alpha) for
+// every example and node (Graph.NumNodes per example); Theta gives the node
+// scores theta^(m)_alpha(y_alpha; w) of eq. 2 and Reparam adds the
+// agreement variables delta (laid out per example by Graph.DeltaOffset) as
+// in lines 5 and 10; NodePsi gives the columns Psi_{m,alpha} mu_alpha of
+// eq. 3 (up to the factor 1/(lambda M)), sparse, for the update of w and
+// the step size; Graph.Marginalize is the map A_ci of eq. 5 and App. D;
+// Graph.VarFactors gives N_i; NodeLoss the loss vector l of eq. 3 (up to
+// 1/M); ReparamBound the example's bracket in the primal g of eq. 2.
+package factorgraph
