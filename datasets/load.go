@@ -22,19 +22,24 @@ type Options struct {
 	NoBias bool
 	// Synthetic configures the synthetic OCR-like data.
 	Synthetic SyntheticConfig
+	// Conll configures the CoNLL (column-format) data.
+	Conll ConllOptions
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic"}
+var Names = []string{"ocr", "usps", "synthetic", "conll"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
-// as a multiclass problem) or "synthetic" (the seeded OCR-like generator,
-// needing no file). The name may also be a path to a data file or folder,
-// whose dataset is recognized from its name (letter.data* is OCR, zip.* or a
-// folder holding zip.train* is USPS).
+// as a multiclass problem), "synthetic" (the seeded OCR-like generator,
+// needing no file) or "conll" (CoNLL-2000 chunking, see LoadConll). The name
+// may also be a path to a data file or folder, whose dataset is recognized
+// from its name (letter.data* is OCR, zip.* or a folder holding zip.train*
+// is USPS, a folder holding train.txt* and test.txt* is CoNLL) or, for any
+// other file, from its content (a column-format corpus is read as the
+// training file of LoadConll, its test file beside it).
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
-	if name != "ocr" && name != "usps" && name != "synthetic" {
+	if name != "ocr" && name != "usps" && name != "synthetic" && name != "conll" {
 		kind, err := Recognize(name)
 		if err != nil {
 			return nil, nil, err
@@ -44,6 +49,12 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 	switch name {
 	case "synthetic":
 		tr, te, err := SyntheticOCR(opt.Synthetic)
+		if err != nil {
+			return nil, nil, err
+		}
+		return tr, te, nil
+	case "conll":
+		tr, te, err := loadConllData(opt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -71,8 +82,9 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 	}
 }
 
-// Recognize returns the dataset name ("ocr" or "usps") of a data path from
-// its file or folder names.
+// Recognize returns the dataset name ("ocr", "usps" or "conll") of a data
+// path from its file or folder names, or, for a file of another name, from
+// its content (a column-format corpus is "conll").
 func Recognize(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -84,12 +96,14 @@ func Recognize(path string) (string, error) {
 		return "ocr", nil
 	case strings.HasPrefix(base, "zip."):
 		return "usps", nil
+	case fi.Mode().IsRegular() && looksLikeColumns(path):
+		return "conll", nil
 	case fi.IsDir():
-		for _, ds := range []Dataset{OCR, USPS} {
+		for _, ds := range []Dataset{OCR, USPS, Conll} {
 			if _, err := ds.Paths(path); err == nil {
 				return ds.Name, nil
 			}
 		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell OCR (letter.data[.gz]) from USPS (zip.train[.gz], zip.test[.gz]) by its name", path)
+	return "", fmt.Errorf("dataset %q: cannot tell OCR (letter.data[.gz]) from USPS (zip.train[.gz], zip.test[.gz]) or CoNLL (a column-format file, or train.txt[.gz] and test.txt[.gz]) by its name", path)
 }

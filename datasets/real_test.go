@@ -11,10 +11,10 @@ import (
 	"github.com/fwstruct/fwstruct/internal/realdata"
 )
 
-// TestRemoteChecksums checks the digests and sizes hard-coded in OCR and
-// USPS against the local copies of the data.
+// TestRemoteChecksums checks the digests and sizes hard-coded in OCR, USPS
+// and Conll against the local copies of the data.
 func TestRemoteChecksums(t *testing.T) {
-	for _, ds := range []Dataset{OCR, USPS} {
+	for _, ds := range []Dataset{OCR, USPS, Conll} {
 		for _, f := range ds.Files {
 			p := realdata.File(t, f.Path)
 			fh, err := os.Open(p)

@@ -63,14 +63,14 @@ var (
 	}}}
 )
 
-// ByName returns the dataset called name ("ocr" or "usps").
+// ByName returns the dataset called name ("ocr", "usps" or "conll").
 func ByName(name string) (Dataset, error) {
-	for _, ds := range []Dataset{OCR, USPS} {
+	for _, ds := range []Dataset{OCR, USPS, Conll} {
 		if ds.Name == name {
 			return ds, nil
 		}
 	}
-	return Dataset{}, fmt.Errorf("unknown dataset %q (want ocr or usps)", name)
+	return Dataset{}, fmt.Errorf("unknown dataset %q (want ocr, usps or conll)", name)
 }
 
 // WithBaseURL returns a copy of ds whose files are fetched from

@@ -86,3 +86,71 @@ func BenchmarkMaxOracleSynthetic(b *testing.B) {
 		y, _ = c.MaxOracle(k%c.Len(), w, y)
 	}
 }
+
+var (
+	conllOnce  sync.Once
+	conllTrain *datasets.Chunking
+	conllErr   error
+)
+
+// conllTrainSet loads the CoNLL-2000 training sentences (8,936, d = 1.66M)
+// once.
+func conllTrainSet(b *testing.B) *datasets.Chunking {
+	realdata.File(b, "conll2000/train.txt.gz")
+	root := realdata.Dir(b)
+	conllOnce.Do(func() { conllTrain, _, conllErr = datasets.LoadConll(root, datasets.ConllOptions{}) })
+	if conllErr != nil {
+		b.Fatal(conllErr)
+	}
+	return conllTrain
+}
+
+// BenchmarkMaxOracleCoNLL measures loss-augmented Viterbi per CoNLL
+// sentence, cycling over the training set (so ns/op is the mean over its
+// sentences; target: well under 200 us, for a BCFW pass under 2 s).
+func BenchmarkMaxOracleCoNLL(b *testing.B) {
+	c := conllTrainSet(b)
+	w := trainedLikeWeights(c.Dim())
+	y := make([]int32, c.MaxLen())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		y, _ = c.MaxOracle(k%c.Len(), w, y)
+	}
+}
+
+// BenchmarkPsiCoNLL measures building psi_i(y) for a max-oracle answer
+// (hash scratch: d = 1.66M), cycling over the training set.
+func BenchmarkPsiCoNLL(b *testing.B) {
+	c := conllTrainSet(b)
+	w := trainedLikeWeights(c.Dim())
+	ys := make([][]int32, c.Len())
+	for i := range ys {
+		ys[i], _ = c.MaxOracle(i, w, nil)
+	}
+	var psi oracles.SparseVec
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		i := k % c.Len()
+		c.Psi(i, ys[i], &psi)
+	}
+}
+
+// BenchmarkOraclePassCoNLL measures what one BCFW pass over the 8,936
+// training sentences spends in the model: a max oracle and a psi per
+// sentence (one op = one pass).
+func BenchmarkOraclePassCoNLL(b *testing.B) {
+	c := conllTrainSet(b)
+	w := trainedLikeWeights(c.Dim())
+	y := make([]int32, c.MaxLen())
+	var psi oracles.SparseVec
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		for i := 0; i < c.Len(); i++ {
+			y, _ = c.MaxOracle(i, w, y)
+			c.Psi(i, y, &psi)
+		}
+	}
+}
