@@ -10,6 +10,13 @@
 //     Osokin et al. 2016, App. I.1).
 //   - USPS digits (the ESL zip data): ReadUSPS and LoadUSPS build multiclass
 //     problems.
+//   - CoNLL-2000 text chunking and other column-format corpora (NER, ...):
+//     ReadColumns / ReadColumnFile parse them into Sentences;
+//     BuildDictionary extracts CRFsuite's chunking attributes
+//     (ChunkingTemplates); NewChunking and LoadConll build Chunking
+//     problems, chains with sparse binary emissions (Osokin et al. 2016,
+//     App. I.2) that score predictions as the conlleval script does
+//     (ChunkEval) and show them as bracketed chunks (Chunking.Render).
 //
 // Readers accept plain or gzip-compressed files (detected by the gzip magic
 // bytes, not the file name) and report malformed input as errors naming the
@@ -20,8 +27,8 @@
 // The project never ships the datasets. Locate finds a dataset in an explicit
 // path, then in $FWSTRUCT_DATA, then in the user cache directory (CacheDir);
 // Download fetches the public files, verifying their SHA-256 digests. The
-// layout under a data root is the one of OCR.Files and USPS.Files, e.g.
-// <root>/ocr/letter.data.gz.
+// layout under a data root is the one of OCR.Files, USPS.Files and
+// Conll.Files, e.g. <root>/ocr/letter.data.gz.
 //
 // # Generated data
 //

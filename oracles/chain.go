@@ -45,15 +45,15 @@ type Chain struct {
 	ones    []float64 // read-only 1s standing for featVal when it is nil
 	maxLen  int
 
-	sparsePsi bool // Psi's scratch is a hashAccumulator (d > denseScratchMax)
+	directPsi bool // Psi's scratch is a direct table of d slots (d <= directScratchMax)
 
 	work sync.Pool // *chainWork
 }
 
 type chainWork struct {
-	theta []float64      // T*K unary scores <w, features> (no loss)
-	delta []float64      // T*K max-sum messages of Viterbi
-	acc   psiAccumulator // built on first use by Psi
+	theta []float64       // T*K unary scores <w, features> (no loss)
+	delta []float64       // T*K max-sum messages of Viterbi
+	acc   *psiAccumulator // built on first use by Psi
 }
 
 // NewChain builds a chain problem with numLabels labels and numFeatures
@@ -146,7 +146,7 @@ func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
 			c.ones[k] = 1
 		}
 	}
-	c.sparsePsi = c.Dim() > denseScratchMax
+	c.directPsi = c.Dim() <= directScratchMax
 	c.work.New = func() any { return new(chainWork) }
 	return c, nil
 }
@@ -236,20 +236,22 @@ func (c *Chain) psi(ws *chainWork, i int, y []int32, dst *SparseVec) {
 	// rows (one per previous label), then the model, first and last bias rows.
 	K, F := int32(c.numLabels), int32(c.numFeatures)
 	if ws.acc == nil {
-		ws.acc = newPsiAccumulator(int(F+K+3), int(K), c.sparsePsi)
+		ws.acc = newPsiAccumulator(int(F+K+3), int(K), c.directPsi)
 	}
 	acc := ws.acc
 	bias := F + K // then the first and last bias rows
 	truth := c.Truth(i)
 	T := len(truth)
 	base := int(c.seqPtr[i])
-	entries := 2*T + 2
-	for t, a := range truth {
-		if a != y[t] {
-			entries += 2 * int(c.featPtr[base+t+1]-c.featPtr[base+t]+1)
+	if !acc.direct {
+		entries := 2*T + 2
+		for t, a := range truth {
+			if a != y[t] {
+				entries += 2 * int(c.featPtr[base+t+1]-c.featPtr[base+t]+1)
+			}
 		}
+		acc.reserve(entries)
 	}
-	acc.reserve(entries)
 	for t := 0; t < T; t++ {
 		a, b := truth[t], y[t]
 		if a == b {
@@ -258,19 +260,22 @@ func (c *Chain) psi(ws *chainWork, i int, y []int32, dst *SparseVec) {
 		p := base + t
 		lo, hi := c.featPtr[p], c.featPtr[p+1]
 		acc.pairs(c.featIdx[lo:hi], c.vals(lo, hi), a, b)
-		acc.pair(bias, a, b, 1)
+		acc.add(bias*K+a, 1)
+		acc.add(bias*K+b, -1)
 	}
 	for t := 0; t+1 < T; t++ {
 		if truth[t] != y[t] || truth[t+1] != y[t+1] {
-			acc.add(F+truth[t], truth[t+1], 1)
-			acc.add(F+y[t], y[t+1], -1)
+			acc.add((F+truth[t])*K+truth[t+1], 1)
+			acc.add((F+y[t])*K+y[t+1], -1)
 		}
 	}
 	if truth[0] != y[0] {
-		acc.pair(bias+1, truth[0], y[0], 1)
+		acc.add((bias+1)*K+truth[0], 1)
+		acc.add((bias+1)*K+y[0], -1)
 	}
 	if truth[T-1] != y[T-1] {
-		acc.pair(bias+2, truth[T-1], y[T-1], 1)
+		acc.add((bias+2)*K+truth[T-1], 1)
+		acc.add((bias+2)*K+y[T-1], -1)
 	}
 	acc.flush(dst)
 }

@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// randomBinaryChain returns a chain whose features are binary (value 1),
-// with density p over F features, K labels and lengths 1..maxT.
-func randomBinaryChain(tb testing.TB, rng *rand.Rand, n, maxT, K, F int, p float64) *Chain {
+// genChain returns a chain of n sequences of lengths 1..maxT with K labels
+// and F features, the features of a position drawn by feature (in
+// decreasing index order): whether feature f is stored, and its value.
+func genChain(tb testing.TB, rng *rand.Rand, n, maxT, K, F int, feature func() (bool, float64)) *Chain {
 	tb.Helper()
 	seqs := make([]Sequence, n)
 	for i := range seqs {
@@ -16,9 +17,9 @@ func randomBinaryChain(tb testing.TB, rng *rand.Rand, n, maxT, K, F int, p float
 		s := Sequence{Labels: make([]int32, T), Features: make([]SparseVec, T)}
 		for t := range T {
 			s.Labels[t] = int32(rng.IntN(K))
-			for f := range F {
-				if rng.Float64() < p {
-					s.Features[t].Append(int32(f), 1)
+			for f := F - 1; f >= 0; f-- {
+				if ok, v := feature(); ok {
+					s.Features[t].Append(int32(f), v)
 				}
 			}
 		}
@@ -31,11 +32,30 @@ func randomBinaryChain(tb testing.TB, rng *rand.Rand, n, maxT, K, F int, p float
 	return c
 }
 
-// withSparsePsi returns a copy of c (sharing its data) whose Psi uses the
-// hashAccumulator when sparse is set, else the dense scratch.
-func withSparsePsi(c *Chain, sparse bool) *Chain {
+// binaryFeatures draws binary features of density p.
+func binaryFeatures(rng *rand.Rand, p float64) func() (bool, float64) {
+	return func() (bool, float64) { return rng.Float64() < p, 1 }
+}
+
+// realFeatures draws real-valued features of density 0.6, one in six of
+// them an explicit zero that the chain must drop.
+func realFeatures(rng *rand.Rand) func() (bool, float64) {
+	return func() (bool, float64) {
+		switch r := rng.Float64(); {
+		case r < 0.1:
+			return true, 0
+		case r < 0.6:
+			return true, rng.NormFloat64()
+		}
+		return false, 0
+	}
+}
+
+// withDirectPsi returns a copy of c (sharing its data) whose Psi scratch
+// is in direct mode when direct is set, else hashed.
+func withDirectPsi(c *Chain, direct bool) *Chain {
 	out := &Chain{numLabels: c.numLabels, numFeatures: c.numFeatures, seqPtr: c.seqPtr, labels: c.labels,
-		featPtr: c.featPtr, featIdx: c.featIdx, featVal: c.featVal, ones: c.ones, maxLen: c.maxLen, sparsePsi: sparse}
+		featPtr: c.featPtr, featIdx: c.featIdx, featVal: c.featVal, ones: c.ones, maxLen: c.maxLen, directPsi: direct}
 	out.work.New = func() any { return new(chainWork) }
 	return out
 }
@@ -65,16 +85,16 @@ func densePsi(c *Chain, i int, y []int32) []float64 {
 	return psi
 }
 
-// TestPsiAccumulatorsAgree checks both Psi scratches against the definition
+// TestPsiScratchModesAgree checks both modes of the Psi scratch against the definition
 // on binary and real-valued chains, and labelings that differ from the
 // truth in few or many positions (so that contributions cancel).
-func TestPsiAccumulatorsAgree(t *testing.T) {
+func TestPsiScratchModesAgree(t *testing.T) {
 	cases := []struct {
-		name          string
-		K, F, maxT    int
-		binary        bool
-		changeProb    float64
-		densityOrProb float64
+		name       string
+		K, F, maxT int
+		binary     bool
+		changeProb float64
+		density    float64
 	}{
 		{"binary K=3", 3, 6, 7, true, 0.5, 0.4},
 		{"binary K=26 few changes", 26, 20, 9, true, 0.1, 0.3},
@@ -85,17 +105,16 @@ func TestPsiAccumulatorsAgree(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.K), uint64(tc.F)))
-			var c *Chain
+			features := realFeatures(rng)
 			if tc.binary {
-				c = randomBinaryChain(t, rng, 25, tc.maxT, tc.K, tc.F, tc.densityOrProb)
-				if c.featVal != nil {
-					t.Fatal("binary chain stores its values")
-				}
-			} else {
-				c = chainWithValues(t, rng, 25, tc.maxT, tc.K, tc.F)
+				features = binaryFeatures(rng, tc.density)
 			}
-			for _, sparse := range []bool{false, true} {
-				cs := withSparsePsi(c, sparse)
+			c := genChain(t, rng, 25, tc.maxT, tc.K, tc.F, features)
+			if (c.featVal == nil) != tc.binary {
+				t.Fatalf("binary %v, but the chain stores values: %v", tc.binary, c.featVal != nil)
+			}
+			for _, direct := range []bool{false, true} {
+				cs := withDirectPsi(c, direct)
 				var psi SparseVec
 				for i := 0; i < cs.Len(); i++ {
 					for trial := 0; trial < 4; trial++ {
@@ -110,16 +129,16 @@ func TestPsiAccumulatorsAgree(t *testing.T) {
 						got := make([]float64, cs.Dim())
 						for k, j := range psi.Idx {
 							if got[j] != 0 {
-								t.Fatalf("sparse=%v example %d: index %d repeated", sparse, i, j)
+								t.Fatalf("direct=%v example %d: index %d repeated", direct, i, j)
 							}
 							if psi.Val[k] == 0 {
-								t.Fatalf("sparse=%v example %d: explicit zero at %d", sparse, i, j)
+								t.Fatalf("direct=%v example %d: explicit zero at %d", direct, i, j)
 							}
 							got[j] = psi.Val[k]
 						}
 						for j := range want {
 							if math.Abs(got[j]-want[j]) > 1e-12 {
-								t.Fatalf("sparse=%v example %d coordinate %d: psi %v, want %v", sparse, i, j, got[j], want[j])
+								t.Fatalf("direct=%v example %d coordinate %d: psi %v, want %v", direct, i, j, got[j], want[j])
 							}
 						}
 					}
@@ -127,34 +146,6 @@ func TestPsiAccumulatorsAgree(t *testing.T) {
 			}
 		})
 	}
-}
-
-// chainWithValues returns a chain with real-valued features, including
-// explicit zeros that the chain must drop.
-func chainWithValues(tb testing.TB, rng *rand.Rand, n, maxT, K, F int) *Chain {
-	tb.Helper()
-	seqs := make([]Sequence, n)
-	for i := range seqs {
-		T := 1 + rng.IntN(maxT)
-		s := Sequence{Labels: make([]int32, T), Features: make([]SparseVec, T)}
-		for t := range T {
-			s.Labels[t] = int32(rng.IntN(K))
-			for f := F - 1; f >= 0; f-- {
-				switch r := rng.Float64(); {
-				case r < 0.1:
-					s.Features[t].Append(int32(f), 0)
-				case r < 0.6:
-					s.Features[t].Append(int32(f), rng.NormFloat64())
-				}
-			}
-		}
-		seqs[i] = s
-	}
-	c, err := NewChain(K, F, seqs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return c
 }
 
 // TestChainBinaryStorage checks that a chain of 0/1 values keeps only the
@@ -229,25 +220,19 @@ func conllShaped(tb testing.TB, n int) *Chain {
 }
 
 // scratchBytes returns the memory held by a Psi scratch.
-func scratchBytes(a psiAccumulator) int {
-	switch a := a.(type) {
-	case *hashAccumulator:
-		return 4*cap(a.keys) + 8*cap(a.vals) + 4*cap(a.used)
-	case *denseAccumulator:
-		return 8*cap(a.dense) + cap(a.seen) + 4*cap(a.touched)
-	}
-	return -1
+func scratchBytes(a *psiAccumulator) int {
+	return 4*cap(a.keys) + 8*cap(a.vals) + 4*cap(a.used)
 }
 
 // TestPsiScratchIsNotOrderD checks that a chain of CoNLL's dimension uses
-// the hashAccumulator and that its scratch, after psi of every example at a
+// the hashed scratch and that its scratch, after psi of every example at a
 // labeling wrong everywhere, holds at most 4 slots of 12 bytes (and one
 // used index) per entry of the largest psi, far below the 9 bytes per
 // coordinate of a dense scratch.
 func TestPsiScratchIsNotOrderD(t *testing.T) {
 	c := conllShaped(t, 50)
-	if !c.sparsePsi {
-		t.Fatalf("d = %d uses the dense Psi scratch", c.Dim())
+	if c.directPsi {
+		t.Fatalf("d = %d uses the direct Psi scratch", c.Dim())
 	}
 	ws := new(chainWork)
 	var psi SparseVec
@@ -260,6 +245,11 @@ func TestPsiScratchIsNotOrderD(t *testing.T) {
 		c.psi(ws, i, y, &psi)
 		// 20 features a token, its model bias, transitions, first and last.
 		entries = max(entries, 2*c.SeqLen(i)*21+2*c.SeqLen(i)+2)
+	}
+	y := append([]int32(nil), c.Truth(0)...)
+	y[0] = (y[0] + 1) % int32(c.NumLabels())
+	if allocs := testing.AllocsPerRun(20, func() { c.psi(ws, 0, y, &psi) }); allocs != 0 {
+		t.Errorf("psi allocates %v times per call in steady state", allocs)
 	}
 	got := scratchBytes(ws.acc)
 	bound := 4 * entries * (4 + 8 + 4)
@@ -282,10 +272,10 @@ func BenchmarkPsiScratch(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name   string
-		sparse bool
-	}{{"dense", false}, {"hash", true}} {
+		direct bool
+	}{{"direct", true}, {"hashed", false}} {
 		b.Run(bc.name, func(b *testing.B) {
-			cs := withSparsePsi(c, bc.sparse)
+			cs := withDirectPsi(c, bc.direct)
 			var psi SparseVec
 			b.ReportAllocs()
 			for k := 0; b.Loop(); k++ {
@@ -296,35 +286,32 @@ func BenchmarkPsiScratch(b *testing.B) {
 	}
 }
 
-// TestHashAccumulatorMatchesMap feeds the hash table random contributions
-// without reserving room first (so that it grows and rehashes while
-// holding entries), with many cancellations, over several flushes, and
-// compares each result with a map.
-func TestHashAccumulatorMatchesMap(t *testing.T) {
+// TestHashedScratchMatchesMap feeds the hashed table random contributions,
+// reserving room as they come (so that it grows and rehashes while holding
+// entries), with many cancellations, over several flushes, and compares
+// each result with a map.
+func TestHashedScratchMatchesMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	a := &hashAccumulator{width: 7}
+	const width = 7
+	a := newPsiAccumulator(50, width, false)
 	var dst SparseVec
 	for round, n := range []int{0, 1, 5, 40, 300, 3, 2000, 17} {
 		want := map[int32]float64{}
 		for range n {
-			r, col := int32(rng.IntN(50)), int32(rng.IntN(7))
+			r, col := int32(rng.IntN(50)), int32(rng.IntN(width))
 			v := float64(rng.IntN(3) - 1) // -1, 0 or 1: sums often cancel
-			switch rng.IntN(3) {
-			case 0:
-				a.add(r, col, v)
-				want[r*7+col] += v
-			case 1:
-				cb := (col + 1) % 7
-				a.pair(r, col, cb, v)
-				want[r*7+col] += v
-				want[r*7+cb] -= v
-			default:
-				a.pairs([]int32{r, (r + 3) % 50}, []float64{v, 2 * v}, col, (col+2)%7)
-				want[r*7+col] += v
-				want[r*7+(col+2)%7] -= v
-				want[((r+3)%50)*7+col] += 2 * v
-				want[((r+3)%50)*7+(col+2)%7] -= 2 * v
+			if rng.IntN(2) == 0 {
+				a.reserve(1)
+				a.add(r*width+col, v)
+				want[r*width+col] += v
+				continue
 			}
+			r2, cb := (r+3)%50, (col+2)%width
+			a.pairs([]int32{r, r2}, []float64{v, 2 * v}, col, cb)
+			want[r*width+col] += v
+			want[r*width+cb] -= v
+			want[r2*width+col] += 2 * v
+			want[r2*width+cb] -= 2 * v
 		}
 		a.flush(&dst)
 		got := map[int32]float64{}
