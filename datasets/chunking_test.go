@@ -239,3 +239,26 @@ func TestChunkingSplit(t *testing.T) {
 }
 
 var _ oracles.Problem = (*Chunking)(nil)
+
+// predictAll returns the predictions of w on every example of c.
+func predictAll(c *Chunking, w []float64) [][]int32 {
+	out := make([][]int32, c.Len())
+	for i := range out {
+		out[i] = c.Predict(i, w, nil)
+	}
+	return out
+}
+
+// TestChunkingLearnable checks the whole path (attributes, chain, Viterbi,
+// chunk scores) by learning the toy grammar of chunkCorpus, where the POS
+// tags and the previous tag decide the chunk tags: a perceptron gets every
+// test chunk right.
+func TestChunkingLearnable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(49, 50))
+	tr, te := buildChunking(t, chunkCorpus(rng, 200, 10), chunkCorpus(rng, 50, 10), DefaultMinCount)
+	w := averagedPerceptron(tr.Chain, 3, false) // synthetic_test.go
+	c := te.Evaluate(predictAll(te, w))
+	if c.Correct != c.Gold || c.Guessed != c.Gold || c.Gold == 0 {
+		t.Errorf("test chunks after training: %+v, want all right", c)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -160,7 +161,8 @@ func loadConllData(opt Options) (train, test *Chunking, err error) {
 
 // looksLikeColumns reports whether the file at path (plain or gzip) starts,
 // after blank lines, with a line of at least two fields separated by white
-// space: a column-format corpus.
+// space whose last one (the tag) is not a number: a column-format corpus,
+// not numeric data such as OCR or USPS files under other names.
 func looksLikeColumns(path string) bool {
 	rc, err := openData(path)
 	if err != nil {
@@ -171,7 +173,8 @@ func looksLikeColumns(path string) bool {
 	sc.Buffer(make([]byte, 0, 1<<12), maxLineBytes)
 	for lines := 0; sc.Scan() && lines < 100; lines++ {
 		if f := strings.Fields(sc.Text()); len(f) > 0 {
-			return len(f) >= 2
+			_, numErr := strconv.ParseFloat(f[len(f)-1], 64)
+			return len(f) >= 2 && numErr != nil
 		}
 	}
 	return false

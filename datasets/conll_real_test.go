@@ -1,11 +1,13 @@
 package datasets
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
@@ -66,6 +68,32 @@ func TestRealConll(t *testing.T) {
 		t.Errorf("test truth: %+v, want 2 chunks and 2 tags wrong", c)
 	}
 
+	// Memory: the chain stores 4 bytes per non-zero (binary features) and
+	// per position; a pass of oracles and psi allocates only its scratch,
+	// O(length * features) per goroutine, not O(d) (a dense psi scratch
+	// would be 9 bytes per coordinate: 15 MB).
+	nnz, positions := 0, tokens(train)
+	for i := 0; i < train.Len(); i++ {
+		for k := 0; k < train.SeqLen(i); k++ {
+			nnz += len(train.Features(i, k).Idx)
+		}
+	}
+	w := oraclestest.Weights(rand.New(rand.NewPCG(1, 2)), train.Dim(), 0.1)
+	var psi oracles.SparseVec
+	var y []int32
+	runtime.ReadMemStats(&before)
+	for i := 0; i < train.Len(); i++ {
+		y, _ = train.MaxOracle(i, w, y)
+		train.Psi(i, y, &psi)
+	}
+	runtime.ReadMemStats(&after)
+	scratch := float64(after.TotalAlloc - before.TotalAlloc)
+	t.Logf("training chain: %d non-zeros, %.1f MB; a pass of MaxOracle and Psi allocates %.3f MB (scratch and buffers)",
+		nnz, float64(4*nnz+8*positions+4*train.Len())/1e6, scratch/1e6)
+	if scratch > 2e6 {
+		t.Errorf("a pass allocates %.1f MB, want the scratch of one goroutine, far below 9 bytes x d = %.1f MB", scratch/1e6, 9*float64(train.Dim())/1e6)
+	}
+
 	// CRFsuite's example keeps every attribute.
 	all, err := BuildDictionary(train.Sentences, AttributeConfig{MinCount: 1})
 	if err != nil {
@@ -101,4 +129,21 @@ func TestRealConll(t *testing.T) {
 	oraclestest.Conformance(t, p, oraclestest.CheckOptions{Seed: 1, Weights: 2})
 	oraclestest.Conformance(t, train, oraclestest.CheckOptions{Seed: 2, Examples: 12, Weights: 2, Scale: 0.1})
 	oraclestest.Conformance(t, test, oraclestest.CheckOptions{Seed: 3, Examples: 6, Weights: 1, Scale: 0.1})
+}
+
+// TestRealConllPerceptron checks the features end to end: two epochs of the
+// averaged perceptron reach a test chunk F1 above 92.5 (93.06 measured;
+// linear-chain models with these features reach 93-94).
+func TestRealConllPerceptron(t *testing.T) {
+	realdata.File(t, "conll2000/train.txt.gz")
+	train, test, err := LoadConll(realdata.Dir(t), ConllOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := averagedPerceptron(train.Chain, 2, false)
+	c := test.Evaluate(predictAll(test, w))
+	t.Logf("test: %+v; precision %.2f recall %.2f F1 %.2f accuracy %.2f", c, c.Precision(), c.Recall(), c.F1(), c.Accuracy())
+	if c.F1() < 92.5 {
+		t.Errorf("test chunk F1 %.2f after two perceptron epochs, want at least 92.5", c.F1())
+	}
 }

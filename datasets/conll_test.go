@@ -161,9 +161,10 @@ func TestLoadConllByName(t *testing.T) {
 	if kind, err := Recognize(filepath.Join(other, "ner.test")); kind != "conll" || err != nil {
 		t.Errorf("Recognize(column file) = %q, %v", kind, err)
 	}
-	notColumns := writeFile(t, other, "notes.txt", []byte("\n\nhello\n"))
-	if kind, err := Recognize(notColumns); err == nil {
-		t.Errorf("Recognize(one-field file) = %q, want an error", kind)
+	for name, text := range map[string]string{"notes.txt": "\n\nhello\n", "digits.txt": "6.0 -1 0.5 1\n"} {
+		if kind, err := Recognize(writeFile(t, other, name, []byte(text))); err == nil {
+			t.Errorf("Recognize(%q) = %q, want an error", text, kind)
+		}
 	}
 	ds, err := ByName("conll")
 	if err != nil || ds.Name != "conll" || len(ds.Files) != 2 {
