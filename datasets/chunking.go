@@ -207,12 +207,12 @@ func (c *Chunking) Render(i int, y []int32) string {
 	return b.String()
 }
 
-// Split returns the first sentences as one problem and the last ones, a
+// HoldOut returns the first sentences as one problem and the last ones, a
 // fraction heldOut of them (rounded up), as another, with the same tags and
 // dictionary (hence the same dimension): hold out the end of the training
 // set to choose lambda. The dictionary stays the one of the whole training
 // set, built from its inputs alone (no held-out tag is used).
-func (c *Chunking) Split(heldOut float64) (fit, held *Chunking, err error) {
+func (c *Chunking) HoldOut(heldOut float64) (fit, held *Chunking, err error) {
 	n := len(c.Sentences)
 	k := int(math.Ceil(float64(n) * heldOut))
 	if !(heldOut > 0 && heldOut < 1) || k >= n {

@@ -209,15 +209,15 @@ func TestChunkingRender(t *testing.T) {
 	}
 }
 
-func TestChunkingSplit(t *testing.T) {
+func TestChunkingHoldOut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(47, 48))
 	tr, _ := buildChunking(t, chunkCorpus(rng, 20, 5), chunkCorpus(rng, 2, 5), 1)
-	fit, held, err := tr.Split(0.1)
+	fit, held, err := tr.HoldOut(0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fit.Len() != 18 || held.Len() != 2 || fit.Dim() != tr.Dim() || held.Dim() != tr.Dim() {
-		t.Fatalf("split 0.1 of 20: %d and %d sentences of dimension %d and %d", fit.Len(), held.Len(), fit.Dim(), held.Dim())
+		t.Fatalf("HoldOut(0.1) of 20: %d and %d sentences of dimension %d and %d", fit.Len(), held.Len(), fit.Dim(), held.Dim())
 	}
 	for i := 0; i < tr.Len(); i++ {
 		part, j := fit, i
@@ -225,15 +225,15 @@ func TestChunkingSplit(t *testing.T) {
 			part, j = held, i-18
 		}
 		if !reflect.DeepEqual(part.Truth(j), tr.Truth(i)) || !reflect.DeepEqual(part.Features(j, 0), tr.Features(i, 0)) {
-			t.Fatalf("sentence %d differs after the split", i)
+			t.Fatalf("sentence %d differs after HoldOut", i)
 		}
 	}
-	if _, held, _ := tr.Split(0.01); held == nil || held.Len() != 1 {
+	if _, held, _ := tr.HoldOut(0.01); held == nil || held.Len() != 1 {
 		t.Error("a fraction of 1% of 20 sentences does not hold one out")
 	}
 	for _, frac := range []float64{0, 1, -0.5, math.NaN(), 0.99} {
-		if _, _, err := tr.Split(frac); err == nil {
-			t.Errorf("Split(%v): no error", frac)
+		if _, _, err := tr.HoldOut(frac); err == nil {
+			t.Errorf("HoldOut(%v): no error", frac)
 		}
 	}
 }

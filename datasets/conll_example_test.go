@@ -96,7 +96,7 @@ func ExampleLoadConll() {
 	fmt.Println(train.Len(), "training and", test.Len(), "test sentences,", len(train.Tags), "tags")
 	fmt.Println(train.Dict.Len(), "attributes, d =", train.Dim())
 	// Hold out the last 10% of the training sentences to choose lambda.
-	fit, held, err := train.Split(0.1)
+	fit, held, err := train.HoldOut(0.1)
 	if err != nil {
 		log.Fatal(err)
 	}
