@@ -10,6 +10,13 @@
 //     Osokin et al. 2016, App. I.1).
 //   - USPS digits (the ESL zip data): ReadUSPS and LoadUSPS build multiclass
 //     problems.
+//   - CoNLL-2000 text chunking and other column-format corpora (NER, ...):
+//     ReadColumns / ReadColumnFile parse them into Sentences;
+//     BuildDictionary extracts CRFsuite's chunking attributes
+//     (ChunkingTemplates); NewChunking and LoadConll build Chunking
+//     problems, chains with sparse binary emissions (Osokin et al. 2016,
+//     App. I.2) that score predictions as the conlleval script does
+//     (ChunkEval) and show them as bracketed chunks (Chunking.Render).
 //
 // # Your own data
 //
@@ -38,11 +45,12 @@
 // The project never ships the datasets. A path the user names (Options.Path,
 // an explicit argument of Locate, LoadOCR, LoadUSPS) is used as given, or the
 // load fails naming it: it never falls back to another copy of the data.
-// Without a path, Locate finds a named dataset (ocr, usps) in $FWSTRUCT_DATA,
+// Without a path, Locate finds a named dataset (ocr, usps, conll, yeast) in $FWSTRUCT_DATA,
 // then in the user cache directory (CacheDir); $FWSTRUCT_DATA naming a folder
 // that does not exist is an error. Download fetches the public files,
 // verifying their SHA-256 digests. The layout under a data root is the one of
-// OCR.Files and USPS.Files, e.g. <root>/ocr/letter.data.gz.
+// the datasets' Files, e.g. <root>/ocr/letter.data.gz or
+// <root>/conll2000/train.txt.gz.
 //
 // # Generated data
 //

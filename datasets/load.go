@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -38,15 +39,18 @@ type Options struct {
 	CSV CSVOptions
 	// Synthetic configures the synthetic OCR-like data.
 	Synthetic SyntheticConfig
+	// Conll configures the CoNLL (column-format) data.
+	Conll ConllOptions
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic", "yeast", "svmlight", "csv"}
+var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "svmlight", "csv"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
 // as a multiclass problem), "synthetic" (the seeded OCR-like generator,
-// needing no file), "yeast" (the MULAN Yeast dataset, as exact views of its
+// needing no file), "conll" (CoNLL-2000 chunking, or any column-format
+// corpus by path; see LoadConll), "yeast" (the MULAN Yeast dataset, as exact views of its
 // multi-label factor-graph models; see LoadMULAN), or a generic format read
 // from the file opt.Path and its test file: "svmlight" (LoadSVMLight) or
 // "csv" (LoadCSV), as Crammer-Singer multiclass problems. The name may also be a path to a data file or folder,
@@ -69,6 +73,12 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 			return nil, nil, fmt.Errorf("synthetic data is generated, not read: drop the path %s", opt.Path)
 		}
 		tr, te, err := SyntheticOCR(opt.Synthetic)
+		if err != nil {
+			return nil, nil, err
+		}
+		return tr, te, nil
+	case "conll":
+		tr, te, err := loadConllData(opt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -123,11 +133,14 @@ func dataPath(ds Dataset, explicit string) (string, error) {
 // Recognize returns the dataset name or format of a data path: "ocr" for
 // letter.data*, "usps" for zip.* or a folder holding zip.train*, "mulan" for
 // name-train.arff or a folder holding one (and "yeast" for a folder holding
-// the Yeast files), "csv" for a
+// the Yeast files), "conll" for a folder holding train.txt[.gz] and
+// test.txt[.gz], "csv" for a
 // name ending in .csv (before an optional .gz), "svmlight" for .svm,
 // .svmlight, .libsvm or .scale; any other file by its first data line:
-// "svmlight" when its second field is an index:value pair, "csv" when it
-// holds a comma.
+// "svmlight" when its second field is an index:value pair, "conll" when it
+// has at least two fields separated by white space, none holding a comma,
+// and a last field (the tag) that is not a number, "csv" when it holds a
+// comma.
 func Recognize(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -143,7 +156,7 @@ func Recognize(path string) (string, error) {
 	case strings.HasSuffix(base, "-train.arff"):
 		return "mulan", nil
 	case fi.IsDir():
-		for _, ds := range []Dataset{OCR, USPS, Yeast} {
+		for _, ds := range []Dataset{OCR, USPS, Yeast, Conll} {
 			if _, err := ds.Paths(path); err == nil {
 				return ds.Name, nil
 			}
@@ -160,7 +173,7 @@ func Recognize(path string) (string, error) {
 			return kind, nil
 		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, svmlight, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
+	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, CoNLL train.txt[.gz] and test.txt[.gz], svmlight, column-format, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
 }
 
 // sniffFormat returns "svmlight" or "csv" from the first data line of the
@@ -181,12 +194,34 @@ func sniffFormat(path string) string {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		if f := fields(nil, line); len(f) > 1 && strings.Contains(f[1], ":") {
+		f := fields(nil, line)
+		if len(f) > 1 && strings.Contains(f[1], ":") {
 			return "svmlight"
+		}
+		if looksLikeColumns(f) {
+			return "conll"
 		}
 		if strings.Contains(line, ",") {
 			return "csv"
 		}
 		return ""
 	}
+}
+
+// looksLikeColumns reports whether the white-space separated fields of a
+// first data line look like a column-format corpus: at least two fields,
+// none holding a comma (but a lone "," token), and a last one (the tag)
+// that is not a number, unlike numeric data such as OCR or USPS files under
+// other names.
+func looksLikeColumns(f []string) bool {
+	if len(f) < 2 {
+		return false
+	}
+	for _, x := range f {
+		if x != "," && strings.Contains(x, ",") {
+			return false
+		}
+	}
+	_, numErr := strconv.ParseFloat(f[len(f)-1], 64)
+	return numErr != nil
 }

@@ -212,7 +212,8 @@ func TestRecognize(t *testing.T) {
 		{writeFile(t, dir, "usps.scale", nil), "svmlight"},
 		{writeFile(t, dir, "news20", gzipBytes(t, []byte("\n# c\n1 3:1 7:2\n"))), "svmlight"},
 		{writeFile(t, dir, "table.dat", []byte("a,b\n1,2\n")), "csv"},
-		{writeFile(t, dir, "words.txt", []byte("hello world\n")), ""},
+		{writeFile(t, dir, "words.txt", []byte("hello\n")), ""},
+		{writeFile(t, dir, "corpus", []byte("Confidence NN B-NP\nin IN B-PP\n")), "conll"},
 		{writeFile(t, dir, "empty", nil), ""},
 		{filepath.Join(dir, "missing"), ""},
 	}

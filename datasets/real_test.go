@@ -16,10 +16,10 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
-// TestRemoteChecksums checks the digests and sizes hard-coded in OCR, USPS
-// and Yeast against the local copies of the data.
+// TestRemoteChecksums checks the digests and sizes hard-coded in OCR, USPS,
+// Yeast and Conll against the local copies of the data.
 func TestRemoteChecksums(t *testing.T) {
-	for _, ds := range []Dataset{OCR, USPS, Yeast} {
+	for _, ds := range []Dataset{OCR, USPS, Yeast, Conll} {
 		for _, f := range ds.Files {
 			p := realdata.File(t, f.Path)
 			fh, err := os.Open(p)

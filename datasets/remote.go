@@ -65,14 +65,14 @@ var (
 	}}}
 )
 
-// ByName returns the dataset called name ("ocr", "usps" or "yeast").
+// ByName returns the dataset called name ("ocr", "usps", "conll" or "yeast").
 func ByName(name string) (Dataset, error) {
-	for _, ds := range []Dataset{OCR, USPS, Yeast} {
+	for _, ds := range []Dataset{OCR, USPS, Conll, Yeast} {
 		if ds.Name == name {
 			return ds, nil
 		}
 	}
-	return Dataset{}, fmt.Errorf("unknown dataset %q (want ocr, usps or yeast)", name)
+	return Dataset{}, fmt.Errorf("unknown dataset %q (want ocr, usps, conll or yeast)", name)
 }
 
 // WithBaseURL returns a copy of ds whose files are fetched from

@@ -33,10 +33,9 @@ func trainedLikeWeights(d int) []float64 {
 	return oraclestest.Weights(rand.New(rand.NewPCG(1, 2)), d, 0.05)
 }
 
-// BenchmarkMaxOracleOCR measures loss-augmented Viterbi per OCR word
-// (target: <= 5 us).
-func BenchmarkMaxOracleOCR(b *testing.B) {
-	c := ocrLargeTrain(b)
+// benchMaxOracle runs loss-augmented Viterbi on the examples of c in turn,
+// so that ns/op is the mean over them.
+func benchMaxOracle(b *testing.B, c *oracles.Chain) {
 	w := trainedLikeWeights(c.Dim())
 	y := make([]int32, c.MaxLen())
 	b.ReportAllocs()
@@ -46,21 +45,9 @@ func BenchmarkMaxOracleOCR(b *testing.B) {
 	}
 }
 
-// BenchmarkPredictOCR measures plain Viterbi per OCR word.
-func BenchmarkPredictOCR(b *testing.B) {
-	c := ocrLargeTrain(b)
-	w := trainedLikeWeights(c.Dim())
-	y := make([]int32, c.MaxLen())
-	b.ReportAllocs()
-	b.ResetTimer()
-	for k := 0; k < b.N; k++ {
-		y = c.Predict(k%c.Len(), w, y)
-	}
-}
-
-// BenchmarkPsiOCR measures building psi_i(y) for a max-oracle answer.
-func BenchmarkPsiOCR(b *testing.B) {
-	c := ocrLargeTrain(b)
+// benchPsi builds psi_i(y) of the max-oracle answers of the examples of c
+// in turn.
+func benchPsi(b *testing.B, c *oracles.Chain) {
 	w := trainedLikeWeights(c.Dim())
 	ys := make([][]int32, c.Len())
 	for i := range ys {
@@ -75,14 +62,71 @@ func BenchmarkPsiOCR(b *testing.B) {
 	}
 }
 
-// BenchmarkMaxOracleSynthetic runs without real data.
-func BenchmarkMaxOracleSynthetic(b *testing.B) {
-	c := oraclestest.Chain(oraclestest.ChainConfig{N: 200, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
+// BenchmarkMaxOracleOCR measures loss-augmented Viterbi per OCR word
+// (target: <= 5 us).
+func BenchmarkMaxOracleOCR(b *testing.B) { benchMaxOracle(b, ocrLargeTrain(b)) }
+
+// BenchmarkPredictOCR measures plain Viterbi per OCR word.
+func BenchmarkPredictOCR(b *testing.B) {
+	c := ocrLargeTrain(b)
 	w := trainedLikeWeights(c.Dim())
 	y := make([]int32, c.MaxLen())
 	b.ReportAllocs()
 	b.ResetTimer()
 	for k := 0; k < b.N; k++ {
-		y, _ = c.MaxOracle(k%c.Len(), w, y)
+		y = c.Predict(k%c.Len(), w, y)
+	}
+}
+
+// BenchmarkPsiOCR measures building psi_i(y) for a max-oracle answer.
+func BenchmarkPsiOCR(b *testing.B) { benchPsi(b, ocrLargeTrain(b)) }
+
+// BenchmarkMaxOracleSynthetic runs without real data.
+func BenchmarkMaxOracleSynthetic(b *testing.B) {
+	benchMaxOracle(b, oraclestest.Chain(oraclestest.ChainConfig{N: 200, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1}))
+}
+
+var (
+	conllOnce  sync.Once
+	conllTrain *datasets.Chunking
+	conllErr   error
+)
+
+// conllTrainSet loads the CoNLL-2000 training sentences (8,936, d = 1.66M)
+// once.
+func conllTrainSet(b *testing.B) *datasets.Chunking {
+	realdata.File(b, "conll2000/train.txt.gz")
+	root := realdata.Dir(b)
+	conllOnce.Do(func() { conllTrain, _, conllErr = datasets.LoadConll(root, datasets.ConllOptions{}) })
+	if conllErr != nil {
+		b.Fatal(conllErr)
+	}
+	return conllTrain
+}
+
+// BenchmarkMaxOracleCoNLL measures loss-augmented Viterbi per CoNLL
+// sentence, cycling over the training set (so ns/op is the mean over its
+// sentences; target: well under 200 us, for a BCFW pass under 2 s).
+func BenchmarkMaxOracleCoNLL(b *testing.B) { benchMaxOracle(b, conllTrainSet(b).Chain) }
+
+// BenchmarkPsiCoNLL measures building psi_i(y) for a max-oracle answer
+// (hashed scratch: d = 1.66M), cycling over the training set.
+func BenchmarkPsiCoNLL(b *testing.B) { benchPsi(b, conllTrainSet(b).Chain) }
+
+// BenchmarkOraclePassCoNLL measures what one BCFW pass over the 8,936
+// training sentences spends in the model: a max oracle and a psi per
+// sentence (one op = one pass).
+func BenchmarkOraclePassCoNLL(b *testing.B) {
+	c := conllTrainSet(b)
+	w := trainedLikeWeights(c.Dim())
+	y := make([]int32, c.MaxLen())
+	var psi oracles.SparseVec
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		for i := 0; i < c.Len(); i++ {
+			y, _ = c.MaxOracle(i, w, y)
+			c.Psi(i, y, &psi)
+		}
 	}
 }

@@ -25,7 +25,9 @@ type Sequence struct {
 //   - bias features: 3 x K, the model bias #{t : y_t = k}, and the indicators
 //     [y_1 = k] (first position) and [y_T = k] (last position).
 //
-// so d = F*K + K*K + 3*K (4,082 for OCR: F = 128 pixels, K = 26 letters).
+// so d = F*K + K*K + 3*K (4,082 for OCR: F = 128 pixels, K = 26 letters;
+// 1,656,908 for CoNLL-2000 as datasets.LoadConll builds it: F = 75,289
+// attributes, K = 22 tags).
 // Coordinates are laid out as emission f*K+k, then transition F*K + k*K + l,
 // then bias F*K + K*K + {k, K+k, 2K+k}; see EmissionIndex and friends.
 //
@@ -41,22 +43,29 @@ type Chain struct {
 	labels  []int32 // ground truth, flat over positions
 	featPtr []int32 // features of position p: featPtr[p] .. featPtr[p+1]
 	featIdx []int32
-	featVal []float64
+	featVal []float64 // nil when every value is 1 (binary features)
+	ones    []float64 // read-only 1s standing for featVal when it is nil
 	maxLen  int
+
+	directPsi bool // Psi's scratch is a direct table of d slots (d <= directScratchMax)
 
 	work sync.Pool // *chainWork
 }
 
 type chainWork struct {
-	theta []float64 // T*K unary scores <w, features> (no loss)
-	delta []float64 // T*K max-sum messages of Viterbi
-	acc   Accumulator
+	theta []float64       // T*K unary scores <w, features> (no loss)
+	delta []float64       // T*K max-sum messages of Viterbi
+	acc   *psiAccumulator // built on first use by Psi
 }
 
 // NewChain builds a chain problem with numLabels labels and numFeatures
 // features per position. It returns an error for empty sequences,
 // mismatched lengths, labels or feature indices out of range, repeated
 // feature indices and non-finite values.
+//
+// The chain keeps its own copy of the features, without their zero values;
+// when every stored value is 1 (binary features, as in OCR and CoNLL) it
+// keeps only their indices, 4 bytes per non-zero.
 func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
 	if numLabels < 1 {
 		return nil, fmt.Errorf("chain: need at least one label, got %d", numLabels)
@@ -64,10 +73,28 @@ func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
 	if numFeatures < 0 {
 		return nil, fmt.Errorf("chain: negative feature count %d", numFeatures)
 	}
+	// Size the storage first: whether every value is 0 or 1 (then no value
+	// is stored), the number of positions and of entries.
+	binary, positions, entries := true, 0, 0
+	for _, s := range seqs {
+		positions += len(s.Labels)
+		for _, x := range s.Features {
+			entries += len(x.Idx)
+			for _, v := range x.Val {
+				binary = binary && (v == 0 || v == 1)
+			}
+		}
+	}
 	c := &Chain{numLabels: numLabels, numFeatures: numFeatures}
 	c.seqPtr = make([]int32, 1, len(seqs)+1)
-	c.featPtr = []int32{0}
+	c.featPtr = make([]int32, 1, positions+1)
+	c.labels = make([]int32, 0, positions)
+	c.featIdx = make([]int32, 0, entries)
+	if !binary {
+		c.featVal = make([]float64, 0, entries)
+	}
 	seen := make([]bool, numFeatures)
+	maxNNZ := 0
 	for i, s := range seqs {
 		T := len(s.Labels)
 		if T == 0 {
@@ -98,12 +125,15 @@ func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
 				seen[f] = true
 				if v != 0 {
 					c.featIdx = append(c.featIdx, f)
-					c.featVal = append(c.featVal, v)
+					if !binary {
+						c.featVal = append(c.featVal, v)
+					}
 				}
 			}
 			for _, f := range x.Idx {
 				seen[f] = false
 			}
+			maxNNZ = max(maxNNZ, len(c.featIdx)-int(c.featPtr[len(c.featPtr)-1]))
 			c.featPtr = append(c.featPtr, int32(len(c.featIdx)))
 			c.labels = append(c.labels, lab)
 		}
@@ -112,8 +142,23 @@ func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
 			c.maxLen = T
 		}
 	}
+	if binary {
+		c.ones = make([]float64, maxNNZ)
+		for k := range c.ones {
+			c.ones[k] = 1
+		}
+	}
+	c.directPsi = c.Dim() <= directScratchMax
 	c.work.New = func() any { return new(chainWork) }
 	return c, nil
+}
+
+// vals returns the values of the stored features lo..hi.
+func (c *Chain) vals(lo, hi int32) []float64 {
+	if c.featVal == nil {
+		return c.ones[: hi-lo : hi-lo]
+	}
+	return c.featVal[lo:hi:hi]
 }
 
 // Len returns the number of sequences.
@@ -145,7 +190,7 @@ func (c *Chain) Truth(i int) []int32 { return c.labels[c.seqPtr[i]:c.seqPtr[i+1]
 func (c *Chain) Features(i, t int) SparseVec {
 	p := int(c.seqPtr[i]) + t
 	lo, hi := c.featPtr[p], c.featPtr[p+1]
-	return SparseVec{Idx: c.featIdx[lo:hi:hi], Val: c.featVal[lo:hi:hi]}
+	return SparseVec{Idx: c.featIdx[lo:hi:hi], Val: c.vals(lo, hi)}
 }
 
 // EmissionIndex returns the coordinate of emission feature (f, k).
@@ -178,17 +223,37 @@ func (c *Chain) Loss(i int, y []int32) float64 {
 	return float64(mis) / float64(len(truth))
 }
 
-// Psi sets dst to phi(x_i, y_i) - phi(x_i, y).
+// Psi sets dst to phi(x_i, y_i) - phi(x_i, y). Its cost is linear in the
+// number of non-zero features of the positions where y differs from the
+// truth, with no O(d) scratch when d is large (see psiAccumulator).
 func (c *Chain) Psi(i int, y []int32, dst *SparseVec) {
 	ws := c.work.Get().(*chainWork)
 	defer c.work.Put(ws)
-	acc := &ws.acc
-	acc.Ensure(c.Dim())
+	c.psi(ws, i, y, dst)
+}
+
+// psi is Psi with the scratch ws.
+func (c *Chain) psi(ws *chainWork, i int, y []int32, dst *SparseVec) {
+	// The feature space as rows of K labels: F emission rows, K transition
+	// rows (one per previous label), then the model, first and last bias rows.
+	K, F := int32(c.numLabels), int32(c.numFeatures)
+	if ws.acc == nil {
+		ws.acc = newPsiAccumulator(int(F+K+3), int(K), c.directPsi)
+	}
+	acc := ws.acc
+	bias := F + K // then the first and last bias rows
 	truth := c.Truth(i)
 	T := len(truth)
-	K := int32(c.numLabels)
 	base := int(c.seqPtr[i])
-	bias := int32(c.numFeatures)*K + K*K
+	if !acc.direct {
+		entries := 2*T + 2
+		for t, a := range truth {
+			if a != y[t] {
+				entries += 2 * int(c.featPtr[base+t+1]-c.featPtr[base+t]+1)
+			}
+		}
+		acc.reserve(entries)
+	}
 	for t := 0; t < T; t++ {
 		a, b := truth[t], y[t]
 		if a == b {
@@ -196,31 +261,25 @@ func (c *Chain) Psi(i int, y []int32, dst *SparseVec) {
 		}
 		p := base + t
 		lo, hi := c.featPtr[p], c.featPtr[p+1]
-		for k := lo; k < hi; k++ {
-			f, v := c.featIdx[k], c.featVal[k]
-			acc.Add(f*K+a, v)
-			acc.Add(f*K+b, -v)
-		}
-		acc.Add(bias+a, 1)
-		acc.Add(bias+b, -1)
+		acc.pairs(c.featIdx[lo:hi], c.vals(lo, hi), a, b)
+		acc.add(bias*K+a, 1)
+		acc.add(bias*K+b, -1)
 	}
-	trans := int32(c.numFeatures) * K
 	for t := 0; t+1 < T; t++ {
-		ta, tb := truth[t]*K+truth[t+1], y[t]*K+y[t+1]
-		if ta != tb {
-			acc.Add(trans+ta, 1)
-			acc.Add(trans+tb, -1)
+		if truth[t] != y[t] || truth[t+1] != y[t+1] {
+			acc.add((F+truth[t])*K+truth[t+1], 1)
+			acc.add((F+y[t])*K+y[t+1], -1)
 		}
 	}
 	if truth[0] != y[0] {
-		acc.Add(bias+K+truth[0], 1)
-		acc.Add(bias+K+y[0], -1)
+		acc.add((bias+1)*K+truth[0], 1)
+		acc.add((bias+1)*K+y[0], -1)
 	}
 	if truth[T-1] != y[T-1] {
-		acc.Add(bias+2*K+truth[T-1], 1)
-		acc.Add(bias+2*K+y[T-1], -1)
+		acc.add((bias+2)*K+truth[T-1], 1)
+		acc.add((bias+2)*K+y[T-1], -1)
 	}
-	acc.Flush(dst)
+	acc.flush(dst)
 }
 
 // MaxOracle runs loss-augmented Viterbi: argmax_y L_i(y) + <w, phi(x_i, y)>.
@@ -280,7 +339,7 @@ func (c *Chain) unaries(ws *chainWork, i int, w []float64) {
 		row := theta[t*K : t*K+K]
 		copy(row, model)
 		idx := c.featIdx[ptr[t]:ptr[t+1]]
-		val := c.featVal[ptr[t]:ptr[t+1]]
+		val := c.vals(ptr[t], ptr[t+1])
 		val = val[:len(idx)]
 		for k, f := range idx {
 			off := int(f) * K
