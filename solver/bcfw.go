@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // corner is the FW or away corner of a step: psi_i(y), L_i(y), |psi|^2 and
@@ -23,7 +24,7 @@ type corner struct {
 // (cache) and Alg. 9 (box constraints). The block's part of the dual lives
 // in the solver's blockStore.
 func (s *Solver) bcfwStep() error {
-	i := s.samp.next(s.rng)
+	i := s.samp.Next(s.rng)
 	n := float64(s.n)
 	var set *cornerSet
 	var scores []float64
@@ -72,9 +73,9 @@ func (s *Solver) bcfwStep() error {
 
 // setGapEstimate records the new stale gap of block i.
 func (s *Solver) setGapEstimate(i int, g float64) {
-	s.est.replace(s.gapEst[i], g)
+	s.est.Replace(s.gapEst[i], g)
 	s.gapEst[i] = g
-	s.samp.setGap(i, g)
+	s.samp.SetGap(i, g)
 }
 
 // cornerScores computes H_i(y; w) = L_i(y) - <w, psi_i(y)> for every corner
@@ -153,7 +154,7 @@ func (s *Solver) fwMove(i int, c *corner, g float64) {
 	if s.cfg.StepSize == Predefined {
 		gamma = 2 * n / (float64(s.steps) + 2*n)
 	} else {
-		gamma = lineSearch(g, s.lambda*s.store.distSq(i, c), 1)
+		gamma = core.LineSearch(g, s.lambda*s.store.distSq(i, c), 1)
 	}
 	if gamma == 0 {
 		return
@@ -183,7 +184,7 @@ func (s *Solver) pairwiseMove(i int, set *cornerSet, c, a *corner) {
 	dist := set.g(c.entry, c.entry) + set.g(a.entry, a.entry) - 2*set.g(c.entry, a.entry)
 	denom := s.lambda * sigma * sigma * math.Max(dist, 0)
 	alphaA := set.entries[a.entry].alpha
-	gamma := lineSearch(num, denom, alphaA)
+	gamma := core.LineSearch(num, denom, alphaA)
 	if gamma == 0 {
 		return
 	}
@@ -207,7 +208,7 @@ func (s *Solver) awayMove(i int, set *cornerSet, a *corner, gA float64) {
 		return // the block sits on the away corner: the direction is zero
 	}
 	maxStep := alphaA / (1 - alphaA)
-	gamma := lineSearch(gA, s.lambda*s.store.distSq(i, a), maxStep)
+	gamma := core.LineSearch(gA, s.lambda*s.store.distSq(i, a), maxStep)
 	if gamma == 0 {
 		return
 	}
@@ -222,17 +223,4 @@ func (s *Solver) awayMove(i int, set *cornerSet, a *corner, gA float64) {
 	} else {
 		set.entries[a.entry].alpha -= gamma
 	}
-}
-
-// lineSearch returns num/denom clipped to [0, max]. A non-positive
-// numerator (no descent) or denominator (a direction of numerically zero
-// length, along which the objective cannot change) gives 0.
-func lineSearch(num, denom, max float64) float64 {
-	if !(num > 0) || !(denom > 0) {
-		return 0
-	}
-	if gamma := num / denom; gamma < max {
-		return gamma
-	}
-	return max
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // checkpointVersion 2 stores the lazy averages (AvgS, AvgSync) and the
@@ -99,11 +100,10 @@ func (s *Solver) Save(w io.Writer) error {
 		Version: checkpointVersion, Fingerprint: Fingerprint(s.p), N: s.n, D: s.d,
 		Config: s.cfg,
 		Lambda: s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
-		GapEst: s.gapEst, EstFinite: s.est.finite, EstInf: s.est.inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
-		Perm: s.samp.perm, PermPos: s.samp.pos, Unvisited: s.samp.unvisited,
+		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
-		RSq: s.rSq, Elapsed: s.elapsed, Trace: s.trace,
-		NextGap: s.nextGap, NextTrace: s.nextTrace, LastEval: s.lastEvalAtSteps, Events: s.events,
+		RSq: s.rSq, Elapsed: s.loop.Elapsed, Trace: s.trace,
+		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, Events: s.events,
 	}
 	if s.x.box != nil {
 		c.W = s.x.w
@@ -112,7 +112,7 @@ func (s *Solver) Save(w io.Writer) error {
 		s.store.save(&c)
 	}
 	if s.avg != nil {
-		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.s, s.avg.at, s.avg.full, s.avg.partial, s.avg.ell, s.avg.k
+		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.S, s.avg.At, s.avg.Full, s.avg.Partial, s.avg.Ell, s.avg.K
 	}
 	if s.sets != nil {
 		c.Sets = make([]savedSet, s.n)
@@ -128,6 +128,7 @@ func (s *Solver) Save(w io.Writer) error {
 			c.Sets[i] = out
 		}
 	}
+	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
 	rng, err := s.pcg.MarshalBinary()
 	if err != nil {
 		return fmt.Errorf("solver: save: %w", err)
@@ -203,7 +204,7 @@ func (s *Solver) restore(c *checkpoint) error {
 		}
 	}
 	copy(s.gapEst, c.GapEst)
-	s.est = estimateSum{finite: c.EstFinite, inf: c.EstInf}
+	s.est = core.EstimateSum{Finite: c.EstFinite, Inf: c.EstInf}
 	s.globalGap = c.GlobalGap
 	if c.ExactGaps != nil {
 		if err := needLen("exact gaps", len(c.ExactGaps), s.n); err != nil {
@@ -227,8 +228,8 @@ func (s *Solver) restore(c *checkpoint) error {
 			return err
 		}
 	}
-	if err := s.samp.restore(c, s.gapEst); err != nil {
-		return err
+	if err := s.samp.Restore(c.Perm, c.PermPos, c.Unvisited, s.gapEst); err != nil {
+		return fmt.Errorf("solver: load: corrupt checkpoint: %w", err)
 	}
 	s.pcg = new(rand.PCG)
 	if err := s.pcg.UnmarshalBinary(c.RNG); err != nil {
@@ -241,9 +242,9 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	s.steps, s.calls, s.hits, s.misses, s.drops = c.Steps, c.Calls, c.Hits, c.Misses, c.Drops
 	copy(s.rSq, c.RSq)
-	s.elapsed = c.Elapsed
+	s.loop.Elapsed = c.Elapsed
 	s.trace = c.Trace
-	s.nextGap, s.nextTrace, s.lastEvalAtSteps = c.NextGap, c.NextTrace, c.LastEval
+	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	s.events = c.Events
 	return nil
 }
@@ -252,16 +253,16 @@ func (s *Solver) restoreAverage(c *checkpoint) error {
 	if c.AvgK < 0 {
 		return errors.New("solver: load: corrupt checkpoint: negative average count")
 	}
-	s.avg.ell, s.avg.k = c.AvgEll, c.AvgK
+	s.avg.Ell, s.avg.K = c.AvgEll, c.AvgK
 	if c.Version == 1 { // dense average vbar = AvgC * AvgU of the first K iterates
 		if err := needLen("average", len(c.AvgU), s.d); err != nil {
 			return err
 		}
-		tk := tri(c.AvgK)
+		tk := float64(c.AvgK) * float64(c.AvgK+1) / 2
 		for j, u := range c.AvgU {
-			s.avg.s[j] = c.AvgC * u * tk
+			s.avg.S[j] = c.AvgC * u * tk
 		}
-		s.avg.full = c.AvgK
+		s.avg.Full = c.AvgK
 		return nil
 	}
 	if err := errors.Join(needLen("average", len(c.AvgS), s.d), needLen("average steps", len(c.AvgSync), s.d)); err != nil {
@@ -270,14 +271,14 @@ func (s *Solver) restoreAverage(c *checkpoint) error {
 	if c.AvgFull < 0 || c.AvgFull > c.AvgK {
 		return errors.New("solver: load: corrupt checkpoint: average synchronized after its last step")
 	}
-	s.avg.full, s.avg.partial = c.AvgFull, c.AvgPartial
+	s.avg.Full, s.avg.Partial = c.AvgFull, c.AvgPartial
 	for j, t := range c.AvgSync {
 		if t < 0 || t > c.AvgK {
 			return fmt.Errorf("solver: load: corrupt checkpoint: average of coordinate %d synchronized at step %d of %d", j, t, c.AvgK)
 		}
 	}
-	copy(s.avg.s, c.AvgS)
-	copy(s.avg.at, c.AvgSync)
+	copy(s.avg.S, c.AvgS)
+	copy(s.avg.At, c.AvgSync)
 	return nil
 }
 

@@ -90,8 +90,8 @@ func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
 		}
 		if refresh {
 			copy(s.gapEst, s.work.gBlock)
-			s.est.reset(s.gapEst)
-			s.samp.refresh(s.gapEst)
+			s.est.Reset(s.gapEst)
+			s.samp.Refresh(s.gapEst)
 			s.globalGap = pt.Gap
 			s.calls += int64(s.n)
 			pt.Pass, pt.OracleCalls = s.Passes(), s.calls
@@ -135,7 +135,7 @@ func (s *Solver) addExtras(pt *TracePoint) error {
 // appendPoint appends a trace point and calls the Progress callback.
 func (s *Solver) appendPoint(pt TracePoint) {
 	s.trace = append(s.trace, pt)
-	s.lastEvalAtSteps = s.steps
+	s.loop.LastEval = s.steps
 	if s.progress != nil {
 		s.progress(pt)
 	}
@@ -161,7 +161,7 @@ func (s *Solver) reanchor() {
 func (s *Solver) countersPoint() TracePoint {
 	nan := math.NaN()
 	pt := TracePoint{
-		Pass: s.Passes(), OracleCalls: s.calls, Steps: s.steps, Seconds: s.elapsed.Seconds(),
+		Pass: s.Passes(), OracleCalls: s.calls, Steps: s.steps, Seconds: s.loop.Elapsed.Seconds(),
 		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan,
 		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: s.lambda,
 		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
@@ -191,7 +191,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 		s.work.wTmp = make([]float64, s.d)
 	}
 	vBar := make([]float64, s.d)
-	s.avg.value(s.x.v, vBar)
+	s.avg.Value(s.x.v, vBar)
 	wBar := vBar
 	if s.box != nil {
 		wBar = s.work.wTmp
@@ -206,7 +206,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 	if s.cfg.Algorithm == SSG {
 		return primal, math.NaN(), math.NaN(), nil
 	}
-	dual = s.dual(vBar, wBar, s.avg.ell)
-	gap = s.lambda*floats.Dot(vBar, wBar) - s.avg.ell + sumH/n
+	dual = s.dual(vBar, wBar, s.avg.Ell)
+	gap = s.lambda*floats.Dot(vBar, wBar) - s.avg.Ell + sumH/n
 	return primal, dual, gap, nil
 }

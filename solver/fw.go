@@ -5,26 +5,37 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
+
+// runFW runs batch Frank-Wolfe until a criterion of stop is met.
+func (s *Solver) runFW(ctx context.Context, stop Stop) (Status, error) {
+	start := time.Now()
+	for {
+		if st, done := s.loop.Check(ctx, stop, engine{s}, start); done {
+			return st, nil
+		}
+		if !core.Fits(stop, s.Passes(), 1) {
+			return StatusPasses, nil
+		}
+		if st, done, err := s.fwIteration(stop); err != nil || done {
+			return st, err
+		}
+	}
+}
 
 // fwIteration performs one iteration of batch Frank-Wolfe (Lacoste-Julien
 // et al. 2013, Alg. 2; with box constraints Osokin et al. 2016, Alg. 8):
 // one max-oracle pass at w(k) gives the corner s, the duality gap at w(k)
 // (recorded in the trace when due, at no extra cost; its pass is counted
 // before, as for the gap passes of BCFW) and the line search. It returns
-// done when a stopping criterion holds at w(k), or when no oracle pass fits
-// in the budget.
+// done when the gap at w(k) reached Stop.Gap.
 //
 // With an approximate oracle (and an exact one for certificates), the
 // corner comes from the approximate oracle and the recorded point from an
 // exact evaluation.
-func (s *Solver) fwIteration(ctx context.Context, stop Stop, start time.Time) (Status, bool, error) {
-	if st, done := s.checkStop(ctx, stop, start); done {
-		return st, true, nil
-	}
-	if !s.fits(stop, 1) {
-		return StatusPasses, true, nil
-	}
+func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 	t0 := time.Now()
 	n := float64(s.n)
 	sigma := s.sigma()
@@ -62,11 +73,11 @@ func (s *Solver) fwIteration(ctx context.Context, stop Stop, start time.Time) (S
 	sumH := floats.Sum(h)
 	gap := s.lambda*floats.Dot(s.x.v, w) - s.ell + sumH/n
 	s.calls += int64(s.n)
-	s.elapsed += time.Since(t0)
+	s.loop.Elapsed += time.Since(t0)
 
-	due := s.lastEvalAtSteps < 0 || s.steps >= s.nextGap || s.steps >= s.nextTrace
+	due := s.loop.LastEval < 0 || s.steps >= s.loop.NextGap || s.steps >= s.loop.NextTrace
 	converged := stop.Gap > 0 && gap <= stop.Gap && !s.approx
-	if (due || converged) && s.lastEvalAtSteps != s.steps {
+	if (due || converged) && s.loop.LastEval != s.steps {
 		if s.approx && s.exact != nil {
 			if err := s.record(false); err != nil {
 				return 0, true, err
@@ -85,11 +96,11 @@ func (s *Solver) fwIteration(ctx context.Context, stop Stop, start time.Time) (S
 			s.appendPoint(pt)
 		}
 	}
-	if s.steps >= s.nextGap {
-		s.nextGap = s.advance(s.nextGap, s.cfg.GapEvery)
+	if s.steps >= s.loop.NextGap {
+		s.loop.NextGap = s.loop.Advance(s.loop.NextGap, s.steps, s.cfg.GapEvery)
 	}
-	if s.steps >= s.nextTrace {
-		s.nextTrace = s.advance(s.nextTrace, s.cfg.TraceEvery)
+	if s.steps >= s.loop.NextTrace {
+		s.loop.NextTrace = s.loop.Advance(s.loop.NextTrace, s.steps, s.cfg.TraceEvery)
 	}
 	if converged {
 		return StatusConverged, true, nil
@@ -100,12 +111,12 @@ func (s *Solver) fwIteration(ctx context.Context, stop Stop, start time.Time) (S
 	floats.SubTo(vs, s.x.v, vs)
 	gamma := 2 / (float64(s.steps) + 2)
 	if s.cfg.StepSize == LineSearch {
-		gamma = lineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
+		gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
 	}
 	s.x.addDense(vs, -gamma)
 	s.ell = (1-gamma)*s.ell + gamma*ellS
 	s.x.fold(s.ell)
 	s.steps++
-	s.elapsed += time.Since(t0)
+	s.loop.Elapsed += time.Since(t0)
 	return 0, false, nil
 }

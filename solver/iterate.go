@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // iterate holds the primal side of the dual iterate: v = A alpha (the
@@ -16,7 +17,7 @@ import (
 type iterate struct {
 	v, w []float64
 	box  *Box
-	avgs []*average
+	avgs []*core.Average
 }
 
 func newIterate(d int, box *Box) *iterate {
@@ -32,7 +33,7 @@ func newIterate(d int, box *Box) *iterate {
 // add performs v_j += delta.
 func (x *iterate) add(j int32, delta float64) {
 	for _, a := range x.avgs {
-		a.sync(j, x.v[j])
+		a.Sync(j, x.v[j])
 	}
 	x.v[j] += delta
 	if x.box != nil {
@@ -64,7 +65,7 @@ func (x *iterate) addDense(u []float64, a float64) {
 		return
 	}
 	for _, avg := range x.avgs {
-		avg.syncAll(x.v)
+		avg.SyncAll(x.v)
 	}
 	floats.AddScaled(x.v, a, u)
 	if x.box != nil {
@@ -75,7 +76,7 @@ func (x *iterate) addDense(u []float64, a float64) {
 // scale performs v *= f.
 func (x *iterate) scale(f float64) {
 	for _, avg := range x.avgs {
-		avg.syncAll(x.v)
+		avg.SyncAll(x.v)
 	}
 	floats.Scale(f, x.v)
 	if x.box != nil {
@@ -86,7 +87,7 @@ func (x *iterate) scale(f float64) {
 // set replaces v by u (re-anchoring after recomputing v from the blocks).
 func (x *iterate) set(u []float64) {
 	for _, a := range x.avgs {
-		a.syncAll(x.v)
+		a.SyncAll(x.v)
 	}
 	copy(x.v, u)
 	if x.box != nil {
@@ -97,83 +98,6 @@ func (x *iterate) set(u []float64) {
 // fold adds the current iterate (v, ell) to every average: it ends a step.
 func (x *iterate) fold(ell float64) {
 	for _, a := range x.avgs {
-		a.fold(ell)
-	}
-}
-
-// average maintains the weighted average of the iterates with weights
-// proportional to the step, xbar(K) = 2/(K(K+1)) sum_{t=1..K} t x(t)
-// (Lacoste-Julien et al. 2013, Alg. 4 and App. C, eq. 14: xbar(k+1) =
-// k/(k+2) xbar(k) + 2/(k+2) x(k+1)), applied to v and ell so that the
-// averaged primal-dual pair stays consistent.
-//
-// It is lazy: S_j = sum_t t v_j(t) is stored as of the step when v_j last
-// changed, and since v_j has been constant after that, the rest of the sum
-// is v_j (tri(K) - tri(t_j)) with tri(k) = k(k+1)/2. Folding an iterate
-// costs O(1), a write to v_j O(1), and reading the average O(d). A write to
-// every coordinate at once (dense block steps, FW, SSG) syncs them all with
-// one vector operation: t_j is max(at[j], full), and as long as no single
-// coordinate was synced since the last full sync, every t_j equals full.
-type average struct {
-	s       []float64 // S_j as of step max(at[j], full)
-	at      []int64   // the number of folded iterates when S_j was last brought up to date alone
-	full    int64     // ... and when every S_j was
-	partial bool      // some at[j] > full
-	k       int64     // the number of folded iterates K
-	ell     float64   // averaged ell
-}
-
-func newAverage(d int) *average {
-	return &average{s: make([]float64, d), at: make([]int64, d)}
-}
-
-func tri(k int64) float64 { return float64(k) * float64(k+1) / 2 }
-
-// since returns t_j, the step as of which S_j is up to date.
-func (a *average) since(j int) int64 { return max(a.at[j], a.full) }
-
-// sync brings S_j up to date before v_j (currently vj) changes.
-func (a *average) sync(j int32, vj float64) {
-	if t := a.since(int(j)); t != a.k {
-		a.s[j] += vj * (tri(a.k) - tri(t))
-		a.at[j] = a.k
-		a.partial = true
-	}
-}
-
-// syncAll brings every S_j up to date.
-func (a *average) syncAll(v []float64) {
-	if a.full == a.k {
-		return // a partial sync at step k is a no-op after a full one
-	}
-	if !a.partial {
-		floats.AddScaled(a.s, tri(a.k)-tri(a.full), v)
-	} else {
-		tk := tri(a.k)
-		for j, vj := range v {
-			if t := a.since(j); t != a.k {
-				a.s[j] += vj * (tk - tri(t))
-			}
-		}
-	}
-	a.full, a.partial = a.k, false
-}
-
-// fold counts the current iterate as x(K+1).
-func (a *average) fold(ell float64) {
-	k := float64(a.k)
-	a.ell = k/(k+2)*a.ell + 2/(k+2)*ell
-	a.k++
-}
-
-// value writes the averaged v into dst, given the current v.
-func (a *average) value(v, dst []float64) {
-	if a.k == 0 {
-		copy(dst, v)
-		return
-	}
-	tk := tri(a.k)
-	for j, vj := range v {
-		dst[j] = (a.s[j] + vj*(tk-tri(a.since(j)))) / tk
+		a.Fold(ell)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // SetLambda decreases the regularization parameter to newLambda while
@@ -49,8 +50,8 @@ func (s *Solver) SetLambda(newLambda float64) error {
 			}
 			s.ellI[i] *= rho
 		}
-		s.est.reset(s.gapEst)
-		s.samp.refresh(s.gapEst)
+		s.est.Reset(s.gapEst)
+		s.samp.Refresh(s.gapEst)
 	}
 	s.ell *= rho
 	if _, ok := s.store.(*dualStore); ok {
@@ -59,13 +60,13 @@ func (s *Solver) SetLambda(newLambda float64) error {
 		}
 	}
 	if s.avg != nil {
-		s.avg = newAverage(s.d)
-		s.x.avgs = []*average{s.avg}
+		s.avg = core.NewAverage(s.d)
+		s.x.avgs = []*core.Average{s.avg}
 	}
 	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
 	s.lambda = newLambda
 	s.cfg.Lambda = newLambda
-	s.nextGap = s.advance(s.steps, s.cfg.GapEvery)
+	s.loop.Reschedule(s.steps)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
@@ -29,7 +30,6 @@ type workerScratch struct {
 	psi oracles.SparseVec
 	acc []float64 // dense accumulator (batch FW)
 	ell float64
-	err error
 }
 
 func (ws *solverScratch) init(s *Solver) {
@@ -39,40 +39,10 @@ func (ws *solverScratch) init(s *Solver) {
 	ws.workers = make([]workerScratch, s.workers)
 }
 
-// parallel calls fn(worker, i) for every block i, splitting [0, n) into
-// contiguous static ranges, one per worker, so that per-worker reductions are
-// deterministic. A worker stops at its first error; parallel returns the
-// error of the lowest block that failed.
+// parallel calls fn(ws, i) for every block i with the scratch of the
+// worker handling it (see core.Parallel).
 func (s *Solver) parallel(fn func(ws *workerScratch, i int) error) error {
-	W := min(len(s.work.workers), s.n)
-	for k := range s.work.workers {
-		s.work.workers[k].err = nil
-	}
-	run := func(k, lo, hi int) {
-		ws := &s.work.workers[k]
-		for i := lo; i < hi && ws.err == nil; i++ {
-			ws.err = fn(ws, i)
-		}
-	}
-	if W <= 1 {
-		run(0, 0, s.n)
-	} else {
-		var wg sync.WaitGroup
-		for k := 0; k < W; k++ {
-			wg.Add(1)
-			go func(k int) {
-				defer wg.Done()
-				run(k, k*s.n/W, (k+1)*s.n/W)
-			}(k)
-		}
-		wg.Wait()
-	}
-	for k := range s.work.workers {
-		if err := s.work.workers[k].err; err != nil {
-			return err
-		}
-	}
-	return nil
+	return core.Parallel(s.n, len(s.work.workers), func(k, i int) error { return fn(&s.work.workers[k], i) })
 }
 
 // meanLoss returns the mean task loss of Predict(w) on problem q, in

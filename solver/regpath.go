@@ -367,8 +367,8 @@ func (s *Solver) setCornerPoint(ys [][]int32, gaps []float64) {
 	}
 	s.reanchor()
 	copy(s.gapEst, gaps)
-	s.est.reset(s.gapEst)
-	s.samp.refresh(s.gapEst)
+	s.est.Reset(s.gapEst)
+	s.samp.Refresh(s.gapEst)
 	s.globalGap = floats.Sum(gaps)
 	s.exactGaps = nil
 }

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // Solver is the state of one optimization run.
@@ -41,20 +42,20 @@ type Solver struct {
 	lambda float64
 	box    *Box // cfg.Box intersected with the problem's own bounds; nil when none
 
-	x     *iterate   // v = A alpha, w = [v], the averages
-	ell   float64    // ell = b^T alpha
-	ellI  []float64  // ell_i (BCFW only)
-	store blockStore // per-block dual state (BCFW only)
-	avg   *average   // weighted average of the iterates (nil when off)
+	x     *iterate      // v = A alpha, w = [v], the averages
+	ell   float64       // ell = b^T alpha
+	ellI  []float64     // ell_i (BCFW only)
+	store blockStore    // per-block dual state (BCFW only)
+	avg   *core.Average // weighted average of the iterates (nil when off)
 
-	gapEst    []float64   // stale block gaps; +Inf before the first visit
-	est       estimateSum // running sum of gapEst
-	globalGap float64     // g(k_0), the gap of the last refreshing pass
-	exactGaps []float64   // block gaps of the last exact pass (nil before)
-	exactAt   int64       // steps at the last exact pass
+	gapEst    []float64        // stale block gaps; +Inf before the first visit
+	est       core.EstimateSum // running sum of gapEst
+	globalGap float64          // g(k_0), the gap of the last refreshing pass
+	exactGaps []float64        // block gaps of the last exact pass (nil before)
+	exactAt   int64            // steps at the last exact pass
 
 	sets []cornerSet // corner sets (cache and/or explicit duals), nil when unused
-	samp *sampler
+	samp *core.Sampler
 	pcg  *rand.PCG
 	rng  *rand.Rand
 
@@ -62,13 +63,10 @@ type Solver struct {
 	hits, misses, drops int64
 	rSq                 []float64 // largest observed |psi_i(y)|^2 per block
 
-	elapsed         time.Duration
-	pathInit        time.Duration // time of the path initialization (RegPath)
-	trace           []TracePoint
-	nextGap         int64 // steps at the next exact gap pass
-	nextTrace       int64 // steps at the next observe-only evaluation
-	lastEvalAtSteps int64 // steps of the last trace point (-1: none)
-	events          []string
+	loop     core.Loop     // the schedule of evaluations and the solver time
+	pathInit time.Duration // time of the path initialization (RegPath)
+	trace    []TracePoint
+	events   []string
 
 	// oracle is the max oracle of the steps; exact that of the gap passes
 	// (nil when an approximate problem has no exact oracle).
@@ -98,7 +96,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	if err := cfg.validate(d); err != nil {
 		return nil, err
 	}
-	s := &Solver{p: p, cfg: cfg, n: n, d: d, lambda: cfg.Lambda, lastEvalAtSteps: -1}
+	s := &Solver{p: p, cfg: cfg, n: n, d: d, lambda: cfg.Lambda}
 	s.wiring = wiring{workers: runtime.GOMAXPROCS(0)}
 	for _, o := range opts {
 		if err := o(s); err != nil {
@@ -124,14 +122,14 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	}
 	s.x = newIterate(d, xbox)
 	if cfg.Averaging {
-		s.avg = newAverage(d)
-		s.x.avgs = []*average{s.avg}
+		s.avg = core.NewAverage(d)
+		s.x.avgs = []*core.Average{s.avg}
 	}
 	s.gapEst = make([]float64, n)
 	for i := range s.gapEst {
 		s.gapEst[i] = math.Inf(1)
 	}
-	s.est.reset(s.gapEst)
+	s.est.Reset(s.gapEst)
 	s.globalGap = math.Inf(1)
 	s.rSq = make([]float64, n)
 	s.work.init(s)
@@ -151,29 +149,18 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 			return nil, err
 		}
 	}
-	s.samp = newSampler(cfg.Sampling, n)
+	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), n)
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0)
 	s.rng = rand.New(s.pcg)
-	s.nextGap = s.stepsFor(cfg.GapEvery)
-	s.nextTrace = s.stepsFor(cfg.TraceEvery)
+	perPass, refreshCost := int64(n), 0.0
+	switch cfg.Algorithm {
+	case FW:
+		perPass = 1 // an iteration is a pass
+	case BCFW:
+		refreshCost = 1
+	}
+	s.loop = core.NewLoop(perPass, cfg.GapEvery, cfg.TraceEvery, refreshCost, cfg.Algorithm == BCFW)
 	return s, nil
-}
-
-// stepsFor converts a number of passes into a number of steps (math.MaxInt64
-// for +Inf and for 0, meaning never).
-func (s *Solver) stepsFor(passes float64) int64 {
-	if passes <= 0 || math.IsInf(passes, 1) {
-		return math.MaxInt64
-	}
-	perPass := float64(s.n)
-	if s.cfg.Algorithm == FW {
-		perPass = 1
-	}
-	k := int64(math.Round(passes * perPass))
-	if k < 1 {
-		k = 1
-	}
-	return k
 }
 
 // Run optimizes until a criterion of stop is met or ctx is canceled, and
@@ -192,94 +179,35 @@ func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
 	if err := s.checkStoppable(stop, ctx); err != nil {
 		return Result{}, err
 	}
-	start := time.Now()
-	if s.lastEvalAtSteps < 0 && s.cfg.Algorithm != FW {
-		if err := s.record(false); err != nil {
-			return s.result(0), err
-		}
+	var st Status
+	var err error
+	if s.cfg.Algorithm == FW {
+		st, err = s.runFW(ctx, stop)
+	} else {
+		st, err = s.loop.Run(ctx, stop, engine{s})
 	}
-	for {
-		if s.cfg.Algorithm == FW {
-			st, done, err := s.fwIteration(ctx, stop, start)
-			if err != nil || done {
-				return s.result(st), err
-			}
-			continue
-		}
-		if s.steps >= s.nextGap || s.earlyCheckDue(stop) {
-			if !s.fits(stop, s.gapPassCost()) {
-				return s.result(StatusPasses), nil
-			}
-			if err := s.record(s.cfg.Algorithm == BCFW); err != nil {
-				return s.result(0), err
-			}
-			s.nextGap = s.advance(s.steps, s.cfg.GapEvery)
-		}
-		if s.steps >= s.nextTrace {
-			if s.lastEvalAtSteps != s.steps {
-				if err := s.record(false); err != nil {
-					return s.result(0), err
-				}
-			}
-			s.nextTrace = s.advance(s.nextTrace, s.cfg.TraceEvery)
-		}
-		if st, done := s.checkStop(ctx, stop, start); done {
-			return s.result(st), nil
-		}
-		chunk := int64(256)
-		if s.steps < s.nextGap {
-			chunk = min(chunk, s.nextGap-s.steps)
-		}
-		if s.steps < s.nextTrace {
-			chunk = min(chunk, s.nextTrace-s.steps)
-		}
-		t0 := time.Now()
-		var err error
-		for c := int64(0); c < chunk; c++ {
-			if s.cfg.Algorithm == SSG {
-				err = s.ssgStep()
-			} else {
-				err = s.bcfwStep()
-			}
-			if err != nil || stop.Passes > 0 && s.Passes() >= stop.Passes || s.earlyCheckDue(stop) {
-				break
-			}
-		}
-		s.elapsed += time.Since(t0)
-		if err != nil {
-			return s.result(0), err
-		}
-	}
+	return s.result(st), err
 }
 
-// gapPassCost is the number of passes an exact gap pass adds to the count.
-func (s *Solver) gapPassCost() float64 {
-	if s.cfg.Algorithm == BCFW {
-		return 1
+// engine adapts the solver to the schedule of core.Loop.
+type engine struct{ s *Solver }
+
+func (e engine) Step() error {
+	if e.s.cfg.Algorithm == SSG {
+		return e.s.ssgStep()
 	}
-	return 0
+	return e.s.bcfwStep()
 }
 
-// fits reports whether cost more passes fit in the budget of stop.
-func (s *Solver) fits(stop Stop, cost float64) bool {
-	return stop.Passes == 0 || cost == 0 || s.Passes()+cost <= stop.Passes+1e-9
-}
-
-// Result says why Run returned and what the trace holds.
-type Result struct {
-	// Status is why Run returned.
-	Status Status
-	// Last is the last trace point (the zero value before the first).
-	Last TracePoint
-	// Current reports whether Last describes the iterate Run stopped at.
-	// When it does not (a pass budget ended between two gap passes), call
-	// Solver.Current for an exact evaluation of the final iterate.
-	Current bool
-}
+func (e engine) Clock() int64                     { return e.s.steps }
+func (e engine) Passes() float64                  { return e.s.Passes() }
+func (e engine) Record(refresh bool) error        { return e.s.record(refresh) }
+func (e engine) EarlyCheckDue(stop Stop) bool     { return e.s.earlyCheckDue(stop) }
+func (e engine) Reached(stop Stop) (Status, bool) { return e.s.reached(stop) }
 
 func (s *Solver) result(st Status) Result {
 	last, _ := s.Last()
-	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.lastEvalAtSteps == s.steps}
+	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}
 }
 
 // Current returns an exact evaluation of the current iterate: the last
@@ -287,7 +215,7 @@ func (s *Solver) result(st Status) Result {
 // appended to the trace (never counted as oracle calls, as TraceEvery's),
 // so that the trace ends at the current iterate.
 func (s *Solver) Current() (TracePoint, error) {
-	if last, ok := s.Last(); ok && s.lastEvalAtSteps == s.steps {
+	if last, ok := s.Last(); ok && s.loop.LastEval == s.steps {
 		return last, nil
 	}
 	if err := s.record(false); err != nil {
@@ -314,37 +242,17 @@ func (s *Solver) currentExactGap() (float64, bool) {
 // exact gap pass (Stop.EarlyCheck).
 func (s *Solver) earlyCheckDue(stop Stop) bool {
 	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == BCFW &&
-		s.lastEvalAtSteps != s.steps && s.est.sum() <= stop.EarlyCheck*stop.Gap
+		s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
 
-// advance moves a schedule mark forward by the given number of passes.
-func (s *Solver) advance(mark int64, every float64) int64 {
-	step := s.stepsFor(every)
-	if step == math.MaxInt64 {
-		return math.MaxInt64
-	}
-	for mark <= s.steps {
-		mark += step
-	}
-	return mark
-}
-
-// checkStop evaluates the stopping criteria at the current point.
-func (s *Solver) checkStop(ctx context.Context, stop Stop, start time.Time) (Status, bool) {
+// reached reports whether an exact gap of the current iterate reached
+// Stop.Gap or the stale estimate reached Stop.GapEstimate.
+func (s *Solver) reached(stop Stop) (Status, bool) {
 	if g, ok := s.currentExactGap(); ok && stop.Gap > 0 && g <= stop.Gap {
 		return StatusConverged, true
 	}
-	if stop.GapEstimate > 0 && s.cfg.Algorithm == BCFW && s.est.sum() <= stop.GapEstimate {
+	if stop.GapEstimate > 0 && s.cfg.Algorithm == BCFW && s.est.Sum() <= stop.GapEstimate {
 		return StatusEstimateConverged, true
-	}
-	if stop.Passes > 0 && s.Passes() >= stop.Passes-1e-9 {
-		return StatusPasses, true
-	}
-	if stop.Duration > 0 && time.Since(start) >= stop.Duration {
-		return StatusTime, true
-	}
-	if ctx.Err() != nil {
-		return StatusCanceled, true
 	}
 	return 0, false
 }
@@ -359,7 +267,7 @@ func (s *Solver) OracleCalls() int64 { return s.calls }
 func (s *Solver) Steps() int64 { return s.steps }
 
 // Elapsed returns the solver time so far (exact-gap evaluations excluded).
-func (s *Solver) Elapsed() time.Duration { return s.elapsed }
+func (s *Solver) Elapsed() time.Duration { return s.loop.Elapsed }
 
 // Lambda returns the current regularization parameter.
 func (s *Solver) Lambda() float64 { return s.lambda }
@@ -385,7 +293,7 @@ func (s *Solver) AverageWeights() []float64 {
 		return nil
 	}
 	out := make([]float64, s.d)
-	s.avg.value(s.x.v, out)
+	s.avg.Value(s.x.v, out)
 	if s.box != nil {
 		s.box.clipAll(out, out)
 	}
@@ -409,7 +317,7 @@ func (s *Solver) GapEstimate() float64 {
 	if s.cfg.Algorithm != BCFW {
 		return math.NaN()
 	}
-	return s.est.sum()
+	return s.est.Sum()
 }
 
 // BlockGaps returns a copy of the exact block gaps of the last exact pass

@@ -5,7 +5,7 @@ package solver
 // w <- (1 - 1/(k+1)) w + psi_i(y*) / (lambda (k+1)), projected onto the box
 // when there is one. Its iterate is w itself (v is unused).
 func (s *Solver) ssgStep() error {
-	i := s.samp.next(s.rng)
+	i := s.samp.Next(s.rng)
 	y, _, err := s.oracle(i, s.x.w, s.work.y)
 	s.work.y = y
 	if err != nil {

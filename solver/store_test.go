@@ -134,14 +134,14 @@ func TestLazyAverageMatchesEager(t *testing.T) {
 				}
 				ellBar = rho*ellBar + eta*s.ell
 				if k%7 == 0 || k == 5*s.n-1 {
-					s.avg.value(s.x.v, got)
+					s.avg.Value(s.x.v, got)
 					for j := range got {
 						if math.Abs(got[j]-eager[j]) > 1e-12*(1+math.Abs(eager[j])) {
 							t.Fatalf("step %d coordinate %d: lazy %v, eager %v", k, j, got[j], eager[j])
 						}
 					}
-					if math.Abs(s.avg.ell-ellBar) > 1e-12*(1+ellBar) {
-						t.Fatalf("step %d: averaged ell %v, eager %v", k, s.avg.ell, ellBar)
+					if math.Abs(s.avg.Ell-ellBar) > 1e-12*(1+ellBar) {
+						t.Fatalf("step %d: averaged ell %v, eager %v", k, s.avg.Ell, ellBar)
 					}
 				}
 			}

@@ -1,14 +1,14 @@
-package solver
+package run
 
 import (
 	"encoding/json"
 	"math"
 )
 
-// TracePoint is one exact evaluation of a run (the trace format of
+// Point is one exact evaluation of a run (the trace format of
 // DESIGN.md). Values that do not apply are NaN in Go and null (core fields)
 // or absent (the others) in JSON.
-type TracePoint struct {
+type Point struct {
 	// Pass is OracleCalls / n, the effective passes over the data.
 	Pass float64
 	// OracleCalls counts the max-oracle calls the algorithm made, its exact
@@ -72,10 +72,10 @@ type TracePoint struct {
 }
 
 // StalenessRatio returns GapEstimate / Gap (Osokin et al. 2016, Fig. 1b).
-func (p TracePoint) StalenessRatio() float64 { return p.GapEstimate / p.Gap }
+func (p Point) StalenessRatio() float64 { return p.GapEstimate / p.Gap }
 
 // HitRate returns CacheHits / (CacheHits + CacheMisses).
-func (p TracePoint) HitRate() float64 {
+func (p Point) HitRate() float64 {
 	return float64(p.CacheHits) / float64(p.CacheHits+p.CacheMisses)
 }
 
@@ -124,7 +124,7 @@ func orNaN(p *float64) float64 {
 
 // MarshalJSON writes the field names of DESIGN.md; NaN and infinite values
 // become null (core fields) or are left out.
-func (p TracePoint) MarshalJSON() ([]byte, error) {
+func (p Point) MarshalJSON() ([]byte, error) {
 	return json.Marshal(tracePointJSON{
 		Pass: p.Pass, OracleCalls: p.OracleCalls, Steps: p.Steps, Seconds: p.Seconds,
 		Primal: finite(p.Primal), Dual: finite(p.Dual), Gap: finite(p.Gap), GapEstimate: finite(p.GapEstimate),
@@ -141,12 +141,12 @@ func (p TracePoint) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads what MarshalJSON writes; missing and null values
 // become NaN.
-func (p *TracePoint) UnmarshalJSON(b []byte) error {
+func (p *Point) UnmarshalJSON(b []byte) error {
 	var j tracePointJSON
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*p = TracePoint{
+	*p = Point{
 		Pass: j.Pass, OracleCalls: j.OracleCalls, Steps: j.Steps, Seconds: j.Seconds,
 		Primal: orNaN(j.Primal), Dual: orNaN(j.Dual), Gap: orNaN(j.Gap), GapEstimate: orNaN(j.GapEstimate),
 		TrainLoss: orNaN(j.TrainLoss), TestLoss: orNaN(j.TestLoss),

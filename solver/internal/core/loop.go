@@ -1,0 +1,164 @@
+package core
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+// Engine is a block-coordinate method that Loop drives: a sequence of
+// cheap steps interleaved with exact evaluations on a schedule.
+type Engine interface {
+	// Step makes one step.
+	Step() error
+	// Clock is the step counter the schedule counts in; PerPass of its
+	// ticks make one pass over the data.
+	Clock() int64
+	// Passes returns the effective passes made so far, the quantity
+	// Stop.Passes bounds.
+	Passes() float64
+	// Record makes an exact evaluation of the current iterate and appends
+	// it to the trace, setting Loop.LastEval. With refresh it is the
+	// algorithm's own gap pass: it feeds the algorithm and costs
+	// Loop.RefreshCost passes.
+	Record(refresh bool) error
+	// Reached reports a criterion of the engine met at the current point:
+	// an exact gap at most Stop.Gap, a stale estimate at most
+	// Stop.GapEstimate.
+	Reached(stop run.Stop) (run.Status, bool)
+	// EarlyCheckDue reports whether the engine wants an exact gap pass now
+	// (Stop.EarlyCheck).
+	EarlyCheckDue(stop run.Stop) bool
+}
+
+// Loop is the schedule of a run: exact gap passes every GapEvery passes
+// (the algorithm's own, which Record(true) counts), observe-only
+// evaluations every TraceEvery passes (never counted), and the stopping
+// criteria of run.Stop. It is the one loop every solver of the package
+// family runs; its fields are what a checkpoint keeps.
+type Loop struct {
+	PerPass     int64   // clock ticks per pass
+	GapEvery    float64 // passes between refreshing evaluations (+Inf: never)
+	TraceEvery  float64 // passes between observe-only evaluations (0: none)
+	RefreshCost float64 // passes a refreshing evaluation adds to Passes
+	Refresh     bool    // the scheduled evaluations refresh (false: observe-only, e.g. SSG)
+
+	NextGap   int64 // clock of the next scheduled gap pass
+	NextTrace int64 // clock of the next observe-only evaluation
+	LastEval  int64 // clock of the last trace point (-1: none)
+	Elapsed   time.Duration
+}
+
+// NewLoop returns the schedule of a fresh run.
+func NewLoop(perPass int64, gapEvery, traceEvery, refreshCost float64, refresh bool) Loop {
+	l := Loop{PerPass: perPass, GapEvery: gapEvery, TraceEvery: traceEvery, RefreshCost: refreshCost, Refresh: refresh, LastEval: -1}
+	l.NextGap = l.ticks(gapEvery)
+	l.NextTrace = l.ticks(traceEvery)
+	return l
+}
+
+// ticks converts passes into clock ticks (math.MaxInt64 for +Inf and 0,
+// meaning never).
+func (l *Loop) ticks(passes float64) int64 {
+	if passes <= 0 || math.IsInf(passes, 1) {
+		return math.MaxInt64
+	}
+	return max(1, int64(math.Round(passes*float64(l.PerPass))))
+}
+
+// Advance moves a schedule mark past the clock now by whole periods of
+// every passes.
+func (l *Loop) Advance(mark, now int64, every float64) int64 {
+	step := l.ticks(every)
+	if step == math.MaxInt64 {
+		return math.MaxInt64
+	}
+	for mark <= now {
+		mark += step
+	}
+	return mark
+}
+
+// Reschedule restarts the gap schedule from the clock now (after a change
+// of the run, e.g. of lambda).
+func (l *Loop) Reschedule(now int64) { l.NextGap = l.Advance(now, now, l.GapEvery) }
+
+// Fits reports whether cost more passes fit in the budget of stop.
+func Fits(stop run.Stop, passes, cost float64) bool {
+	return stop.Passes == 0 || cost == 0 || passes+cost <= stop.Passes+1e-9
+}
+
+// Run drives e until a criterion of stop is met or ctx is canceled. The
+// first call records the starting point (observe-only). A run never
+// exceeds Stop.Passes: when a gap pass falls due with less than its cost
+// left in the budget, Run returns StatusPasses there, and the next call
+// starts with it, so that splitting a run does not change its trajectory.
+func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, error) {
+	start := time.Now()
+	if l.LastEval < 0 {
+		if err := e.Record(false); err != nil {
+			return 0, err
+		}
+	}
+	for {
+		now := e.Clock()
+		if now >= l.NextGap || e.EarlyCheckDue(stop) {
+			if !Fits(stop, e.Passes(), l.RefreshCost) {
+				return run.StatusPasses, nil
+			}
+			if err := e.Record(l.Refresh); err != nil {
+				return 0, err
+			}
+			l.NextGap = l.Advance(now, now, l.GapEvery)
+		}
+		if now >= l.NextTrace {
+			if l.LastEval != now {
+				if err := e.Record(false); err != nil {
+					return 0, err
+				}
+			}
+			l.NextTrace = l.Advance(l.NextTrace, now, l.TraceEvery)
+		}
+		if st, done := l.Check(ctx, stop, e, start); done {
+			return st, nil
+		}
+		chunk := int64(256)
+		if now < l.NextGap {
+			chunk = min(chunk, l.NextGap-now)
+		}
+		if now < l.NextTrace {
+			chunk = min(chunk, l.NextTrace-now)
+		}
+		t0 := time.Now()
+		var err error
+		for e.Clock()-now < chunk {
+			if err = e.Step(); err != nil || stop.Passes > 0 && e.Passes() >= stop.Passes || e.EarlyCheckDue(stop) {
+				break
+			}
+		}
+		l.Elapsed += time.Since(t0)
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// Check evaluates the stopping criteria at the current point; start is
+// when the Run call began.
+func (l *Loop) Check(ctx context.Context, stop run.Stop, e Engine, start time.Time) (run.Status, bool) {
+	if st, ok := e.Reached(stop); ok {
+		return st, true
+	}
+	if stop.Passes > 0 && e.Passes() >= stop.Passes-1e-9 {
+		return run.StatusPasses, true
+	}
+	if stop.Duration > 0 && time.Since(start) >= stop.Duration {
+		return run.StatusTime, true
+	}
+	if ctx.Err() != nil {
+		return run.StatusCanceled, true
+	}
+	return 0, false
+}

@@ -1,0 +1,91 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+// fake is an engine of n blocks whose steps and refreshing evaluations
+// each cost an oracle call per block.
+type fake struct {
+	n, steps, calls int64
+	loop            *Loop
+	records         []bool
+	failAt          int64
+}
+
+func (f *fake) Step() error {
+	if f.steps == f.failAt {
+		return errors.New("boom")
+	}
+	f.steps++
+	f.calls++
+	return nil
+}
+func (f *fake) Clock() int64    { return f.steps }
+func (f *fake) Passes() float64 { return float64(f.calls) / float64(f.n) }
+func (f *fake) Record(refresh bool) error {
+	if refresh {
+		f.calls += f.n
+	}
+	f.records = append(f.records, refresh)
+	f.loop.LastEval = f.steps
+	return nil
+}
+func (f *fake) Reached(run.Stop) (run.Status, bool) { return 0, false }
+func (f *fake) EarlyCheckDue(run.Stop) bool         { return false }
+
+func TestLoopSchedule(t *testing.T) {
+	const n = 10
+	for _, tc := range []struct {
+		gapEvery, traceEvery, budget float64
+		records                      int
+	}{
+		{2, 0, 9, 4},   // start, then gap passes after 2, 4, 6 passes of steps (at passes 3, 6, 9)
+		{1, 0, 6.5, 4}, // start, gap passes at 1, 2, 3 (passes 2, 4, 6); the next does not fit
+		{100, 1, 5, 6}, // start and observe-only points at 1..5 passes
+	} {
+		l := NewLoop(n, tc.gapEvery, tc.traceEvery, 1, true)
+		f := &fake{n: n, loop: &l, failAt: -1}
+		st, err := l.Run(context.Background(), run.Stop{Passes: tc.budget}, f)
+		if err != nil || st != run.StatusPasses {
+			t.Fatalf("%+v: status %v, err %v", tc, st, err)
+		}
+		if f.Passes() > tc.budget+1e-9 || f.Passes() < tc.budget-1 {
+			t.Fatalf("%+v: ended at %v passes", tc, f.Passes())
+		}
+		if len(f.records) != tc.records {
+			t.Fatalf("%+v: %d evaluations %v, want %d", tc, len(f.records), f.records, tc.records)
+		}
+	}
+}
+
+func TestLoopStopsOnStepError(t *testing.T) {
+	l := NewLoop(5, 1, 0, 1, true)
+	f := &fake{n: 5, loop: &l, failAt: 7}
+	if _, err := l.Run(context.Background(), run.Stop{Passes: 100}, f); err == nil || f.steps != 7 {
+		t.Fatalf("err %v after %d steps", err, f.steps)
+	}
+}
+
+func TestParallelIsDeterministicAndReportsErrors(t *testing.T) {
+	sums := make([]int, 3)
+	if err := Parallel(100, 3, func(k, i int) error { sums[k] += i; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if sums[0]+sums[1]+sums[2] != 4950 || sums[0] != (32*33)/2 {
+		t.Fatalf("per-worker sums %v", sums)
+	}
+	err := Parallel(50, 4, func(k, i int) error {
+		if i == 30 {
+			return errors.New("block 30")
+		}
+		return nil
+	})
+	if err == nil || err.Error() != "block 30" {
+		t.Fatalf("err %v", err)
+	}
+}
