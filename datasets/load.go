@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -22,19 +23,23 @@ type Options struct {
 	NoBias bool
 	// Synthetic configures the synthetic OCR-like data.
 	Synthetic SyntheticConfig
+	// Horses configures the Weizmann horses (LoadHorses); its Path
+	// defaults to Path.
+	Horses HorsesOptions
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic"}
+var Names = []string{"ocr", "usps", "synthetic", "horses"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
-// as a multiclass problem) or "synthetic" (the seeded OCR-like generator,
-// needing no file). The name may also be a path to a data file or folder,
+// as a multiclass problem), "synthetic" (the seeded OCR-like generator,
+// needing no file) or "horses" (the Weizmann horses as graph-cut
+// segmentation problems, see LoadHorses). The name may also be a path to a data file or folder,
 // whose dataset is recognized from its name (letter.data* is OCR, zip.* or a
 // folder holding zip.train* is USPS).
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
-	if name != "ocr" && name != "usps" && name != "synthetic" {
+	if !slices.Contains(Names, name) {
 		kind, err := Recognize(name)
 		if err != nil {
 			return nil, nil, err
@@ -42,6 +47,15 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 		name, opt.Path = kind, name
 	}
 	switch name {
+	case "horses":
+		if opt.Horses.Path == "" {
+			opt.Horses.Path = opt.Path
+		}
+		h, err := LoadHorses(opt.Horses)
+		if err != nil {
+			return nil, nil, err
+		}
+		return h.Train, h.Test, nil
 	case "synthetic":
 		tr, te, err := SyntheticOCR(opt.Synthetic)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/fwstruct/fwstruct/inference/maxflow"
@@ -71,20 +72,18 @@ type SegImage struct {
 type Segmentation struct {
 	unaryDim, pairwiseDim int
 
-	nodePtr  []int32 // regions of image i: nodePtr[i] .. nodePtr[i+1]
-	edgePtr  []int32 // edges of image i: edgePtr[i] .. edgePtr[i+1]
-	unary    []float32
-	pairwise []float32
-	edges    [][2]int32 // endpoints local to their image
-	truth    []int32
-	omega    []float64 // loss weight of every region
-	area     []int32
-	fg       []int32
+	images   []segImage
 	maxNodes int
 	maxEdges int
 
 	upper []float64 // WeightBounds
 	work  sync.Pool // *segWork
+}
+
+// segImage is a validated image: the caller's slices plus the loss weights.
+type segImage struct {
+	SegImage
+	omega []float64 // loss weight of every region
 }
 
 type segWork struct {
@@ -95,21 +94,25 @@ type segWork struct {
 }
 
 // NewSegmentation builds a segmentation problem from images with unaryDim
-// features per region and pairwiseDim features per edge. It returns an
-// error naming the image and the offending entry for inconsistent sizes,
-// labels other than 0 and 1, bad edges, negative or non-finite features and
-// bad areas.
+// features per region and pairwiseDim features per edge. It keeps the
+// images' slices without copying them (the caller must not modify them
+// afterwards) and fills in nil Area and Foreground. It returns an error
+// naming the image and the offending entry for inconsistent sizes, labels
+// other than 0 and 1, bad or repeated edges, non-finite features, negative
+// pairwise features and bad areas.
 func NewSegmentation(unaryDim, pairwiseDim int, images []SegImage) (*Segmentation, error) {
 	if unaryDim < 1 || pairwiseDim < 0 {
 		return nil, fmt.Errorf("segmentation: need at least one unary feature and no negative count, got %d unary and %d pairwise", unaryDim, pairwiseDim)
 	}
-	s := &Segmentation{unaryDim: unaryDim, pairwiseDim: pairwiseDim}
-	s.nodePtr = make([]int32, 1, len(images)+1)
-	s.edgePtr = make([]int32, 1, len(images)+1)
+	s := &Segmentation{unaryDim: unaryDim, pairwiseDim: pairwiseDim, images: make([]segImage, len(images))}
 	for i := range images {
-		if err := s.add(&images[i]); err != nil {
+		im, err := s.validate(images[i])
+		if err != nil {
 			return nil, fmt.Errorf("segmentation: image %d: %w", i, err)
 		}
+		s.images[i] = im
+		s.maxNodes = max(s.maxNodes, len(im.Truth))
+		s.maxEdges = max(s.maxEdges, len(im.Edges))
 	}
 	s.upper = make([]float64, s.Dim())
 	for j := range s.upper {
@@ -128,67 +131,71 @@ func NewSegmentation(unaryDim, pairwiseDim int, images []SegImage) (*Segmentatio
 	return s, nil
 }
 
-// add validates one image and appends it.
-func (s *Segmentation) add(im *SegImage) error {
+// validate checks one image and computes its loss weights.
+func (s *Segmentation) validate(im SegImage) (segImage, error) {
 	n := len(im.Truth)
 	if n == 0 {
-		return errors.New("no regions")
+		return segImage{}, errors.New("no regions")
 	}
 	if len(im.Unary) != n*s.unaryDim {
-		return fmt.Errorf("%d unary features for %d regions of %d features", len(im.Unary), n, s.unaryDim)
+		return segImage{}, fmt.Errorf("%d unary features for %d regions of %d features", len(im.Unary), n, s.unaryDim)
 	}
 	if len(im.Pairwise) != len(im.Edges)*s.pairwiseDim {
-		return fmt.Errorf("%d pairwise features for %d edges of %d features", len(im.Pairwise), len(im.Edges), s.pairwiseDim)
+		return segImage{}, fmt.Errorf("%d pairwise features for %d edges of %d features", len(im.Pairwise), len(im.Edges), s.pairwiseDim)
 	}
 	if im.Area != nil && len(im.Area) != n || im.Foreground != nil && len(im.Foreground) != n {
-		return fmt.Errorf("%d areas and %d foreground counts for %d regions", len(im.Area), len(im.Foreground), n)
+		return segImage{}, fmt.Errorf("%d areas and %d foreground counts for %d regions", len(im.Area), len(im.Foreground), n)
 	}
 	for p, t := range im.Truth {
 		if t != 0 && t != 1 {
-			return fmt.Errorf("region %d: label %d, want 0 or 1", p, t)
+			return segImage{}, fmt.Errorf("region %d: label %d, want 0 or 1", p, t)
 		}
 	}
 	for k, v := range im.Unary {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("region %d: unary feature %d is %v", k/s.unaryDim, k%s.unaryDim, v)
+			return segImage{}, fmt.Errorf("region %d: unary feature %d is %v", k/s.unaryDim, k%s.unaryDim, v)
 		}
 	}
-	seen := make(map[[2]int32]bool, len(im.Edges))
+	keys := make([]uint64, len(im.Edges))
 	for e, pq := range im.Edges {
 		p, q := pq[0], pq[1]
 		if p < 0 || q < 0 || int(p) >= n || int(q) >= n || p == q {
-			return fmt.Errorf("edge %d joins regions %d and %d of %d", e, p, q, n)
+			return segImage{}, fmt.Errorf("edge %d joins regions %d and %d of %d", e, p, q, n)
 		}
-		key := [2]int32{min(p, q), max(p, q)}
-		if seen[key] {
-			return fmt.Errorf("edge %d repeats the pair %d-%d", e, p, q)
+		keys[e] = uint64(min(p, q))<<32 | uint64(max(p, q))
+	}
+	slices.Sort(keys)
+	for k := 1; k < len(keys); k++ {
+		if keys[k] == keys[k-1] {
+			return segImage{}, fmt.Errorf("the edges list the pair %d-%d twice", keys[k]>>32, keys[k]&0xffffffff)
 		}
-		seen[key] = true
 	}
 	for k, v := range im.Pairwise {
 		if !(v >= 0) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("edge %d: pairwise feature %d is %v, want finite and >= 0 (submodularity needs non-negative pairwise features)", k/s.pairwiseDim, k%s.pairwiseDim, v)
+			return segImage{}, fmt.Errorf("edge %d: pairwise feature %d is %v, want finite and >= 0 (submodularity needs non-negative pairwise features)", k/s.pairwiseDim, k%s.pairwiseDim, v)
 		}
 	}
-	area := make([]int32, n)
-	fg := make([]int32, n)
+	if im.Area == nil {
+		im.Area = make([]int32, n)
+		for p := range im.Area {
+			im.Area[p] = 1
+		}
+	}
+	if im.Foreground == nil {
+		im.Foreground = make([]int32, n)
+		for p, t := range im.Truth {
+			im.Foreground[p] = im.Area[p] * t
+		}
+	}
 	var classArea [2]float64
-	for p := range area {
-		area[p] = 1
-		if im.Area != nil {
-			area[p] = im.Area[p]
+	for p, a := range im.Area {
+		if a < 1 {
+			return segImage{}, fmt.Errorf("region %d: area %d < 1", p, a)
 		}
-		if area[p] < 1 {
-			return fmt.Errorf("region %d: area %d < 1", p, area[p])
+		if f := im.Foreground[p]; f < 0 || f > a {
+			return segImage{}, fmt.Errorf("region %d: %d foreground pixels out of %d", p, f, a)
 		}
-		fg[p] = area[p] * im.Truth[p]
-		if im.Foreground != nil {
-			fg[p] = im.Foreground[p]
-		}
-		if fg[p] < 0 || fg[p] > area[p] {
-			return fmt.Errorf("region %d: %d foreground pixels out of %d", p, fg[p], area[p])
-		}
-		classArea[im.Truth[p]] += float64(area[p])
+		classArea[im.Truth[p]] += float64(a)
 	}
 	classes := 0.0
 	for _, a := range classArea {
@@ -196,24 +203,15 @@ func (s *Segmentation) add(im *SegImage) error {
 			classes++
 		}
 	}
+	out := segImage{SegImage: im, omega: make([]float64, n)}
 	for p, t := range im.Truth {
-		s.omega = append(s.omega, float64(area[p])/(classes*classArea[t]))
+		out.omega[p] = float64(im.Area[p]) / (classes * classArea[t])
 	}
-	s.unary = append(s.unary, im.Unary...)
-	s.pairwise = append(s.pairwise, im.Pairwise...)
-	s.edges = append(s.edges, im.Edges...)
-	s.truth = append(s.truth, im.Truth...)
-	s.area = append(s.area, area...)
-	s.fg = append(s.fg, fg...)
-	s.nodePtr = append(s.nodePtr, int32(len(s.truth)))
-	s.edgePtr = append(s.edgePtr, int32(len(s.edges)))
-	s.maxNodes = max(s.maxNodes, n)
-	s.maxEdges = max(s.maxEdges, len(im.Edges))
-	return nil
+	return out, nil
 }
 
 // Len returns the number of images.
-func (s *Segmentation) Len() int { return len(s.nodePtr) - 1 }
+func (s *Segmentation) Len() int { return len(s.images) }
 
 // Dim returns UnaryDim + PairwiseDim.
 func (s *Segmentation) Dim() int { return s.unaryDim + s.pairwiseDim }
@@ -228,24 +226,22 @@ func (s *Segmentation) PairwiseDim() int { return s.pairwiseDim }
 // w[:PairwiseOffset()] and w_P is w[PairwiseOffset():].
 func (s *Segmentation) PairwiseOffset() int { return s.unaryDim }
 
+// Image returns image i as given to NewSegmentation, with Area and
+// Foreground filled in (do not modify).
+func (s *Segmentation) Image(i int) SegImage { return s.images[i].SegImage }
+
 // Regions returns the number of regions of image i.
-func (s *Segmentation) Regions(i int) int { return int(s.nodePtr[i+1] - s.nodePtr[i]) }
+func (s *Segmentation) Regions(i int) int { return len(s.images[i].Truth) }
 
 // Edges returns the edges of image i (do not modify).
-func (s *Segmentation) Edges(i int) [][2]int32 {
-	return s.edges[s.edgePtr[i]:s.edgePtr[i+1]:s.edgePtr[i+1]]
-}
+func (s *Segmentation) Edges(i int) [][2]int32 { return s.images[i].Edges }
 
 // Truth returns the true labels of the regions of image i (do not modify).
-func (s *Segmentation) Truth(i int) []int32 {
-	return s.truth[s.nodePtr[i]:s.nodePtr[i+1]:s.nodePtr[i+1]]
-}
+func (s *Segmentation) Truth(i int) []int32 { return s.images[i].Truth }
 
 // LossWeights returns the loss weight omega_p of every region of image i
 // (do not modify).
-func (s *Segmentation) LossWeights(i int) []float64 {
-	return s.omega[s.nodePtr[i]:s.nodePtr[i+1]:s.nodePtr[i+1]]
-}
+func (s *Segmentation) LossWeights(i int) []float64 { return s.images[i].omega }
 
 // WeightBounds returns no lower bound and the upper bound 0 on the pairwise
 // coordinates (+Inf on the unary ones): with non-negative pairwise features,
@@ -288,20 +284,19 @@ func (s *Segmentation) Psi(i int, y []int32, dst *SparseVec) {
 	acc.ensure(s.Dim())
 	truth := s.Truth(i)
 	U, P := s.unaryDim, s.pairwiseDim
-	base := int(s.nodePtr[i])
+	im := &s.images[i]
 	for p, t := range truth {
 		if y[p] == t {
 			continue
 		}
 		coef := 2 * sign(t)
-		x := s.unary[(base+p)*U : (base+p+1)*U]
+		x := im.Unary[p*U : (p+1)*U]
 		for k, v := range x {
 			if v != 0 {
 				acc.add(int32(k), coef*float64(v))
 			}
 		}
 	}
-	ebase := int(s.edgePtr[i])
 	for e, pq := range s.Edges(i) {
 		tc := truth[pq[0]] != truth[pq[1]]
 		yc := y[pq[0]] != y[pq[1]]
@@ -312,7 +307,7 @@ func (s *Segmentation) Psi(i int, y []int32, dst *SparseVec) {
 		if yc {
 			coef = -1
 		}
-		x := s.pairwise[(ebase+e)*P : (ebase+e+1)*P]
+		x := im.Pairwise[e*P : (e+1)*P]
 		for k, v := range x {
 			if v != 0 {
 				acc.add(int32(U+k), coef*float64(v))
@@ -404,7 +399,8 @@ func (s *Segmentation) scores(ws *segWork, i int, w []float64) {
 	U, P := s.unaryDim, s.pairwiseDim
 	n := s.Regions(i)
 	wu := w[:U]
-	x := s.unary[int(s.nodePtr[i])*U : int(s.nodePtr[i+1])*U]
+	im := &s.images[i]
+	x := im.Unary
 	u := ws.u[:n]
 	for p := range u {
 		row := x[p*U : (p+1)*U]
@@ -429,7 +425,7 @@ func (s *Segmentation) scores(ws *segWork, i int, w []float64) {
 		return
 	}
 	wp := w[U : U+P]
-	xp := s.pairwise[int(s.edgePtr[i])*P : int(s.edgePtr[i+1])*P]
+	xp := im.Pairwise
 	for e := range c {
 		row := xp[e*P : (e+1)*P]
 		row = row[:len(wp)]
@@ -557,10 +553,10 @@ func (s *Segmentation) Metrics(pred [][]int32) []Metric {
 		if len(y) != s.Regions(i) {
 			return out
 		}
-		base := int(s.nodePtr[i])
+		im := &s.images[i]
 		var in, un, fgTotal float64
 		for p, v := range y {
-			a, f := float64(s.area[base+p]), float64(s.fg[base+p])
+			a, f := float64(im.Area[p]), float64(im.Foreground[p])
 			fgTotal += f
 			total += a
 			switch v {

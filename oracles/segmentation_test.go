@@ -312,7 +312,7 @@ func TestNewSegmentationRejectsBadInput(t *testing.T) {
 		{"repeated-edge", func(im *SegImage) {
 			im.Edges = append(im.Edges, [2]int32{1, 0})
 			im.Pairwise = append(im.Pairwise, 1)
-		}, "repeats"},
+		}, "twice"},
 		{"area", func(im *SegImage) { im.Area[0] = 0 }, "area"},
 		{"area-size", func(im *SegImage) { im.Area = im.Area[:1] }, "areas"},
 		{"foreground", func(im *SegImage) { im.Foreground[0] = 4 }, "foreground pixels"},
