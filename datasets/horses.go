@@ -202,28 +202,33 @@ func LoadHorses(opt HorsesOptions) (*Horses, error) {
 // explicit path (the folder itself or a data root holding horses/), else
 // $FWSTRUCT_DATA/horses, else <user cache dir>/fwstruct/horses.
 func LocateHorses(explicit string) (string, error) {
-	var tried []string
-	try := func(dir string) bool {
+	// find returns dir or dir/horses when it holds the two folders.
+	find := func(dir string) (string, bool) {
 		for _, d := range []string{dir, filepath.Join(dir, "horses")} {
 			if isDir(filepath.Join(d, HorsesImageDir)) && isDir(filepath.Join(d, HorsesMaskDir)) {
-				tried = append(tried[:0], d)
-				return true
+				return d, true
 			}
 		}
-		tried = append(tried, dir)
-		return false
+		return "", false
 	}
 	if explicit != "" {
-		if try(explicit) {
-			return tried[0], nil
+		if d, ok := find(explicit); ok {
+			return d, nil
 		}
 		return "", fmt.Errorf("horses: %s holds neither %s/ and %s/ nor horses/", explicit, HorsesImageDir, HorsesMaskDir)
 	}
-	if env := os.Getenv(EnvVar); env != "" && try(env) {
-		return tried[0], nil
+	var tried []string
+	if env := os.Getenv(EnvVar); env != "" {
+		if d, ok := find(env); ok {
+			return d, nil
+		}
+		tried = append(tried, env+" ($"+EnvVar+")")
 	}
-	if cache, err := CacheDir(); err == nil && try(cache) {
-		return tried[0], nil
+	if cache, err := CacheDir(); err == nil {
+		if d, ok := find(cache); ok {
+			return d, nil
+		}
+		tried = append(tried, cache+" (user cache)")
 	}
 	return "", fmt.Errorf("horses: dataset not found (tried %s); set %s to a folder holding horses/%s and horses/%s", strings.Join(tried, ", "), EnvVar, HorsesImageDir, HorsesMaskDir)
 }

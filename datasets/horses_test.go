@@ -193,14 +193,19 @@ func TestLoadHorsesGenerated(t *testing.T) {
 	if !slices.Equal(again.TestImages[2].Superpixels(), h.TestImages[2].Superpixels()) {
 		t.Fatal("superpixels differ after the cache")
 	}
-	// Deterministic: the same without the cache.
+	// Deterministic: the same without the cache, whatever the number of
+	// workers.
 	opt.NoCache = true
-	fresh, err := LoadHorses(opt)
-	if err != nil {
-		t.Fatal(err)
+	for _, workers := range []int{1, 3} {
+		opt.Workers = workers
+		fresh, err := LoadHorses(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameProblem(t, h.Train, fresh.Train)
+		sameProblem(t, h.Test, fresh.Test)
 	}
-	sameProblem(t, h.Train, fresh.Train)
-	sameProblem(t, h.Test, fresh.Test)
+	opt.Workers = 0
 
 	// A corrupt cache file is ignored and rewritten.
 	if err := os.WriteFile(files[0], []byte("garbage"), 0o644); err != nil {
@@ -338,5 +343,21 @@ func BenchmarkPreprocessHorsesGenerated(b *testing.B) {
 		if _, err := LoadHorses(opt); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestLocateHorsesNotFound(t *testing.T) {
+	empty := t.TempDir()
+	t.Setenv(EnvVar, empty)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	_, err := LocateHorses("")
+	if err == nil || !strings.Contains(err.Error(), "not found") || !strings.Contains(err.Error(), empty) {
+		t.Fatalf("error %v, want one listing %s", err, empty)
+	}
+	root := filepath.Dir(fakeHorses(t, t.TempDir(), 2))
+	t.Setenv(EnvVar, root)
+	if dir, err := LocateHorses(""); err != nil || dir != filepath.Join(root, "horses") {
+		t.Fatalf("LocateHorses = %q, %v", dir, err)
 	}
 }

@@ -12,9 +12,8 @@ import (
 
 // SegImage is one image of a Segmentation problem: a graph of regions
 // (superpixels) with features on its nodes and non-negative features on its
-// edges, the true
-// figure/ground label of every region, and pixel counts for the loss and
-// the metrics.
+// edges, the true figure/ground label of every region, and pixel counts for
+// the loss and the metrics.
 type SegImage struct {
 	// Unary holds the features x_p of the regions, row-major: region p owns
 	// Unary[p*UnaryDim : (p+1)*UnaryDim].

@@ -111,47 +111,30 @@ func (g *Graph) nextActive() int32 {
 	}
 }
 
-// grow explores the non-saturated arcs of the active node i (growth stage).
-// It returns the arc from the source tree to the sink tree that closes an
+// grow explores the non-saturated arcs of the active node i (growth stage):
+// the arcs out of i for the source tree, into i for the sink tree. It
+// returns the arc from the source tree to the sink tree that closes an
 // augmenting path, or -1 when i has no neighbour in the other tree.
 func (g *Graph) grow(i int32) int32 {
 	ni := &g.nodes[i]
-	if !ni.sink {
-		for a := ni.first; a >= 0; a = g.arcs[a].next {
-			if g.arcs[a].rcap == 0 {
-				continue
-			}
-			j := g.arcs[a].head
-			nj := &g.nodes[j]
-			switch {
-			case nj.parent == free:
-				nj.sink, nj.parent = false, a^1
-				nj.ts, nj.dist = ni.ts, ni.dist+1
-				g.setActive(j)
-			case nj.sink:
-				return a
-			case nj.ts <= ni.ts && nj.dist > ni.dist:
-				// Shorten j's path to the source.
-				nj.parent = a ^ 1
-				nj.ts, nj.dist = ni.ts, ni.dist+1
-			}
-		}
-		return -1
-	}
 	for a := ni.first; a >= 0; a = g.arcs[a].next {
-		if g.arcs[a^1].rcap == 0 {
+		if !g.residualToward(a, !ni.sink) {
 			continue
 		}
 		j := g.arcs[a].head
 		nj := &g.nodes[j]
 		switch {
 		case nj.parent == free:
-			nj.sink, nj.parent = true, a^1
+			nj.sink, nj.parent = ni.sink, a^1
 			nj.ts, nj.dist = ni.ts, ni.dist+1
 			g.setActive(j)
-		case !nj.sink:
-			return a ^ 1
+		case nj.sink != ni.sink:
+			if ni.sink {
+				return a ^ 1
+			}
+			return a
 		case nj.ts <= ni.ts && nj.dist > ni.dist:
+			// Shorten j's path to its terminal.
 			nj.parent = a ^ 1
 			nj.ts, nj.dist = ni.ts, ni.dist+1
 		}
@@ -288,7 +271,8 @@ func (g *Graph) processOrphan(i int32) {
 
 // residualToward reports whether the edge of arc a0 (leaving a node of the
 // given tree) has residual capacity in the direction of that tree's flow:
-// into the node for the source tree, out of it for the sink tree.
+// into the node for the source tree, out of it for the sink tree. With the
+// other tree's flag it tells whether the tree can grow along a0.
 func (g *Graph) residualToward(a0 int32, sink bool) bool {
 	if sink {
 		return g.arcs[a0].rcap != 0
