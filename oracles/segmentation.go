@@ -86,10 +86,10 @@ type segImage struct {
 }
 
 type segWork struct {
-	u   []float64 // unary scores <w_U, x_p>
-	c   []float64 // cut capacities -<w_P, x_pq>
-	g   *maxflow.Graph
-	acc accumulator
+	u     []float64 // unary scores <w_U, x_p>
+	c     []float64 // cut capacities -<w_P, x_pq>
+	g     *maxflow.Graph
+	dense []float64 // Psi's accumulator, zero between uses
 }
 
 // NewSegmentation builds a segmentation problem from images with unaryDim
@@ -275,25 +275,22 @@ func sign(y int32) float64 {
 
 // Psi sets dst to phi(x_i, t) - phi(x_i, y): 2 s(t_p) x_p for every region
 // whose label differs (s(1) = 1, s(0) = -1) and
-// ([t_p != t_q] - [y_p != y_q]) x_pq on the edges.
+// ([t_p != t_q] - [y_p != y_q]) x_pq on the edges. The sum is accumulated
+// densely (the dimension is small) and its non-zero entries are listed in
+// increasing index order.
 func (s *Segmentation) Psi(i int, y []int32, dst *SparseVec) {
 	ws := s.work.Get().(*segWork)
 	defer s.work.Put(ws)
-	acc := &ws.acc
-	acc.ensure(s.Dim())
-	truth := s.Truth(i)
 	U, P := s.unaryDim, s.pairwiseDim
+	if len(ws.dense) < U+P {
+		ws.dense = make([]float64, U+P)
+	}
+	unary, pairwise := ws.dense[:U], ws.dense[U:U+P]
+	truth := s.Truth(i)
 	im := &s.images[i]
 	for p, t := range truth {
-		if y[p] == t {
-			continue
-		}
-		coef := 2 * sign(t)
-		x := im.Unary[p*U : (p+1)*U]
-		for k, v := range x {
-			if v != 0 {
-				acc.add(int32(k), coef*float64(v))
-			}
+		if y[p] != t {
+			addScaled(unary, 2*sign(t), im.Unary[p*U:(p+1)*U])
 		}
 	}
 	for e, pq := range s.Edges(i) {
@@ -306,14 +303,23 @@ func (s *Segmentation) Psi(i int, y []int32, dst *SparseVec) {
 		if yc {
 			coef = -1
 		}
-		x := im.Pairwise[e*P : (e+1)*P]
-		for k, v := range x {
-			if v != 0 {
-				acc.add(int32(U+k), coef*float64(v))
-			}
+		addScaled(pairwise, coef, im.Pairwise[e*P:(e+1)*P])
+	}
+	dst.Reset()
+	for k, v := range ws.dense[:U+P] {
+		if v != 0 {
+			dst.Append(int32(k), v)
+			ws.dense[k] = 0
 		}
 	}
-	acc.flush(dst)
+}
+
+// addScaled performs dst += a*x for len(x) == len(dst).
+func addScaled(dst []float64, a float64, x []float32) {
+	x = x[:len(dst)]
+	for k, v := range x {
+		dst[k] += a * float64(v)
+	}
 }
 
 // errBadEdge is the error of an edge whose weight breaks submodularity; it
