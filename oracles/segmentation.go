@@ -402,44 +402,36 @@ func (s *Segmentation) Score(i int, y []int32, w []float64) float64 {
 // capacities -<w_P, x_pq> of image i.
 func (s *Segmentation) scores(ws *segWork, i int, w []float64) {
 	U, P := s.unaryDim, s.pairwiseDim
-	n := s.Regions(i)
-	wu := w[:U]
 	im := &s.images[i]
-	x := im.Unary
-	u := ws.u[:n]
+	wu := w[:U]
+	u := ws.u[:s.Regions(i)]
 	for p := range u {
-		row := x[p*U : (p+1)*U]
-		row = row[:len(wu)]
-		var a0, a1 float64
-		k := 0
-		for ; k+1 < len(row); k += 2 {
-			a0 += wu[k] * float64(row[k])
-			a1 += wu[k+1] * float64(row[k+1])
-		}
-		if k < len(row) {
-			a0 += wu[k] * float64(row[k])
-		}
-		u[p] = a0 + a1
+		u[p] = dot32(wu, im.Unary[p*U:(p+1)*U])
 	}
-	m := len(s.Edges(i))
-	c := ws.c[:m]
-	if P == 0 {
-		for e := range c {
-			c[e] = 0
-		}
-		return
-	}
+	c := ws.c[:len(s.Edges(i))]
 	wp := w[U : U+P]
-	xp := im.Pairwise
 	for e := range c {
-		row := xp[e*P : (e+1)*P]
-		row = row[:len(wp)]
-		var a float64
-		for k, v := range row {
-			a += wp[k] * float64(v)
-		}
-		c[e] = -a
+		c[e] = -dot32(wp, im.Pairwise[e*P:(e+1)*P])
 	}
+}
+
+// dot32 returns <w, x> for len(x) == len(w), four products at a time.
+// With w <= 0 and x >= 0 every partial sum is <= 0, so the sign of the
+// result is exact.
+func dot32(w []float64, x []float32) float64 {
+	x = x[:len(w)]
+	var a0, a1, a2, a3 float64
+	k := 0
+	for ; k+3 < len(w); k += 4 {
+		a0 += w[k] * float64(x[k])
+		a1 += w[k+1] * float64(x[k+1])
+		a2 += w[k+2] * float64(x[k+2])
+		a3 += w[k+3] * float64(x[k+3])
+	}
+	for ; k < len(w); k++ {
+		a0 += w[k] * float64(x[k])
+	}
+	return (a0 + a1) + (a2 + a3)
 }
 
 // badEdge returns the first edge whose cut capacity is negative or NaN, or
