@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sync"
 )
 
 // Words are the visual words of an image: the word of the descriptor at
@@ -98,22 +99,26 @@ func FromCounts(counts []int32, n int, edges [][2]int32, cfg Config) (unary, pai
 			return nil, nil, fmt.Errorf("features: negative count %d", v)
 		}
 	}
-	r := &Regions{N: n, Edges: edges}
 	for _, e := range edges {
 		if e[0] < 0 || e[1] < 0 || int(e[0]) >= n || int(e[1]) >= n || e[0] == e[1] {
 			return nil, nil, fmt.Errorf("features: edge %v outside the %d regions", e, n)
 		}
 	}
-	first, second := r.neighbourhoods()
-	// hists[s][p] holds the three normalized histograms of scope s.
+	sc := neighbourhoods(n, edges)
+	// hists[s][p] holds the three normalized histograms of scope s; the
+	// buffers are reused between calls.
+	buf := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(buf)
 	var hists [Scopes][]float64
 	for s := range hists {
-		hists[s] = make([]float64, n*H)
+		hists[s] = buf.hists(s, n*H)
 	}
 	sizes := cfg.histSizes()
-	acc := make([]int32, H)
+	acc := buf.acc(H)
+	self := make([]int32, 1)
 	for p := 0; p < n; p++ {
-		for s, scope := range [Scopes][]int32{{int32(p)}, first[p], second[p]} {
+		self[0] = int32(p)
+		for s, scope := range [Scopes][]int32{self, sc.first.of(p), sc.second.of(p)} {
 			clear(acc)
 			for _, q := range scope {
 				src := counts[int(q)*H : int(q+1)*H]
@@ -178,24 +183,47 @@ func expScales(dst []float32, d float64, etas []float64) {
 }
 
 // normalize writes into h the counts of each consecutive histogram (of the
-// given sizes) divided by their sum, leaving an empty one at 0.
+// given sizes) divided by their sum, or zeros when the sum is 0.
 func normalize(h []float64, counts []int32, sizes [Kinds]int) {
 	off := 0
 	for _, size := range sizes {
 		seg := counts[off : off+size]
+		dst := h[off : off+size]
 		var sum int64
 		for _, v := range seg {
 			sum += int64(v)
 		}
+		inv := 0.0
 		if sum > 0 {
-			inv := 1 / float64(sum)
-			dst := h[off : off+size]
-			for k, v := range seg {
-				dst[k] = float64(v) * inv
-			}
+			inv = 1 / float64(sum)
+		}
+		for k, v := range seg {
+			dst[k] = float64(v) * inv
 		}
 		off += size
 	}
+}
+
+// scratch holds the working buffers of FromCounts.
+type scratch struct {
+	h [Scopes][]float64
+	a []int32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func (b *scratch) hists(s, n int) []float64 {
+	if cap(b.h[s]) < n {
+		b.h[s] = make([]float64, n)
+	}
+	return b.h[s][:n]
+}
+
+func (b *scratch) acc(n int) []int32 {
+	if cap(b.a) < n {
+		b.a = make([]int32, n)
+	}
+	return b.a[:n]
 }
 
 // chi2 returns 1/2 sum_k (a_k - b_k)^2 / (a_k + b_k) over the bins where

@@ -140,29 +140,64 @@ func (r *Regions) validate(img *image.Gray) error {
 	return nil
 }
 
-// neighbourhoods returns, for every region, its first-order (itself and its
-// neighbours) and second-order (those and their neighbours) neighbourhoods,
-// sorted.
-func (r *Regions) neighbourhoods() (first, second [][]int32) {
-	adj := make([][]int32, r.N)
-	for _, e := range r.Edges {
-		adj[e[0]] = append(adj[e[0]], e[1])
-		adj[e[1]] = append(adj[e[1]], e[0])
+// scopes lists, for every region p, the members of its first-order
+// neighbourhood (p and its neighbours) at first.members[first.start[p]:
+// first.start[p+1]] and likewise of its second-order neighbourhood (those
+// and their neighbours), each member once, in no particular order.
+type scopes struct {
+	first, second csr
+}
+
+// csr is a list of lists in compressed form.
+type csr struct {
+	start   []int32
+	members []int32
+}
+
+func (c *csr) of(p int) []int32 { return c.members[c.start[p]:c.start[p+1]] }
+
+// neighbourhoods computes the scopes of the n regions joined by edges.
+func neighbourhoods(n int, edges [][2]int32) scopes {
+	adj := csr{start: make([]int32, n+1), members: make([]int32, 2*len(edges))}
+	for _, e := range edges {
+		adj.start[e[0]+1]++
+		adj.start[e[1]+1]++
 	}
-	first = make([][]int32, r.N)
-	for p := range adj {
-		first[p] = append([]int32{int32(p)}, adj[p]...)
-		slices.Sort(first[p])
-		first[p] = slices.Compact(first[p])
+	for p := 0; p < n; p++ {
+		adj.start[p+1] += adj.start[p]
 	}
-	second = make([][]int32, r.N)
-	for p := range first {
-		var s []int32
-		for _, q := range first[p] {
-			s = append(s, first[q]...)
+	fill := slices.Clone(adj.start[:n])
+	for _, e := range edges {
+		adj.members[fill[e[0]]], fill[e[0]] = e[1], fill[e[0]]+1
+		adj.members[fill[e[1]]], fill[e[1]] = e[0], fill[e[1]]+1
+	}
+	mark := make([]int32, n) // mark[q] == stamp: q already listed
+	stamp := int32(0)
+	add := func(out *csr, q int32) {
+		if mark[q] != stamp {
+			mark[q] = stamp
+			out.members = append(out.members, q)
 		}
-		slices.Sort(s)
-		second[p] = slices.Compact(s)
 	}
-	return first, second
+	var sc scopes
+	sc.first = csr{start: make([]int32, n+1), members: make([]int32, 0, n+2*len(edges))}
+	sc.second = csr{start: make([]int32, n+1), members: make([]int32, 0, 4*(n+2*len(edges)))}
+	for p := 0; p < n; p++ {
+		stamp++
+		add(&sc.first, int32(p))
+		for _, q := range adj.of(p) {
+			add(&sc.first, q)
+		}
+		sc.first.start[p+1] = int32(len(sc.first.members))
+	}
+	for p := 0; p < n; p++ {
+		stamp++
+		for _, q := range sc.first.of(p) {
+			for _, m := range sc.first.of(int(q)) {
+				add(&sc.second, m)
+			}
+		}
+		sc.second.start[p+1] = int32(len(sc.second.members))
+	}
+	return sc
 }
