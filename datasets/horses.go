@@ -149,10 +149,22 @@ func (h *HorseImage) ReadImage() (img, mask *image.Gray, err error) {
 
 // LoadHorses reads, segments and describes the Weizmann horses and returns
 // the training and test problems: the first opt.Train images by number for
-// training, the others for test. The result is deterministic and cached on
-// disk (see HorsesOptions.CacheDir) under a key that hashes the contents of
-// every image and mask and every option, so a second call returns in a
-// fraction of a second.
+// training, the others for test.
+//
+// Each image is cut into SLIC superpixels (package imaging/slic); a
+// superpixel's truth is the majority of its mask pixels (mask >= 128). The
+// texture codebook is learned by k-means (25 iterations, seed 1) on
+// CodebookSamples descriptors of each training image taken on a fixed
+// sub-grid, never on test images. The features are those of
+// features.FromCounts (Osokin et al. 2016, App. I.3, on grey images)
+// divided by the image's number of superpixels, so that the score is an
+// average over the image like the loss; without that division |psi|^2
+// reaches 10^7 on the pairwise features and BCFW's steps vanish.
+//
+// The result is deterministic (whatever Workers) and cached on disk (see
+// HorsesOptions.CacheDir) under a key that hashes the contents of every
+// image and mask and every option, so a second call returns in a fraction
+// of a second.
 //
 // Missing or undecodable images and masks give an error naming the file, as
 // does a mask whose size differs from its image.
@@ -420,10 +432,7 @@ func buildHorses(recs []horseRecord, files []horseFile, train int, opt HorsesOpt
 		if err != nil {
 			return fmt.Errorf("horses: %s: %w", files[k].image, err)
 		}
-		// Divide by the number of superpixels: the score becomes an
-		// average over the image, on the scale of the loss, which is
-		// normalized too. Without it |psi|^2 reaches 10^7 on the pairwise
-		// features and BCFW's steps vanish.
+		// Divide by the number of superpixels (see LoadHorses).
 		scale := 1 / float32(len(rec.area))
 		for j := range unary {
 			unary[j] *= scale

@@ -42,6 +42,7 @@ const (
 	Sink
 )
 
+// String returns "source" or "sink".
 func (s Side) String() string {
 	if s == Sink {
 		return "sink"
