@@ -41,21 +41,25 @@ type Options struct {
 	Synthetic SyntheticConfig
 	// Conll configures the CoNLL (column-format) data.
 	Conll ConllOptions
+	// Horses configures the Weizmann horses (LoadHorses); its Path
+	// defaults to Path.
+	Horses HorsesOptions
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "svmlight", "csv"}
+var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "svmlight", "csv"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
 // as a multiclass problem), "synthetic" (the seeded OCR-like generator,
 // needing no file), "conll" (CoNLL-2000 chunking, or any column-format
-// corpus by path; see LoadConll), "yeast" (the MULAN Yeast dataset, as exact views of its
-// multi-label factor-graph models; see LoadMULAN), or a generic format read
-// from the file opt.Path and its test file: "svmlight" (LoadSVMLight) or
-// "csv" (LoadCSV), as Crammer-Singer multiclass problems. The name may also be a path to a data file or folder,
-// whose dataset or format Recognize tells; the path is then used as opt.Path
-// is.
+// corpus by path; see LoadConll), "yeast" (the MULAN Yeast dataset, as exact
+// views of its multi-label factor-graph models; see LoadMULAN), "horses"
+// (the Weizmann horses as graph-cut segmentation problems; see LoadHorses),
+// or a generic format read from the file opt.Path and its test file:
+// "svmlight" (LoadSVMLight) or "csv" (LoadCSV), as Crammer-Singer multiclass
+// problems. The name may also be a path to a data file or folder, whose
+// dataset or format Recognize tells; the path is then used as opt.Path is.
 func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 	if !slices.Contains(Names, name) {
 		kind, err := Recognize(name)
@@ -68,6 +72,15 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 		return nil, nil, fmt.Errorf("%s: scaling applies to svmlight and csv data only", name)
 	}
 	switch name {
+	case "horses":
+		if opt.Horses.Path == "" {
+			opt.Horses.Path = opt.Path
+		}
+		h, err := LoadHorses(opt.Horses)
+		if err != nil {
+			return nil, nil, err
+		}
+		return h.Train, h.Test, nil
 	case "synthetic":
 		if opt.Path != "" {
 			return nil, nil, fmt.Errorf("synthetic data is generated, not read: drop the path %s", opt.Path)
@@ -133,7 +146,8 @@ func dataPath(ds Dataset, explicit string) (string, error) {
 // Recognize returns the dataset name or format of a data path: "ocr" for
 // letter.data*, "usps" for zip.* or a folder holding zip.train*, "mulan" for
 // name-train.arff or a folder holding one (and "yeast" for a folder holding
-// the Yeast files), "conll" for a folder holding train.txt[.gz] and
+// the Yeast files), "horses" for a folder holding gray/ and figure_ground/,
+// "conll" for a folder holding train.txt[.gz] and
 // test.txt[.gz], "csv" for a
 // name ending in .csv (before an optional .gz), "svmlight" for .svm,
 // .svmlight, .libsvm or .scale; any other file by its first data line:
@@ -164,6 +178,9 @@ func Recognize(path string) (string, error) {
 		if _, err := FindMULAN(path); err == nil {
 			return "mulan", nil
 		}
+		if _, err := LocateHorses(path); err == nil {
+			return "horses", nil
+		}
 	case strings.HasSuffix(stem, ".csv"):
 		return "csv", nil
 	case slices.ContainsFunc([]string{".svm", ".svmlight", ".libsvm", ".scale"}, func(ext string) bool { return strings.HasSuffix(stem, ext) }):
@@ -173,7 +190,7 @@ func Recognize(path string) (string, error) {
 			return kind, nil
 		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, CoNLL train.txt[.gz] and test.txt[.gz], svmlight, column-format, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
+	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, horses gray/ and figure_ground/, CoNLL train.txt[.gz] and test.txt[.gz], svmlight, column-format, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
 }
 
 // sniffFormat returns "svmlight" or "csv" from the first data line of the
