@@ -23,3 +23,5 @@ const (
 	StatusTime              = run.StatusTime
 	StatusCanceled          = run.StatusCanceled
 )
+
+var _ run.Solver = (*Solver)(nil)
