@@ -84,7 +84,7 @@ func TestIFrames(t *testing.T) {
 	if n := strings.Count(page, InlineMarker); n != 1 {
 		t.Errorf("%d inline markers", n)
 	}
-	divs := regexp.MustCompile(`<div id="fwstruct-chart-(\d)" class="fwstruct-chart" ` + DrawnAttr + `="(\d+)">`).FindAllStringSubmatch(page, -1)
+	divs := regexp.MustCompile(`<div id="fwstruct-chart-(\d)" class="fwstruct-chart" `+DrawnAttr+`="(\d+)">`).FindAllStringSubmatch(page, -1)
 	if len(divs) != 3 {
 		t.Fatalf("%d chart elements", len(divs))
 	}

@@ -297,13 +297,13 @@ func checkRange(name string, r [2]float64, log bool) error {
 
 // line is a sanitized series of a line chart, ready for a renderer.
 type line struct {
-	name          string
-	x, y          []float64 // kept points
-	bx, blo, bhi  []float64 // kept band points
-	markers bool
-	dash    Dash
-	color   string
-	ref     bool // a reference line
+	name         string
+	x, y         []float64 // kept points
+	bx, blo, bhi []float64 // kept band points
+	markers      bool
+	dash         Dash
+	color        string
+	ref          bool // a reference line
 }
 
 // ok reports whether v can be drawn on an axis.
