@@ -3,6 +3,7 @@ package ssvmnb
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html"
 	"strings"
@@ -63,7 +64,7 @@ const (
 // lambda missed the target, no run has a cache) is not shown: a note says
 // which figure and why, from its Notes. The error is only about rendering.
 func Show(f *viz.Figure) error {
-	if err := f.Validate(); err != nil {
+	if err := validate(f); err != nil {
 		return err
 	}
 	if !Output.Active() {
@@ -80,6 +81,15 @@ func Show(f *viz.Figure) error {
 	}
 	Output.PNG(png)
 	Output.Sync()
+	return nil
+}
+
+// validate accepts figures that can be rendered and those with nothing at
+// all to draw (no series), which Show replaces by a note.
+func validate(f *viz.Figure) error {
+	if err := f.Validate(); err != nil && !errors.Is(err, viz.ErrEmptyFigure) {
+		return err
+	}
 	return nil
 }
 
@@ -111,7 +121,7 @@ func omittedHTML(f *viz.Figure) string {
 func ShowInteractive(figs ...*viz.Figure) error {
 	var drawn []*viz.Figure
 	for _, f := range figs {
-		if err := f.Validate(); err != nil {
+		if err := validate(f); err != nil {
 			return err
 		}
 		if f.Drawn() > 0 {
