@@ -55,11 +55,11 @@ type Trainer struct {
 
 	s       *solver.Solver
 	test    oracles.Problem
-	store   string         // session file, saved after every change (see Session)
-	data    *dataSpec      // how to load the problems again (Resume), nil when unknown
-	initial solver.Config  // the configuration the run started with
-	origin  string         // "bcfw at pass 10" for a fork
-	carry   float64        // budget left by the last Run, < 1 pass: a deferred gap pass
+	store   string        // session file, saved after every change (see Session)
+	data    *dataSpec     // how to load the problems again (Resume), nil when unknown
+	initial solver.Config // the configuration the run started with
+	origin  string        // "bcfw at pass 10" for a fork
+	carry   float64       // budget left by the last Run, < 1 pass: a deferred gap pass
 	onPoint func(solver.TracePoint)
 }
 
