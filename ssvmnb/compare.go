@@ -190,3 +190,46 @@ func SummaryTable(targets []float64, groups ...Group) *Table {
 	}
 	return t
 }
+
+// EqualTimeTable compares groups at equal solver time: T is the solver
+// time of the shortest run of all (so that every run covers it), and per
+// group the table gives the median over seeds of the solver seconds per
+// effective pass, and of the passes made and the duality gap reached by
+// time T (the last exact evaluation at or before T). Against time the
+// papers' curves mix the cost of a pass with its progress; this separates
+// them.
+func EqualTimeTable(groups ...Group) *Table {
+	T := math.Inf(1)
+	for _, g := range groups {
+		for _, tr := range g.Trainers {
+			T = math.Min(T, tr.Current().Seconds)
+		}
+	}
+	t := &Table{Caption: fmt.Sprintf("at equal solver time T = %.3g s (the end of the shortest run), median over seeds", T),
+		Columns: []string{"method", "seeds", "solver s per pass", "passes by T", "gap at T"}}
+	for _, g := range groups {
+		var perPass, passes, gaps []float64
+		for _, tr := range g.Trainers {
+			cur := tr.Current()
+			perPass = append(perPass, cur.Seconds/cur.Pass)
+			at := pointAt(tr.Trace(), T)
+			passes = append(passes, at.Pass)
+			gaps = append(gaps, at.Gap)
+		}
+		t.AddRow(g.Name, len(g.Trainers), Median(perPass), Median(passes), Median(gaps))
+	}
+	return t
+}
+
+// pointAt returns the last trace point at or before solver time T (the
+// first point when none is).
+func pointAt(trace []solver.TracePoint, T float64) solver.TracePoint {
+	at := trace[0]
+	for _, p := range trace {
+		if p.Seconds > T {
+			break
+		}
+		at = p
+	}
+	return at
+}

@@ -15,9 +15,10 @@ const (
 )
 
 // ProgressFigure plots what the live chart shows: the duality gap (the
-// trainer's style), the gap of the averaged iterate (dashed) when there is
-// one, the stale gap estimate (dotted), and the primal and dual objectives
-// (black), against passes on a log scale (non-positive values, such as the
+// trainer's style, with a marker at every trace point), the gap of the
+// averaged iterate (dashed) when there is one, the stale gap estimate
+// (dotted), and the primal and dual objectives (black, under the gaps),
+// against passes on a log scale (non-positive values, such as the
 // dual at the start, are left out). Changes during the run (a fork, a knob
 // switched) are marks. The curves end at the last trace point, which after
 // Run is the current iterate; the title says where the run stands.
@@ -28,8 +29,8 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 	if n := len(tr); n > 0 && tr[n-1].Steps != t.s.Steps() {
 		f.Notes = append(f.Notes, fmt.Sprintf("trace ends at pass %.4g, before the current iterate (pass %.4g): call Current", tr[n-1].Pass, t.Passes()))
 	}
-	add := func(name string, value func(solver.TracePoint) float64, color string, dash viz.Dash) {
-		s := viz.Series{Name: name, Color: color, Dash: dash}
+	add := func(name string, value func(solver.TracePoint) float64, color string, dash viz.Dash, markers bool) {
+		s := viz.Series{Name: name, Color: color, Dash: dash, Markers: markers}
 		finite := false
 		for _, p := range tr {
 			s.X = append(s.X, p.Pass)
@@ -41,11 +42,13 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 			f.Series = append(f.Series, s)
 		}
 	}
-	add("duality gap", func(p solver.TracePoint) float64 { return p.Gap }, st.Color, st.Dash)
-	add("gap (averaged)", func(p solver.TracePoint) float64 { return p.GapAvg }, st.Color, viz.Dashed)
-	add("gap estimate", func(p solver.TracePoint) float64 { return p.GapEstimate }, st.Color, viz.Dotted)
-	add("primal", func(p solver.TracePoint) float64 { return p.Primal }, primalColor, viz.Solid)
-	add("dual", func(p solver.TracePoint) float64 { return p.Dual }, dualColor, viz.DashDot)
+	// The objectives first, the gaps over them (the primal hides a gap
+	// close to it while the dual is near 0).
+	add("primal", func(p solver.TracePoint) float64 { return p.Primal }, primalColor, viz.Solid, false)
+	add("dual", func(p solver.TracePoint) float64 { return p.Dual }, dualColor, viz.DashDot, false)
+	add("gap estimate", func(p solver.TracePoint) float64 { return p.GapEstimate }, st.Color, viz.Dotted, false)
+	add("gap (averaged)", func(p solver.TracePoint) float64 { return p.GapAvg }, st.Color, viz.Dashed, false)
+	add("duality gap", func(p solver.TracePoint) float64 { return p.Gap }, st.Color, st.Dash, true)
 	for _, p := range tr {
 		if p.Event != "" {
 			f.Marks = append(f.Marks, viz.Mark{X: p.Pass, Label: p.Event})

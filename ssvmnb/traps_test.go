@@ -275,3 +275,37 @@ func TestStylesFixedAcrossFigures(t *testing.T) {
 		t.Fatal("ForgetAll kept the styles")
 	}
 }
+
+// TestEqualTimeTable: the comparison at equal solver time reads every run
+// at the end of the shortest one.
+func TestEqualTimeTable(t *testing.T) {
+	isolated(t)
+	tr, te := synthetic(t)
+	ctx := context.Background()
+	a := Must(Seeds(ctx, "short", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, solver.Stop{Passes: 2}))
+	b := Must(Seeds(ctx, "long", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, solver.Stop{Passes: 20}))
+	T := math.Inf(1)
+	for _, g := range []Group{a, b} {
+		for _, tn := range g.Trainers {
+			T = math.Min(T, tn.Current().Seconds)
+		}
+	}
+	tab := EqualTimeTable(a, b)
+	if !strings.Contains(tab.Caption, Cell(T)[:3]) {
+		t.Errorf("caption %q, T %v", tab.Caption, T)
+	}
+	long := b.Trainers[0]
+	var want solver.TracePoint
+	for _, p := range long.Trace() {
+		if p.Seconds <= T {
+			want = p
+		}
+	}
+	if row := tab.Rows[1]; row[3] != Cell(want.Pass) || row[4] != Cell(want.Gap) || want.Pass >= long.Passes() {
+		t.Errorf("long run at T: table %v, trace point at pass %v gap %v (run ends at pass %v)", row, want.Pass, want.Gap, long.Passes())
+	}
+	cur := long.Current()
+	if tab.Rows[1][2] != Cell(cur.Seconds/cur.Pass) {
+		t.Errorf("seconds per pass %s, want %s", tab.Rows[1][2], Cell(cur.Seconds/cur.Pass))
+	}
+}

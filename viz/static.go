@@ -278,11 +278,32 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	if f.YRange != [2]float64{} {
 		p.Y.Min, p.Y.Max = f.YRange[0], f.YRange[1]
 	}
-	if err := addMarks(p, f.marks(ls)); err != nil {
+	marks := f.marks(ls)
+	if err := addMarks(p, marks); err != nil {
 		return err
 	}
-	placeLegend(p, ls, width, height)
+	placeLegend(p, append(ls, markLines(p, marks, width)...), width, height)
 	return nil
+}
+
+// markLines returns the marks as lines for placeLegend: the vertical line
+// and the label along the top, so that the legend avoids them too.
+func markLines(p *plot.Plot, marks []Mark, width vg.Length) []line {
+	var out []line
+	span := p.X.Max - p.X.Min
+	for _, m := range marks {
+		out = append(out, line{x: []float64{m.X, m.X}, y: []float64{p.Y.Min, p.Y.Max}})
+		// The label, 8 points a character or so, along the top.
+		frac := 0.5 * 8 * float64(len([]rune(m.Label))+1) / (0.85 * width.Points())
+		end := m.X + frac*span
+		if p.X.Scale != nil {
+			if _, isLog := p.X.Scale.(plot.LogScale); isLog && m.X > 0 {
+				end = m.X * math.Pow(p.X.Max/p.X.Min, frac)
+			}
+		}
+		out = append(out, line{x: []float64{m.X, end}, y: []float64{p.Y.Max, p.Y.Max}})
+	}
+	return out
 }
 
 // markColor is the color of event marks.
