@@ -61,14 +61,15 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 }
 
 // PathGaps plots, for every path, the gap at each breakpoint (the one the
-// path relies on, markers) and the exact gap when known, against lambda,
+// path relies on, dashed) and the exact gap when known (markers), against
+// lambda,
 // with the reference lines epsilon and kappa*epsilon of the first path
 // (Osokin et al. 2016, Fig. 7b: the true gaps of the heuristic path).
 func PathGaps(paths ...NamedPath) *viz.Figure {
 	f := &viz.Figure{Title: "Gap at each breakpoint", XLabel: "lambda", YLabel: "duality gap", LogX: true, LogY: true}
 	for _, p := range paths {
 		st := StyleOf(p.Name)
-		used := viz.Series{Name: p.Name + " (used)", Color: st.Color, Markers: true, Dash: viz.Dashed}
+		used := viz.Series{Name: p.Name + " (used)", Color: st.Color, Dash: viz.Dashed}
 		exact := viz.Series{Name: p.Name + " (true)", Color: st.Color, Dash: st.Dash, Markers: true}
 		known := false
 		for _, b := range p.Path.Breakpoints[1:] {

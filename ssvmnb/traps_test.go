@@ -2,6 +2,7 @@ package ssvmnb
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -229,11 +230,18 @@ func TestMedianOverSeedsAgainstTime(t *testing.T) {
 		t.Fatalf("median curve ends at %v s, the first seed at %v s", end, first)
 	}
 	cut := false
+	lo, hi := math.Inf(1), 0.0
 	for _, tn := range g.Trainers {
-		cut = cut || tn.Current().Seconds > s.X[len(s.X)-1]
+		cur := tn.Current()
+		cut = cut || cur.Seconds > s.X[len(s.X)-1]
+		lo, hi = math.Min(lo, cur.Seconds/cur.Pass), math.Max(hi, cur.Seconds/cur.Pass)
 	}
-	if cut != strings.Contains(strings.Join(f.Notes, ""), "stops where the first of its seeds ends") {
+	notes := strings.Join(f.Notes, "")
+	if cut != strings.Contains(notes, "stops where the first of its seeds ends") {
 		t.Errorf("cut %v, notes %q", cut, f.Notes)
+	}
+	if want := fmt.Sprintf("varies up to %.1fx", hi/lo); (hi/lo >= 1.2) != strings.Contains(notes, want) {
+		t.Errorf("time per pass spread %.2f, notes %q", hi/lo, f.Notes)
 	}
 }
 
@@ -286,9 +294,11 @@ func TestEqualTimeTable(t *testing.T) {
 	b := Must(Seeds(ctx, "long", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, solver.Stop{Passes: 20}))
 	T := math.Inf(1)
 	for _, g := range []Group{a, b} {
+		var ends []float64
 		for _, tn := range g.Trainers {
-			T = math.Min(T, tn.Current().Seconds)
+			ends = append(ends, tn.Current().Seconds)
 		}
+		T = math.Min(T, Median(ends))
 	}
 	tab := EqualTimeTable(a, b)
 	if !strings.Contains(tab.Caption, Cell(T)[:3]) {

@@ -23,19 +23,14 @@ const (
 	LongDash
 )
 
+// dashNames are the names of the patterns; the first three are also
+// ECharts' names of them.
+var dashNames = [...]string{"solid", "dashed", "dotted", "dash-dot", "long dash"}
+
 // String returns the name of the pattern.
 func (d Dash) String() string {
-	switch d {
-	case Solid:
-		return "solid"
-	case Dashed:
-		return "dashed"
-	case Dotted:
-		return "dotted"
-	case DashDot:
-		return "dash-dot"
-	case LongDash:
-		return "long dash"
+	if d.valid() {
+		return dashNames[d]
 	}
 	return "Dash(" + strconv.Itoa(int(d)) + ")"
 }
@@ -68,13 +63,8 @@ func (d Dash) vgDashes() []vg.Length {
 // echartsType returns the pattern as an ECharts lineStyle.type: a name, or
 // the on/off lengths in pixels.
 func (d Dash) echartsType() interface{} {
-	switch d {
-	case Solid:
-		return "solid"
-	case Dashed:
-		return "dashed"
-	case Dotted:
-		return "dotted"
+	if d <= Dotted {
+		return dashNames[d]
 	}
 	var px []float64
 	for _, v := range d.pattern() {
