@@ -5,9 +5,9 @@
 # `make notebooks` and `make jupyter`), else the parent of the notebook's folder.
 #
 # When that folder holds no fwstruct module, the cell says so, and every later
-# cell fails to build with an error naming the problem (the module is replaced
-# by an empty one whose path says what to do) instead of a module proxy error
-# and "undefined" in every cell.
+# cell fails to build with an error naming the problem instead of a module proxy
+# error (403) and "undefined" in every cell: the module is replaced by stand-ins
+# of its packages whose only declaration does not compile and says what to do.
 gonb=v0.11.4 # the kernel's version: cells import gonbui without a version look-up
 root="${FWSTRUCT_ROOT:-$(cd "$GONB_DIR/.." 2>/dev/null && pwd)}"
 if grep -qsx 'module github.com/fwstruct/fwstruct' "$root/go.mod"; then
@@ -15,8 +15,14 @@ if grep -qsx 'module github.com/fwstruct/fwstruct' "$root/go.mod"; then
 	echo "fwstruct: building against the checkout at $root"
 	echo "datasets: FWSTRUCT_DATA=${FWSTRUCT_DATA:-unset}"
 else
-	target="${TMPDIR:-/tmp}/fwstruct-checkout-not-found--set-FWSTRUCT_ROOT-and-run-the-first-cell-again"
+	target="${TMPDIR:-/tmp}/fwstruct-checkout-not-found"
 	mkdir -p "$target" && echo 'module github.com/fwstruct/fwstruct' > "$target/go.mod"
+	for pkg in datasets factorgraph imaging/features imaging/slic inference oracles oracles/oraclestest \
+		solver solver/run solver/soft solver/kernel ssvmnb viz; do
+		mkdir -p "$target/$pkg"
+		printf 'package %s\n\n// A stand-in: the first cell of the notebook found no fwstruct checkout.\nvar _ int = "fwstruct checkout not found (see the first cell): set FWSTRUCT_ROOT to the fwstruct checkout and run the first cell again"\n' \
+			"$(basename "$pkg")" > "$target/$pkg/stand_in.go"
+	done
 	echo "ERROR: no fwstruct checkout at '${root}' (no go.mod of module github.com/fwstruct/fwstruct there)." >&2
 	echo "Set FWSTRUCT_ROOT to the fwstruct checkout (make jupyter and make notebooks do) and run this cell again." >&2
 fi
