@@ -200,10 +200,12 @@ func (f *Figure) EChartsOption() ([]byte, error) {
 
 // common sets the options shared by every kind.
 func (f *Figure) common(legend []string, zoom bool) []charts.GlobalOpts {
-	top := "10"
-	if f.Title != "" {
-		top = "36"
+	// The legend goes under the title and its notes (one line each).
+	below := 10
+	if f.Title != "" || len(f.Notes) > 0 {
+		below = 36 + 16*len(f.Notes)
 	}
+	top := strconv.Itoa(below)
 	g := []charts.GlobalOpts{
 		charts.WithAnimation(false),
 		charts.WithTitleOpts(opts.Title{Title: f.Title, Left: "center"}),
@@ -220,7 +222,7 @@ func (f *Figure) common(legend []string, zoom bool) []charts.GlobalOpts {
 	if f.Kind == HeatMap {
 		bottom = "80"
 	}
-	g = append(g, charts.WithGridOpts(opts.Grid{Top: "70", Bottom: bottom, Left: "50", Right: "40", ContainLabel: opts.Bool(true)}))
+	g = append(g, charts.WithGridOpts(opts.Grid{Top: strconv.Itoa(below + 34), Bottom: bottom, Left: "50", Right: "40", ContainLabel: opts.Bool(true)}))
 	return g
 }
 
