@@ -80,7 +80,8 @@ clean:
 # Notebooks: Jupyter (Debian packages) + GoNB, executed headlessly.
 # See notebooks/README.md. Every install step is skipped when already done.
 #
-#   make notebook-deps   Jupyter (apt), gonb/goimports/gopls (go install), GoNB kernelspec
+#   make notebook-deps   Jupyter (apt), gonb/goimports/gopls (go install), GoNB kernelspec,
+#                        and the ECharts asset of the interactive charts (viz-assets)
 #   make notebooks       notebook-deps, then execute notebooks/*.ipynb into out/notebooks
 #                        and check them with internal/tools/nbcheck
 #   make jupyter         a Jupyter server on notebooks/ (JUPYTER_PORT, JUPYTER_ARGS)
@@ -120,7 +121,9 @@ nbtools:
 	@mkdir -p $(TOOLBIN)
 	$(GO) build -o $(TOOLBIN)/ ./internal/tools/...
 
-notebook-deps: jupyter-deps gonb-deps gonb-kernel
+# The interactive charts inline viz/assets/echarts.min.js: without it they load ECharts from
+# the network and stay blank offline (nbcheck rejects them).
+notebook-deps: jupyter-deps gonb-deps gonb-kernel viz-assets
 
 # Installs only the missing packages; apt-get update only when something is missing.
 jupyter-deps:

@@ -3,7 +3,10 @@ package ssvmnb
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"html"
+	"strings"
 	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
@@ -57,9 +60,19 @@ const (
 )
 
 // Show displays a figure as a static PNG image in a notebook (nothing
-// elsewhere) and returns an error only if it cannot be rendered.
+// elsewhere). A figure that draws no data (viz.Figure.Drawn is 0: every
+// lambda missed the target, no run has a cache) is not shown: a note says
+// which figure and why, from its Notes. The error is only about rendering.
 func Show(f *viz.Figure) error {
+	if err := validate(f); err != nil {
+		return err
+	}
 	if !Output.Active() {
+		return nil
+	}
+	if f.Drawn() == 0 {
+		Output.HTML(omittedHTML(f))
+		Output.Sync()
 		return nil
 	}
 	png, err := renderPNG(f)
@@ -71,17 +84,65 @@ func Show(f *viz.Figure) error {
 	return nil
 }
 
-// ShowInteractive displays a figure as an interactive ECharts chart (in an
-// iframe, which works beside Jupyter's RequireJS) in a notebook.
-func ShowInteractive(f *viz.Figure) error {
+// validate accepts figures that can be rendered and those with nothing at
+// all to draw (no series), which Show replaces by a note.
+func validate(f *viz.Figure) error {
+	if err := f.Validate(); err != nil && !errors.Is(err, viz.ErrEmptyFigure) {
+		return err
+	}
+	return nil
+}
+
+// omittedHTML is the note that replaces a figure with nothing to draw.
+func omittedHTML(f *viz.Figure) string {
+	why := "it has no data to draw"
+	if len(f.Notes) > 0 {
+		why = strings.Join(f.Notes, "; ")
+	}
+	title := f.Title
+	if title == "" {
+		title = "untitled"
+	}
+	return noteHTML("omitted", fmt.Sprintf("Figure %q not drawn: %s.", title, why))
+}
+
+// ShowInteractive displays figures as interactive ECharts charts (zoom,
+// tooltips, legend entries that toggle curves) in a notebook, one below the
+// other in one iframe (which works beside Jupyter's RequireJS) holding one
+// copy of the ECharts library for all of them (about 1 MB; it is inlined
+// from viz/assets/echarts.min.js, see `make notebook-deps`, so that charts
+// work offline). Figures with no data to draw are replaced by a note.
+//
+// A copy shared by every chart of a notebook page is not possible with
+// GoNB's display model: each cell is a program of its own, and none can
+// know which outputs the page holds at the moment (outputs are cleared,
+// cells re-run out of order, pages reloaded), so a chart relying on a copy
+// shown by an earlier cell would go blank exactly when the page changes.
+func ShowInteractive(figs ...*viz.Figure) error {
+	var drawn []*viz.Figure
+	for _, f := range figs {
+		if err := validate(f); err != nil {
+			return err
+		}
+		if f.Drawn() > 0 {
+			drawn = append(drawn, f)
+		}
+	}
 	if !Output.Active() {
 		return nil
 	}
-	frame, err := f.IFrame(FigureHeight + 40)
-	if err != nil {
-		return err
+	for _, f := range figs {
+		if f.Drawn() == 0 {
+			Output.HTML(omittedHTML(f))
+		}
 	}
-	Output.HTML(frame)
+	if len(drawn) > 0 {
+		frame, err := viz.IFrames(FigureHeight+40, drawn...)
+		if err != nil {
+			return err
+		}
+		Output.HTML(frame)
+	}
 	Output.Sync()
 	return nil
 }
@@ -131,7 +192,7 @@ func (v *liveView) update() {
 	v.last = time.Now()
 	if png, err := renderPNG(v.t.ProgressFigure()); err == nil {
 		last := v.t.Last() // live updates happen at trace points
-		Output.UpdateHTML(v.id, fmt.Sprintf("<div>%s: pass %.1f, gap %s</div>%s", v.t.Name, last.Pass, Cell(last.Gap), imgTag(png)))
+		Output.UpdateHTML(v.id, fmt.Sprintf("<div>%s: pass %.1f, gap %s (running)</div>%s", html.EscapeString(v.t.Name), last.Pass, Cell(last.Gap), imgTag(png)))
 	}
 }
 

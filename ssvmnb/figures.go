@@ -1,23 +1,36 @@
 package ssvmnb
 
 import (
+	"fmt"
+
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-// ProgressFigure plots what the live chart shows: the duality gap, the
-// stale gap estimate, the primal and the dual objective against passes, on
-// a log scale (non-positive values, such as the dual at the start, are left
-// out), plus the gap of the averaged iterate when there is one. The curves
-// end at the current iterate (see Current).
+// Colors of the objective curves of a progress figure (the gap curves are
+// in the trainer's style).
+const (
+	primalColor = "#000000"
+	dualColor   = "#000000"
+)
+
+// ProgressFigure plots what the live chart shows: the duality gap (the
+// trainer's style, with a marker at every trace point), the gap of the
+// averaged iterate (dashed) when there is one, the stale gap estimate
+// (dotted), and the primal and dual objectives (black, under the gaps),
+// against passes on a log scale (non-positive values, such as the
+// dual at the start, are left out). Changes during the run (a fork, a knob
+// switched) are marks. The curves end at the last trace point, which after
+// Run is the current iterate; the title says where the run stands.
 func (t *Trainer) ProgressFigure() *viz.Figure {
 	tr := t.Trace()
-	if len(tr) > 0 && tr[len(tr)-1].Steps != t.s.Steps() {
-		tr = append(tr, t.Current())
-	}
+	st := StyleOf(t.Name)
 	f := &viz.Figure{Title: t.Name, XLabel: viz.Passes.String(), YLabel: "objective / gap", LogY: true}
-	add := func(name string, value func(solver.TracePoint) float64, color string, dashed bool) {
-		s := viz.Series{Name: name, Color: color, Dashed: dashed}
+	if n := len(tr); n > 0 && tr[n-1].Steps != t.s.Steps() {
+		f.Notes = append(f.Notes, fmt.Sprintf("trace ends at pass %.4g, before the current iterate (pass %.4g): call Current", tr[n-1].Pass, t.Passes()))
+	}
+	add := func(name string, value func(solver.TracePoint) float64, color string, dash viz.Dash, markers bool) {
+		s := viz.Series{Name: name, Color: color, Dash: dash, Markers: markers}
 		finite := false
 		for _, p := range tr {
 			s.X = append(s.X, p.Pass)
@@ -29,11 +42,18 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 			f.Series = append(f.Series, s)
 		}
 	}
-	add("duality gap", func(p solver.TracePoint) float64 { return p.Gap }, viz.Color(0), false)
-	add("gap estimate", func(p solver.TracePoint) float64 { return p.GapEstimate }, viz.Color(1), true)
-	add("primal", func(p solver.TracePoint) float64 { return p.Primal }, viz.Color(2), false)
-	add("dual", func(p solver.TracePoint) float64 { return p.Dual }, viz.Color(3), false)
-	add("gap (averaged)", func(p solver.TracePoint) float64 { return p.GapAvg }, viz.Color(4), true)
+	// The objectives first, the gaps over them (the primal hides a gap
+	// close to it while the dual is near 0).
+	add("primal", func(p solver.TracePoint) float64 { return p.Primal }, primalColor, viz.Solid, false)
+	add("dual", func(p solver.TracePoint) float64 { return p.Dual }, dualColor, viz.DashDot, false)
+	add("gap estimate", func(p solver.TracePoint) float64 { return p.GapEstimate }, st.Color, viz.Dotted, false)
+	add("gap (averaged)", func(p solver.TracePoint) float64 { return p.GapAvg }, st.Color, viz.Dashed, false)
+	add("duality gap", func(p solver.TracePoint) float64 { return p.Gap }, st.Color, st.Dash, true)
+	for _, p := range tr {
+		if p.Event != "" {
+			f.Marks = append(f.Marks, viz.Mark{X: p.Pass, Label: p.Event})
+		}
+	}
 	return f
 }
 
@@ -45,17 +65,19 @@ func (t *Trainer) Show() error {
 	return Show(t.ProgressFigure())
 }
 
-// runs converts trainers to the named traces of viz.
+// runs converts trainers to the named, styled traces of viz.
 func runs(ts []*Trainer) []viz.Run {
 	out := make([]viz.Run, len(ts))
 	for i, t := range ts {
-		out[i] = viz.Run{Name: t.Name, Trace: t.Trace()}
+		out[i] = viz.Run{Name: t.Name, Trace: t.Trace(), Style: StyleOf(t.Name)}
 	}
 	return out
 }
 
 // Gaps returns the duality gaps of several trainers against x (passes,
-// seconds or oracle calls), one curve each.
+// seconds or oracle calls), one curve each in the trainer's style; runs
+// without a gap (SSG) are left out with a note, changes during the runs
+// are marks.
 func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.GapCurves(runs(ts), x) }
 
 // Staleness returns the ratio of the gap estimate to the true gap of
@@ -66,7 +88,8 @@ func Staleness(ts ...*Trainer) *viz.Figure { return viz.StalenessCurves(runs(ts)
 // Osokin et al. (2016) along several runs (Fig. 1c).
 func Speedup(ts ...*Trainer) *viz.Figure { return viz.SpeedupCurves(runs(ts)) }
 
-// HitRates returns the cache hit rate between trace points of several runs.
+// HitRates returns the cache hit rate between trace points of several runs
+// (runs without a cache are left out, noted).
 func HitRates(ts ...*Trainer) *viz.Figure { return viz.CacheHitRates(runs(ts)) }
 
 // Losses returns the train and test losses of several runs.

@@ -3,6 +3,7 @@ package ssvmnb
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
@@ -24,7 +25,8 @@ type NamedGrid struct {
 // PathCost plots the cumulative cost to reach every lambda (Osokin et al.
 // 2016, Fig. 4, 7a and 8): effective passes (seconds=false) or solver
 // seconds against lambda on log axes, for paths (at their breakpoints) and
-// grid searches (at their grid points). Lambda decreases along every curve.
+// grid searches (at their grid points), each in its style (StyleOf).
+// Lambda decreases along every curve.
 func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 	y := "cumulative effective passes"
 	if seconds {
@@ -37,57 +39,69 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 		}
 		return passes
 	}
-	k := 0
 	for _, p := range paths {
-		s := viz.Series{Name: p.Name, Color: viz.Color(k)}
+		st := StyleOf(p.Name)
+		s := viz.Series{Name: p.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, b := range p.Path.Breakpoints {
 			s.X = append(s.X, b.Lambda)
 			s.Y = append(s.Y, cost(b.Passes, b.Seconds))
 		}
 		f.Series = append(f.Series, s)
-		k++
 	}
 	for _, g := range grids {
-		s := viz.Series{Name: g.Name, Color: viz.Color(k), Markers: true, Dashed: true}
+		st := StyleOf(g.Name)
+		s := viz.Series{Name: g.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, pt := range g.Points {
 			s.X = append(s.X, pt.Lambda)
 			s.Y = append(s.Y, cost(pt.Passes, pt.Seconds))
 		}
 		f.Series = append(f.Series, s)
-		k++
 	}
 	return f
 }
 
 // PathGaps plots, for every path, the gap at each breakpoint (the one the
-// path relies on, markers) and the exact gap when known, against lambda,
+// path relies on, dashed) and the exact gap when known (markers), against
+// lambda,
 // with the reference lines epsilon and kappa*epsilon of the first path
 // (Osokin et al. 2016, Fig. 7b: the true gaps of the heuristic path).
 func PathGaps(paths ...NamedPath) *viz.Figure {
 	f := &viz.Figure{Title: "Gap at each breakpoint", XLabel: "lambda", YLabel: "duality gap", LogX: true, LogY: true}
-	for i, p := range paths {
-		used := viz.Series{Name: p.Name + " (used)", Color: viz.Color(i), Markers: true, Dashed: true}
-		exact := viz.Series{Name: p.Name + " (true)", Color: viz.Color(i)}
+	for _, p := range paths {
+		st := StyleOf(p.Name)
+		used := viz.Series{Name: p.Name + " (used)", Color: st.Color, Dash: viz.Dashed}
+		exact := viz.Series{Name: p.Name + " (true)", Color: st.Color, Dash: st.Dash, Markers: true}
+		known := false
 		for _, b := range p.Path.Breakpoints[1:] {
 			used.X = append(used.X, b.Lambda)
 			used.Y = append(used.Y, b.Gap)
 			exact.X = append(exact.X, b.Lambda)
 			exact.Y = append(exact.Y, b.TrueGap)
+			known = known || !math.IsNaN(b.TrueGap)
 		}
-		f.Series = append(f.Series, used, exact)
+		f.Series = append(f.Series, used)
+		if known {
+			f.Series = append(f.Series, exact)
+		} else {
+			f.Notes = append(f.Notes, fmt.Sprintf("%s: true gaps not computed (PathConfig.TrueGaps)", p.Name))
+		}
 	}
 	if len(paths) > 0 {
 		p := paths[0].Path
-		f.HLines = []viz.HLine{{Y: p.Epsilon, Label: "epsilon"}, {Y: p.Kappa * p.Epsilon, Label: "kappa epsilon"}}
+		f.HLines = []viz.HLine{{Y: p.Epsilon, Label: "epsilon"}, {Y: p.Kappa * p.Epsilon, Label: fmt.Sprintf("kappa epsilon (kappa %g)", p.Kappa)}}
 	}
 	return f
 }
 
 // KappaSweep computes the path for every kappa (the other settings from
-// base) and returns the paths; see KappaTable.
+// base) and returns the paths; see PathTable. In a notebook a progress line
+// says which path is being computed.
 func KappaSweep(ctx context.Context, p oracles.Problem, base solver.PathConfig, kappas []float64) ([]NamedPath, error) {
 	var out []NamedPath
+	prog := newProgress("kappa sweep", len(kappas))
+	defer prog.end()
 	for _, k := range kappas {
+		prog.show(fmt.Sprintf("path with kappa %g", k))
 		cfg := base
 		cfg.Kappa = k
 		path, err := solver.RegPath(ctx, p, cfg)
@@ -99,6 +113,7 @@ func KappaSweep(ctx context.Context, p oracles.Problem, base solver.PathConfig, 
 			name += " (heuristic)"
 		}
 		out = append(out, NamedPath{Name: name, Path: path})
+		prog.done++
 	}
 	return out, nil
 }

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 )
 
@@ -37,36 +36,112 @@ func sessionFile(name string) (string, error) {
 }
 
 // Session returns the trainer called name from the session store, or a new
-// one when there is none, and makes every Run save it back. In GoNB every
-// cell runs as a fresh program: a trainer obtained through Session in each
-// cell continues the same run from cell to cell, and after a kernel restart.
+// one on data with configuration cfg when there is none, and saves it
+// after every Run and every change. In GoNB every cell runs as a fresh
+// program: a trainer obtained through Session (or Resume) in each cell
+// continues the same run from cell to cell, and after a kernel restart.
 //
-// The stored trainer must have been created with the same problems and the
-// same configuration (the Test problem and the Progress callback aside);
-// otherwise Session returns an error: Forget the old run or pick another
-// name.
-func Session(name string, p, test oracles.Problem, cfg solver.Config) (*Trainer, error) {
+// The stored trainer must be on the same problems (checked by their
+// fingerprint) and have exactly the configuration cfg asks for, lambda
+// included (after the solver's defaults). Otherwise Session returns an
+// error saying what differs and what changed it during the run: a cell
+// never gets a run other than the one it asks for. Then Resume(name)
+// continues the stored run as it is, Forget(name) (or ForgetAll) starts
+// over, and Fork makes a variant under another name.
+func Session(name string, data *Data, cfg solver.Config) (*Trainer, error) {
+	if data == nil {
+		return nil, errors.New("ssvmnb: Session needs data (see Load and NewData)")
+	}
 	path, err := sessionFile(name)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		t, err := New(name, p, test, cfg)
+		t, err := New(name, data.Train, data.Test, cfg)
 		if err != nil {
 			return nil, err
 		}
-		t.store = path
+		t.store, t.data = path, data.spec
 		return t, t.save()
 	}
-	t, err := LoadFile(path, p, test)
+	t, err := readSession(name, path, data)
+	if err != nil {
+		return nil, err
+	}
+	if diff := configDiff(t.s.Config(), cfg); diff != "" {
+		return nil, fmt.Errorf("ssvmnb: session %q holds another configuration than this cell asks for: %s%s; "+
+			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or Fork it under another name",
+			name, diff, t.changes(), name, name)
+	}
+	return t, nil
+}
+
+// MustSession is Session that panics on error (for notebook cells).
+func MustSession(name string, data *Data, cfg solver.Config) *Trainer {
+	return Must(Session(name, data, cfg))
+}
+
+// Resume returns the stored trainer called name as it is: the dataset it
+// was trained on is loaded again (as Load would; the session remembers its
+// name and options) and the run continues with its stored configuration,
+// changes made during the run included. A later cell is then one line:
+//
+//	t := ssvmnb.MustResume("bcfw")
+func Resume(name string) (*Trainer, error) {
+	path, err := sessionFile(name)
+	if err != nil {
+		return nil, err
+	}
+	tf, err := readFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("ssvmnb: no session %q in %s: start it with ssvmnb.Session", name, sessionDir())
+		}
+		return nil, fmt.Errorf("ssvmnb: session %q: %w", name, err)
+	}
+	if tf.Data == nil {
+		return nil, fmt.Errorf("ssvmnb: session %q was started on problems, not on data loaded by name: get it with ssvmnb.Session and the same problems", name)
+	}
+	data, err := tf.Data.load()
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: session %q: %w", name, err)
+	}
+	t, err := fromFile(tf, data.Train, data.Test)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
 	}
-	if !sameConfig(t.s.Config(), cfg) {
-		return nil, fmt.Errorf("ssvmnb: session %q was started with another configuration; call ssvmnb.Forget(%q) to start over, or use another name", name, name)
-	}
 	t.store = path
 	return t, nil
+}
+
+// MustResume is Resume that panics on error (for notebook cells).
+func MustResume(name string) *Trainer { return Must(Resume(name)) }
+
+// readSession loads the stored trainer name from path on the problems of
+// data.
+func readSession(name, path string, data *Data) (*Trainer, error) {
+	tf, err := readFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
+	}
+	t, err := fromFile(tf, data.Train, data.Test)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
+	}
+	t.store = path
+	if t.data == nil {
+		t.data = data.spec
+	}
+	return t, nil
+}
+
+func readFile(path string) (trainerFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return trainerFile{}, err
+	}
+	defer f.Close()
+	return readTrainerFile(f)
 }
 
 // Forget deletes the stored trainer called name (no error if there is none).
@@ -79,6 +154,22 @@ func Forget(name string) error {
 		return err
 	}
 	return nil
+}
+
+// ForgetAll deletes every stored trainer of the session and the styles of
+// its methods (see StyleOf): run it at the top of a notebook so that "Run
+// All" starts from scratch every time and gives the same results.
+func ForgetAll() error {
+	matches, err := filepath.Glob(filepath.Join(sessionDir(), "*.gob"))
+	if err != nil {
+		return err
+	}
+	for _, m := range matches {
+		if err := os.Remove(m); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return forgetStyles()
 }
 
 // save writes a session trainer to its store.
@@ -96,29 +187,56 @@ func (t *Trainer) save() error {
 	return os.Rename(tmp, t.store)
 }
 
-// sameConfig compares a stored configuration with a requested one, after
-// the solver's defaults, on what a checkpoint keeps; Lambda is left out, as
-// SetLambda may have changed it since.
-func sameConfig(stored, cfg solver.Config) bool {
-	norm := func(c solver.Config) solver.Config {
-		c = c.WithDefaults()
-		c.Lambda = 0
-		return c
-	}
-	return reflect.DeepEqual(norm(stored), norm(cfg))
-}
-
-// ForgetAll deletes every stored trainer of the session: run it at the top
-// of a notebook that must start from scratch when executed again.
-func ForgetAll() error {
-	matches, err := filepath.Glob(filepath.Join(sessionDir(), "*.gob"))
-	if err != nil {
-		return err
-	}
-	for _, m := range matches {
-		if err := os.Remove(m); err != nil {
-			return err
+// configDiff describes how the stored configuration differs from the one
+// asked for (both after the solver's defaults), field by field; "" when
+// they are equal.
+func configDiff(stored, asked solver.Config) string {
+	stored, asked = stored.WithDefaults(), asked.WithDefaults()
+	var diffs []string
+	a, b := reflect.ValueOf(stored), reflect.ValueOf(asked)
+	for i := 0; i < a.NumField(); i++ {
+		x, y := a.Field(i).Interface(), b.Field(i).Interface()
+		if !reflect.DeepEqual(x, y) {
+			diffs = append(diffs, fmt.Sprintf("%s is %s, the cell asks for %s", a.Type().Field(i).Name, describe(x), describe(y)))
 		}
 	}
-	return nil
+	return strings.Join(diffs, "; ")
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case *solver.Box:
+		if x == nil {
+			return "none"
+		}
+		return "a box"
+	case solver.Cache:
+		return cacheLabel(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func cacheLabel(c solver.Cache) string {
+	if !c.Enabled {
+		return "off"
+	}
+	return fmt.Sprintf("on (F %g, nu %g, size %d)", c.F, c.Nu, c.MaxSize)
+}
+
+// changes lists what changed during the stored run (events of its trace),
+// for error messages; "" when nothing did.
+func (t *Trainer) changes() string {
+	var ev []string
+	if t.origin != "" {
+		ev = append(ev, "forked from "+t.origin)
+	}
+	for _, p := range t.s.Trace() {
+		if p.Event != "" {
+			ev = append(ev, fmt.Sprintf("at pass %.4g: %s", p.Pass, p.Event))
+		}
+	}
+	if len(ev) == 0 {
+		return ""
+	}
+	return " (the stored run: " + strings.Join(ev, "; ") + ")"
 }

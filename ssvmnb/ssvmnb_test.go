@@ -60,6 +60,39 @@ func record(t *testing.T) *recorder {
 	return r
 }
 
+// isolated gives the test a session folder of its own and collects the
+// notes Load and Fork write.
+func isolated(t *testing.T) *bytes.Buffer {
+	t.Helper()
+	SessionDir = t.TempDir()
+	var notes bytes.Buffer
+	old := Notes
+	Notes = &notes
+	t.Cleanup(func() { SessionDir = ""; Notes = old })
+	return &notes
+}
+
+// syntheticData is the synthetic data as Load returns it.
+func syntheticData(t *testing.T) *Data {
+	t.Helper()
+	d, err := Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 60, TestWords: 40, Seed: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// sameWeights fails unless two trainers hold bitwise equal weights.
+func sameWeights(t *testing.T, a, b *Trainer) {
+	t.Helper()
+	wa, wb := a.Weights(), b.Weights()
+	for j := range wa {
+		if wa[j] != wb[j] {
+			t.Fatalf("weights of %s and %s differ at %d: %v vs %v", a.Name, b.Name, j, wa[j], wb[j])
+		}
+	}
+}
+
 // TestTrainerSaveLoadContinuesIdentically: N passes in one go and N/2 +
 // N/2 across a save/load give the same weights and trace.
 func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
@@ -83,14 +116,14 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 		if err := b.SaveFile(path); err != nil {
 			t.Fatal(err)
 		}
-		c, err := LoadFile(path, tr, te)
+		c, err := LoadTrainerFile(path, tr, te)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.Name != "b" {
 			t.Fatalf("name %q", c.Name)
 		}
-		if _, err := c.Run(12 - c.Passes()); err != nil {
+		if _, err := c.Run(6); err != nil { // Run(6) twice ends where Run(12) does
 			t.Fatal(err)
 		}
 		wa, wc := a.Weights(), c.Weights()
@@ -99,18 +132,28 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 				t.Fatalf("weights differ at %d", j)
 			}
 		}
-		ta, tc := a.Trace(), c.Trace()
-		if len(ta) != len(tc) {
-			t.Fatalf("trace lengths %d vs %d", len(ta), len(tc))
-		}
-		for k := range ta {
-			ta[k].Seconds, tc[k].Seconds = 0, 0
-			if fmt.Sprint(ta[k]) != fmt.Sprint(tc[k]) {
-				t.Fatalf("trace point %d differs", k)
+		// The gap passes are the same; the split run has one more
+		// observe-only point, the end of its first part.
+		var ra, rc []string
+		for _, tr := range [][]solver.TracePoint{a.Trace(), c.Trace()} {
+			var r []string
+			for _, p := range tr {
+				if p.Refresh {
+					p.Seconds = 0
+					r = append(r, fmt.Sprint(p))
+				}
+			}
+			if ra == nil {
+				ra = r
+			} else {
+				rc = r
 			}
 		}
+		if fmt.Sprint(ra) != fmt.Sprint(rc) {
+			t.Fatalf("gap passes differ:\n%v\n%v", ra, rc)
+		}
 	}
-	if _, err := LoadFile(filepath.Join(t.TempDir(), "missing"), tr, te); err == nil {
+	if _, err := LoadTrainerFile(filepath.Join(t.TempDir(), "missing"), tr, te); err == nil {
 		t.Fatal("loaded a missing file")
 	}
 }
@@ -181,8 +224,13 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.updates) != 0 {
-		t.Fatal("seed runs should not show live charts")
+	for _, u := range rec.updates {
+		if strings.Contains(u, "data:image/png") {
+			t.Fatal("seed runs should not show live charts")
+		}
+	}
+	if len(rec.updates) == 0 || !strings.Contains(rec.html[len(rec.html)-1], "Seeds gap sampling: 3 runs in") {
+		t.Fatalf("no progress line for Seeds: updates %q", rec.updates)
 	}
 	fig := Compare("gap", viz.Passes, nil, uni, gap)
 	if len(fig.Series) != 2 || len(fig.Series[0].Lo) == 0 {
@@ -212,7 +260,7 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm := cache.HeatMap("hit rate", HitRate)
+	hm := cache.HitRateHeatMap()
 	if len(hm.Cells) != 2 || len(hm.Cells[0]) != 2 {
 		t.Fatalf("heat map %v", hm.Cells)
 	}
@@ -312,7 +360,7 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 	defer func() { SessionDir = "" }()
 	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: solver.GapSampling}
 	for cell := 1; cell <= 3; cell++ {
-		tn, err := Session("bcfw", tr, te, cfg)
+		tn, err := Session("bcfw", NewData("synthetic", tr, te), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +371,7 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tn, err := Session("bcfw", tr, te, cfg)
+	tn, err := Session("bcfw", NewData("synthetic", tr, te), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,26 +388,26 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 	// Another configuration under the same name is refused; Forget resets.
 	other := cfg
 	other.Step = solver.Pairwise
-	if _, err := Session("bcfw", tr, te, other); err == nil {
+	if _, err := Session("bcfw", NewData("synthetic", tr, te), other); err == nil {
 		t.Fatal("session accepted another configuration")
 	}
 	if err := ForgetAll(); err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := Session("bcfw", tr, te, other)
+	fresh, err := Session("bcfw", NewData("synthetic", tr, te), other)
 	if err != nil || fresh.Passes() != 0 {
 		t.Fatalf("after Forget: %v passes, %v", fresh.Passes(), err)
 	}
 	for _, bad := range []string{"", "a/b", ".."} {
-		if _, err := Session(bad, tr, te, cfg); err == nil {
+		if _, err := Session(bad, NewData("synthetic", tr, te), cfg); err == nil {
 			t.Fatalf("session name %q accepted", bad)
 		}
 	}
 }
 
-// TestCurrent: after a Run that ends between gap passes, Current evaluates
-// the current iterate without touching the run, and the progress figure
-// ends there.
+// TestCurrent: a Run that ends between gap passes ends with an exact
+// evaluation of its final iterate, appended to the trace (observe-only:
+// not counted), and the progress figure ends there.
 func TestCurrent(t *testing.T) {
 	tr, te := synthetic(t)
 	tn, _ := New("cur", tr, te, solver.Config{Lambda: 0.01, GapEvery: 5})
@@ -367,14 +415,18 @@ func TestCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	last, cur := tn.Last(), tn.Current()
-	if !(last.Pass < cur.Pass) || cur.Steps != tn.Solver().Steps() || math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
+	if fmt.Sprint(last) != fmt.Sprint(cur) || cur.Steps != tn.Solver().Steps() || cur.Refresh || cur.Pass != tn.Passes() || math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
 		t.Fatalf("last %+v, current %+v", last, cur)
+	}
+	ev, err := tn.Solver().Evaluate()
+	if err != nil || ev.Gap != cur.Gap || ev.Primal != cur.Primal {
+		t.Fatalf("current gap %v, a fresh evaluation %v (%v)", cur.Gap, ev.Gap, err)
 	}
 	if n := len(tn.Trace()); tn.Current().Pass != cur.Pass || len(tn.Trace()) != n {
 		t.Fatal("Current changed the run")
 	}
 	f := tn.ProgressFigure()
-	if xs := f.Series[0].X; xs[len(xs)-1] != cur.Pass {
-		t.Fatalf("figure ends at %v, current pass %v", xs[len(xs)-1], cur.Pass)
+	if xs := f.Series[0].X; xs[len(xs)-1] != cur.Pass || len(f.Notes) != 0 {
+		t.Fatalf("figure ends at %v (notes %q), current pass %v", xs[len(xs)-1], f.Notes, cur.Pass)
 	}
 }

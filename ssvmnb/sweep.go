@@ -36,9 +36,14 @@ type SweepResult struct {
 	Target float64
 	Values []float64
 	Groups []Group
+	// N is the number of examples of the problem (a value equal to it is
+	// labeled "n").
+	N    int
+	Stop solver.Stop
 }
 
-// Run runs the sweep on problem p (test may be nil).
+// Run runs the sweep on problem p (test may be nil); in a notebook a
+// progress line says which run is going.
 func (sw Sweep) Run(ctx context.Context, p, test oracles.Problem) (*SweepResult, error) {
 	if len(sw.Values) == 0 || sw.Config == nil {
 		return nil, errors.New("ssvmnb: a sweep needs Values and Config")
@@ -47,9 +52,11 @@ func (sw Sweep) Run(ctx context.Context, p, test oracles.Problem) (*SweepResult,
 	if seeds == nil {
 		seeds = []uint64{1}
 	}
-	res := &SweepResult{Param: sw.Param, Target: sw.Target, Values: sw.Values}
+	res := &SweepResult{Param: sw.Param, Target: sw.Target, Values: sw.Values, N: p.Len(), Stop: sw.Stop}
+	prog := newProgress("sweep over "+sw.Param, len(sw.Values)*len(seeds))
+	defer prog.end()
 	for _, v := range sw.Values {
-		g, err := Seeds(ctx, fmt.Sprintf("%s = %g", sw.Param, v), p, test, sw.Config(v), seeds, sw.Stop)
+		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), p, test, sw.Config(v), seeds, sw.Stop, prog)
 		if err != nil {
 			return res, err
 		}
@@ -58,43 +65,76 @@ func (sw Sweep) Run(ctx context.Context, p, test oracles.Problem) (*SweepResult,
 	return res, nil
 }
 
-// Table tabulates the sweep: per value the median over seeds of the passes
-// to reach the target gap, the final gap, the solver time, the cache hit
-// rate and the test loss.
+// valueLabel formats a parameter value, "n" for nu = n (the cache setting
+// that forbids cache hits, Osokin et al. 2016, Fig. 2) and "inf" for +Inf.
+func valueLabel(param string, v float64, n int) string {
+	switch {
+	case param == "nu" && n > 0 && v == float64(n):
+		return "n"
+	case math.IsInf(v, 1):
+		return "inf"
+	}
+	return Cell(v)
+}
+
+// Table tabulates the sweep at the end of every run (the current iterates):
+// per value the median over seeds of the passes to reach the target gap,
+// the passes made, the final gap, the solver time, the cache hit rate and
+// the test loss.
 func (r *SweepResult) Table() *Table {
-	t := &Table{Caption: fmt.Sprintf("sweep over %s (median over seeds)", r.Param),
-		Columns: []string{r.Param, "seeds", fmt.Sprintf("passes to gap %g", r.Target), "final gap", "passes", "solver s", "cache hit rate", "test loss"}}
+	t := &Table{Caption: fmt.Sprintf("sweep over %s (median over seeds, at the end of every run)", r.Param),
+		Columns: []string{r.Param, "seeds", fmt.Sprintf("passes to gap %g", r.Target), "passes", "final gap", "solver s", "cache hit rate", "test loss"}}
 	for k, g := range r.Groups {
 		var gap, passes, secs, hits, loss []float64
 		for _, tr := range g.Trainers {
-			last := tr.Last()
-			gap = append(gap, last.Gap)
-			passes = append(passes, last.Pass)
-			secs = append(secs, last.Seconds)
-			hits = append(hits, last.HitRate())
-			loss = append(loss, last.TestLoss)
+			cur := tr.Current()
+			gap = append(gap, cur.Gap)
+			passes = append(passes, cur.Pass)
+			secs = append(secs, cur.Seconds)
+			hits = append(hits, cur.HitRate())
+			loss = append(loss, cur.TestLoss)
 		}
-		to := math.NaN()
+		to := "-"
 		if r.Target > 0 {
-			to = Median(g.PassesTo(r.Target))
+			to = passesCell(g.PassesTo(r.Target))
 		}
-		t.AddRow(r.Values[k], len(g.Trainers), to, Median(gap), Median(passes), Median(secs), Median(hits), Median(loss))
+		t.AddRow(valueLabel(r.Param, r.Values[k], r.N), len(g.Trainers), to, Median(passes), Median(gap), Median(secs), Median(hits), Median(loss))
 	}
 	return t
 }
 
 // Figure is a bar chart of the median passes to reach the target gap per
-// value (a missing bar: not reached).
+// value; a value whose runs did not reach it within the budget has no bar
+// and its label says "not reached". When no value reached it the figure
+// draws nothing and Show says so instead.
 func (r *SweepResult) Figure() *viz.Figure {
 	f := &viz.Figure{Kind: viz.Bars, Title: fmt.Sprintf("passes to reach gap %g", r.Target),
-		XLabel: r.Param, YLabel: "effective passes (median)"}
-	s := viz.Series{Name: "median passes"}
+		XLabel: r.Param, YLabel: "effective passes (median over seeds)"}
+	s := viz.Series{Name: "median passes", Color: viz.MethodStyle(0).Color}
+	missed := 0
 	for k, g := range r.Groups {
-		f.Categories = append(f.Categories, Cell(r.Values[k]))
-		s.Y = append(s.Y, Median(g.PassesTo(r.Target)))
+		m, _ := reachedMedian(g.PassesTo(r.Target))
+		label := valueLabel(r.Param, r.Values[k], r.N)
+		if math.IsNaN(m) {
+			label += "\n(not reached)"
+			missed++
+		}
+		f.Categories = append(f.Categories, label)
+		s.Y = append(s.Y, m)
 	}
 	f.Series = []viz.Series{s}
+	if missed == len(r.Groups) {
+		f.Notes = append(f.Notes, fmt.Sprintf("no value of %s reached gap %g%s", r.Param, r.Target, budgetText(r.Stop)))
+	}
 	return f
+}
+
+// budgetText says within which budget a target was missed.
+func budgetText(stop solver.Stop) string {
+	if stop.Passes > 0 {
+		return fmt.Sprintf(" within %g passes", stop.Passes)
+	}
+	return ""
 }
 
 // Curves plots the median gap curve of every value against x.
@@ -119,27 +159,35 @@ type Sweep2Result struct {
 	A, B           []float64
 	Target         float64
 	Trainers       [][]*Trainer
+	// N is the number of examples of the problem (nu = N is labeled "n").
+	N    int
+	Stop solver.Stop
 }
 
-// Run runs every cell of the grid.
+// Run runs every cell of the grid; in a notebook a progress line says
+// which run is going.
 func (sw Sweep2) Run(ctx context.Context, p, test oracles.Problem) (*Sweep2Result, error) {
 	if len(sw.A) == 0 || len(sw.B) == 0 || sw.Config == nil {
 		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B and Config")
 	}
-	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target}
+	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target, N: p.Len(), Stop: sw.Stop}
+	prog := newProgress(fmt.Sprintf("sweep over %s x %s", sw.ParamA, sw.ParamB), len(sw.A)*len(sw.B))
+	defer prog.end()
 	for _, a := range sw.A {
 		var row []*Trainer
 		for _, b := range sw.B {
 			cfg := sw.Config(a, b)
 			cfg.Seed = sw.Seed
-			t, err := New(fmt.Sprintf("%s=%g %s=%g", sw.ParamA, a, sw.ParamB, b), p, test, cfg)
+			t, err := New(fmt.Sprintf("%s=%s %s=%s", sw.ParamA, valueLabel(sw.ParamA, a, res.N), sw.ParamB, valueLabel(sw.ParamB, b, res.N)), p, test, cfg)
 			if err != nil {
 				return res, err
 			}
 			t.Live = false
+			prog.track(t, sw.Stop)
 			if _, err := t.RunUntil(ctx, sw.Stop); err != nil {
 				return res, err
 			}
+			prog.finished(t)
 			row = append(row, t)
 		}
 		res.Trainers = append(res.Trainers, row)
@@ -147,15 +195,17 @@ func (sw Sweep2) Run(ctx context.Context, p, test oracles.Problem) (*Sweep2Resul
 	return res, nil
 }
 
-// HeatMap shows a metric of every cell: rows are the values of A, columns
-// those of B. The metric gets the cell's trainer.
-func (r *Sweep2Result) HeatMap(title string, metric func(*Trainer) float64) *viz.Figure {
-	f := &viz.Figure{Kind: viz.HeatMap, Title: title, XLabel: r.ParamB, YLabel: r.ParamA}
+// HeatMap shows a metric of every cell, with a color bar: rows are the
+// values of A, columns those of B (nu = n labeled "n"). The metric gets
+// the cell's trainer; cells where it is NaN are labeled blank (e.g. "not
+// reached").
+func (r *Sweep2Result) HeatMap(title, blank string, metric func(*Trainer) float64) *viz.Figure {
+	f := &viz.Figure{Kind: viz.HeatMap, Title: title, XLabel: r.ParamB, YLabel: r.ParamA, BlankLabel: blank}
 	for _, b := range r.B {
-		f.Cols = append(f.Cols, Cell(b))
+		f.Cols = append(f.Cols, valueLabel(r.ParamB, b, r.N))
 	}
 	for i, a := range r.A {
-		f.Rows = append(f.Rows, Cell(a))
+		f.Rows = append(f.Rows, valueLabel(r.ParamA, a, r.N))
 		row := make([]float64, len(r.B))
 		for j := range r.B {
 			row[j] = metric(r.Trainers[i][j])
@@ -165,13 +215,30 @@ func (r *Sweep2Result) HeatMap(title string, metric func(*Trainer) float64) *viz
 	return f
 }
 
+// PassesHeatMap is the heat map of the passes every cell took to reach the
+// target gap, "not reached" where it did not within the budget.
+func (r *Sweep2Result) PassesHeatMap() *viz.Figure {
+	f := r.HeatMap(fmt.Sprintf("effective passes to reach gap %g", r.Target), "not reached", r.PassesToTarget)
+	f.CellFormat = "%.0f"
+	return f
+}
+
+// HitRateHeatMap is the heat map of the overall cache hit rate of every
+// cell.
+func (r *Sweep2Result) HitRateHeatMap() *viz.Figure {
+	f := r.HeatMap("cache hit rate (whole run)", "no step", HitRate)
+	f.CellFormat = "%.2f"
+	return f
+}
+
 // PassesToTarget is a HeatMap metric: passes to reach the target gap.
 func (r *Sweep2Result) PassesToTarget(t *Trainer) float64 {
 	return viz.PassesToGap(t.Trace(), r.Target)
 }
 
-// HitRate is a HeatMap metric: the overall cache hit rate.
-func HitRate(t *Trainer) float64 { return t.Last().HitRate() }
+// HitRate is a HeatMap metric: the overall cache hit rate at the end of
+// the run.
+func HitRate(t *Trainer) float64 { return t.Current().HitRate() }
 
 // GapEverySweep varies the passes between exact gap passes (the "Gap 1 / 5
 // / 10 / 100 / Inf" settings of Osokin et al. 2016, Fig. 1).

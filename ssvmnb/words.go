@@ -13,11 +13,17 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
+// isOCR reports whether a chain has the shape of OCR (or the synthetic
+// OCR-like data): 16x8 letter images, 26 labels.
+func isOCR(c *oracles.Chain) bool {
+	return c.NumFeatures() == datasets.LetterPixels && c.NumLabels() == datasets.NumLetters
+}
+
 // WordImage draws example i of an OCR chain (features = indices of the
 // lit pixels of 16x8 letter images, see datasets.OCRChain) as one image,
 // the letters side by side, each pixel scale x scale.
 func WordImage(c *oracles.Chain, i, scale int) (image.Image, error) {
-	if c.NumFeatures() != datasets.LetterPixels || c.NumLabels() != datasets.NumLetters {
+	if !isOCR(c) {
 		return nil, fmt.Errorf("ssvmnb: not an OCR chain (%d features, %d labels)", c.NumFeatures(), c.NumLabels())
 	}
 	if i < 0 || i >= c.Len() {
@@ -77,16 +83,11 @@ func WordHTML(c *oracles.Chain, i int, w []float64) (string, error) {
 		imgTag(buf.Bytes()), p.String(), html.EscapeString(tr.String()), c.Loss(i, pred)), nil
 }
 
-// ShowWords displays the given OCR examples with their predictions.
+// ShowWords displays the given OCR examples with their predictions (see
+// ShowPredictions, which does this for every task).
 func ShowWords(c *oracles.Chain, w []float64, examples ...int) error {
-	var b strings.Builder
-	for _, i := range examples {
-		h, err := WordHTML(c, i, w)
-		if err != nil {
-			return err
-		}
-		b.WriteString(h)
+	if !isOCR(c) {
+		return fmt.Errorf("ssvmnb: not an OCR chain (%d features, %d labels)", c.NumFeatures(), c.NumLabels())
 	}
-	displayHTML(b.String())
-	return nil
+	return ShowPredictions(c, w, examples...)
 }

@@ -6,12 +6,20 @@
 // points with optional min/max bands, log axes, reference lines, bars or
 // heat-map cells). The trace helpers (GapCurves, ObjectiveCurves,
 // StalenessCurves, SpeedupCurves, CacheHitRates, LossCurves, Aggregate)
-// build figures from solver traces. A figure renders
+// build figures from solver traces, each run in its Style (one color and
+// dash pattern per method, see MethodStyle), with the runs' events (a knob
+// switched, a fork) as vertical Marks, and Notes saying what a figure
+// leaves out (SSG has no duality gap). A figure renders
 //
 //   - statically with gonum/plot: WritePNG, WriteSVG, WritePDF, Save;
 //   - interactively with Apache ECharts (options built with go-echarts):
 //     WriteHTML writes a standalone page, IFrame embeds it in an iframe
 //     for notebooks (GoNB: gonbui.DisplayHTML(iframe)).
+//
+// Drawn tells how much data a figure draws; a figure with nothing to draw
+// should not be shown as if it had (ssvmnb says why instead). PNG images
+// carry that count in a tEXt chunk (PNGDrawnKey) and HTML charts in an
+// attribute (DrawnAttr), so that saved notebooks can be checked.
 //
 // # Sanitization
 //
@@ -30,7 +38,8 @@
 // EChartsSource): $FWSTRUCT_ECHARTS, then viz/assets/echarts.min.js under
 // the module root (gitignored), then the assets folder next to this
 // package's sources. Otherwise, or when FWSTRUCT_ECHARTS=cdn, they load it
-// from EChartsCDN, which needs a network connection. The asset is fetched from the npm registry with:
+// from EChartsCDN, which needs a network connection. IFrames puts several
+// figures in one page with one copy of the library. The asset is fetched from the npm registry with:
 //
 //	tmp=$(mktemp -d)
 //	(cd "$tmp" && npm pack --silent echarts@5.6.0)

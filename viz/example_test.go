@@ -73,7 +73,9 @@ func ExampleFigure_WriteHTML() {
 	// self-contained: true
 }
 
-// The median (line) and min/max (band) over seeds on a common grid.
+// The median (line) and min/max (band) over seeds on a common grid. The
+// third seed stopped at 10 passes: the curve stops there too, rather than
+// continue as the median of the two other seeds.
 func ExampleAggregate() {
 	seeds := [][]solver.TracePoint{
 		{{Pass: 0, Gap: 1}, {Pass: 10, Gap: 0.3}, {Pass: 20, Gap: 0.1}},
@@ -90,8 +92,6 @@ func ExampleAggregate() {
 	// passes  0: median 1 in [1, 1]
 	// passes  5: median 1 in [1, 1]
 	// passes 10: median 0.3 in [0.2, 0.5]
-	// passes 15: median 0.25 in [0.2, 0.3]
-	// passes 20: median 0.075 in [0.05, 0.1]
 	// PNG error: <nil>
 }
 

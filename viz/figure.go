@@ -61,20 +61,37 @@ type Series struct {
 	Lo, Hi []float64
 	// Markers draws a marker at every point.
 	Markers bool
-	// Dashed draws a dashed line.
+	// Dashed draws a dashed line: shorthand for Dash: Dashed (Dash wins
+	// when both are set).
 	Dashed bool
+	// Dash is the dash pattern of the line (Solid by default).
+	Dash Dash
 	// Color is a "#rrggbb" color; empty means Color(i) for the i-th series
 	// of the figure.
 	Color string
 }
 
 // HLine is a horizontal reference line of a line chart (e.g. a target
-// gap), drawn dashed in gray across the x range of the data.
+// gap), drawn thin in gray across the x range of the data. Successive
+// reference lines get distinct dash patterns (dashed, dotted, dash-dot,
+// long dashes) unless Dash says otherwise; no method curve is gray (see
+// MethodStyle), so a reference line never looks like a method.
 type HLine struct {
 	// Y is the height of the line; a line with a non-finite Y, or Y <= 0 on
 	// a log y axis, is not drawn.
 	Y float64
 	// Label is the legend label; empty means none.
+	Label string
+	// Dash is the dash pattern; Solid (the zero value) means the pattern
+	// of the line's position.
+	Dash Dash
+}
+
+// Mark is a vertical marker of a line chart at X, labeled: where something
+// changed during a run (a knob switched, a fork). It is drawn as a thin
+// gray dotted line across the plot with its label at the top.
+type Mark struct {
+	X     float64
 	Label string
 }
 
@@ -94,6 +111,14 @@ type Figure struct {
 	Series []Series
 	// HLines are horizontal reference lines (Lines only).
 	HLines []HLine
+	// Marks are vertical event markers (Lines only); marks outside the x
+	// range of the data, or at a non-positive x on a log axis, are not
+	// drawn.
+	Marks []Mark
+	// Notes are short remarks shown under the title: what the figure
+	// leaves out and why ("ssg: no duality gap"), or what it cannot show
+	// ("no value reached the target").
+	Notes []string
 	// XRange and YRange, when not zero, fix the range {min, max} of an axis
 	// (min < max, min > 0 on a log axis) instead of fitting the data, e.g.
 	// {0, 1} for a rate. XRange applies to line charts, YRange to line and
@@ -111,6 +136,9 @@ type Figure struct {
 	// CellFormat is the fmt verb of the cell labels of a heat map; empty
 	// means "%.3g".
 	CellFormat string
+	// BlankLabel labels the NaN and infinite cells of a heat map, e.g.
+	// "not reached"; empty leaves them unlabeled.
+	BlankLabel string
 }
 
 // ErrEmptyFigure is returned when a figure has nothing to draw: no series
@@ -175,6 +203,17 @@ func (f *Figure) Validate() error {
 				return fmt.Errorf("viz: series %d (%q): %w", i, s.Name, err)
 			}
 		}
+		if err := checkDash(s.Dash, fmt.Sprintf("series %d (%q)", i, s.Name)); err != nil {
+			return err
+		}
+	}
+	for i, h := range f.HLines {
+		if err := checkDash(h.Dash, fmt.Sprintf("reference line %d (%q)", i, h.Label)); err != nil {
+			return err
+		}
+	}
+	if len(f.Marks) > 0 && f.Kind != Lines {
+		return fmt.Errorf("viz: marks are only supported by line charts, not %s", f.Kind)
 	}
 	if err := checkRange("XRange", f.XRange, f.LogX); err != nil {
 		return err
@@ -258,12 +297,13 @@ func checkRange(name string, r [2]float64, log bool) error {
 
 // line is a sanitized series of a line chart, ready for a renderer.
 type line struct {
-	name          string
-	x, y          []float64 // kept points
-	bx, blo, bhi  []float64 // kept band points
-	markers, dash bool
-	color         string
-	ref           bool // a reference line
+	name         string
+	x, y         []float64 // kept points
+	bx, blo, bhi []float64 // kept band points
+	markers      bool
+	dash         Dash
+	color        string
+	ref          bool // a reference line
 }
 
 // ok reports whether v can be drawn on an axis.
@@ -280,7 +320,7 @@ func (f *Figure) lines() ([]line, error) {
 	out := make([]line, 0, len(f.Series)+len(f.HLines))
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	for i, s := range f.Series {
-		l := line{name: s.Name, markers: s.Markers, dash: s.Dashed, color: seriesColor(s, i)}
+		l := line{name: s.Name, markers: s.Markers, dash: s.lineDash(), color: seriesColor(s, i)}
 		for j := range s.X {
 			if ok(s.X[j], f.LogX) && ok(s.Y[j], f.LogY) {
 				l.x = append(l.x, s.X[j])
@@ -306,14 +346,39 @@ func (f *Figure) lines() ([]line, error) {
 			xmin, xmax = 1, 10
 		}
 	}
-	for _, h := range f.HLines {
+	for k, h := range f.HLines {
 		if !ok(h.Y, f.LogY) {
 			continue
 		}
+		d := h.Dash
+		if d == Solid {
+			d = refDashes[k%len(refDashes)]
+		}
 		out = append(out, line{name: h.Label, x: []float64{xmin, xmax}, y: []float64{h.Y, h.Y},
-			dash: true, color: refColor, ref: true})
+			dash: d, color: refColor, ref: true})
 	}
 	return out, nil
+}
+
+// marks returns the marks of a line chart that fall inside the x range of
+// its sanitized series (reference lines aside).
+func (f *Figure) marks(ls []line) []Mark {
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for _, l := range ls {
+		if l.ref {
+			continue
+		}
+		for _, x := range append(append([]float64(nil), l.x...), l.bx...) {
+			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+		}
+	}
+	var out []Mark
+	for _, m := range f.Marks {
+		if ok(m.X, f.LogX) && m.X >= xmin && m.X <= xmax {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // cellFormat returns the fmt verb of heat-map cell labels.

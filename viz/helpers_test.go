@@ -118,7 +118,7 @@ func allFigures(t testing.TB) []figureCase {
 			{Name: "FW steps", Y: []float64{PassesToGap(runs[0].Trace, 0.2), 12, math.NaN()}},
 			{Name: "pairwise", Y: []float64{-3, 0, math.Inf(1)}},
 		}}
-	heat := &Figure{Kind: HeatMap, Title: "Cache sweep", XLabel: "nu", YLabel: "F",
+	heat := &Figure{Kind: HeatMap, Title: "Cache sweep", XLabel: "nu", YLabel: "F", BlankLabel: "not reached",
 		Rows: []string{"0.1", "0.25", "0.5"}, Cols: []string{"0.001", "0.01", "0.1", "1"},
 		Cells: [][]float64{{1, 2, 3, 4}, {5, math.NaN(), 7, math.Inf(1)}, {9, 10, 11, 12.5}}}
 	constHeat := &Figure{Kind: HeatMap, Rows: []string{"a"}, Cols: []string{"b", "c"}, Cells: [][]float64{{0, 0}}, CellFormat: "%.1f"}
@@ -134,6 +134,7 @@ func allFigures(t testing.TB) []figureCase {
 		{"loss", LossCurves(mixed)},
 		{"aggregate", agg},
 		{"log-log", logBoth},
+		{"styled", styledFigure()},
 		{"all-dropped", allDropped},
 		{"hlines-only", &Figure{LogY: true, HLines: []HLine{{Y: 2, Label: "two"}}}},
 		{"bars", bars},
@@ -141,4 +142,19 @@ func allFigures(t testing.TB) []figureCase {
 		{"heatmap-constant", constHeat},
 		{"heatmap-nan", nanHeat},
 	}
+}
+
+// styledFigure has every dash pattern, several reference lines, marks
+// (one outside the data) and notes.
+func styledFigure() *Figure {
+	f := &Figure{Title: "Styles", XLabel: "passes", YLabel: "gap", LogY: true,
+		Notes:  []string{"not shown: ssg (no duality gap)", "second note"},
+		HLines: []HLine{{Y: 0.5, Label: "epsilon"}, {Y: 0.25, Label: "kappa epsilon"}, {Y: 0.1, Label: "long", Dash: LongDash}},
+		Marks:  []Mark{{X: 2, Label: "fork: sampling uniform -> gap"}, {X: 100, Label: "outside"}}}
+	for d := Solid; d <= LongDash; d++ {
+		st := MethodStyle(int(d))
+		f.Series = append(f.Series, Series{Name: d.String(), X: []float64{0, 1, 2, 3}, Y: []float64{1, 0.8 / float64(d+1), 0.5 / float64(d+1), 0.2 / float64(d+1)},
+			Color: st.Color, Dash: d})
+	}
+	return f
 }

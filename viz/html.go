@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -132,7 +133,7 @@ func loadECharts() string {
 		}
 		js = scriptEnd.ReplaceAll(js, []byte(`<\/script`))
 		name := unsafeName.ReplaceAllString(filepath.Base(p), "_")
-		return "<script>/* ECharts " + EChartsVersion + " inlined from " + name + " */\n" + string(js) + "\n</script>"
+		return "<script>" + InlineMarker + name + " */\n" + string(js) + "\n</script>"
 	}
 	return `<script src="` + EChartsCDN + `"></script>`
 }
@@ -199,10 +200,12 @@ func (f *Figure) EChartsOption() ([]byte, error) {
 
 // common sets the options shared by every kind.
 func (f *Figure) common(legend []string, zoom bool) []charts.GlobalOpts {
-	top := "10"
-	if f.Title != "" {
-		top = "36"
+	// The legend goes under the title and its notes (one line each).
+	below := 10
+	if f.Title != "" || len(f.Notes) > 0 {
+		below = 36 + 16*len(f.Notes)
 	}
+	top := strconv.Itoa(below)
 	g := []charts.GlobalOpts{
 		charts.WithAnimation(false),
 		charts.WithTitleOpts(opts.Title{Title: f.Title, Left: "center"}),
@@ -219,7 +222,7 @@ func (f *Figure) common(legend []string, zoom bool) []charts.GlobalOpts {
 	if f.Kind == HeatMap {
 		bottom = "80"
 	}
-	g = append(g, charts.WithGridOpts(opts.Grid{Top: "70", Bottom: bottom, Left: "50", Right: "40", ContainLabel: opts.Bool(true)}))
+	g = append(g, charts.WithGridOpts(opts.Grid{Top: strconv.Itoa(below + 34), Bottom: bottom, Left: "50", Right: "40", ContainLabel: opts.Bool(true)}))
 	return g
 }
 
@@ -290,9 +293,6 @@ func (f *Figure) lineOption() (map[string]interface{}, error) {
 			s.Symbol = "circle"
 			s.SymbolSize = 6
 			s.LineStyle = &opts.LineStyle{Color: l.color, Width: 2, Type: "solid"}
-			if l.dash {
-				s.LineStyle.Type = "dashed"
-			}
 			if l.ref {
 				s.LineStyle.Width = 1
 				s.ShowSymbol = opts.Bool(false)
@@ -302,6 +302,7 @@ func (f *Figure) lineOption() (map[string]interface{}, error) {
 	c.Validate()
 	obj := c.JSON()
 	obj["color"] = palette[:]
+	f.addSubtitle(obj)
 	// Bands first, drawn under every curve.
 	series := make([]interface{}, 0, 2*len(ls))
 	for _, l := range ls {
@@ -318,11 +319,70 @@ func (f *Figure) lineOption() (map[string]interface{}, error) {
 		b.Encode = &opts.Encode{X: 0, Y: []int{1, 2}}
 		series = append(series, b)
 	}
-	for _, s := range c.MultiSeries {
-		series = append(series, s)
+	for k, s := range c.MultiSeries {
+		m, err := withDash(s, ls[k].dash)
+		if err != nil {
+			return nil, err
+		}
+		series = append(series, m)
+	}
+	if ms := f.marks(ls); len(ms) > 0 {
+		series = append(series, markSeries(ms))
 	}
 	obj["series"] = series
 	return obj, nil
+}
+
+// withDash returns a line series as a JSON object whose lineStyle.type is
+// the dash pattern (go-echarts only writes names, not on/off lengths).
+func withDash(s charts.SingleSeries, d Dash) (map[string]interface{}, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("viz: echarts series: %w", err)
+	}
+	var m map[string]interface{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("viz: echarts series: %w", err)
+	}
+	if ls, ok := m["lineStyle"].(map[string]interface{}); ok {
+		ls["type"] = d.echartsType()
+	}
+	return m, nil
+}
+
+// markSeries is an empty line series carrying the marks as vertical
+// mark lines (ECharts draws mark lines on a series).
+func markSeries(marks []Mark) map[string]interface{} {
+	data := make([]map[string]interface{}, len(marks))
+	for i, m := range marks {
+		data[i] = map[string]interface{}{"xAxis": m.X, "label": map[string]interface{}{"formatter": m.Label}}
+	}
+	return map[string]interface{}{
+		"type": "line", "name": "", "data": []interface{}{}, "silent": true,
+		"markLine": map[string]interface{}{
+			"symbol": "none", "silent": true, "animation": false,
+			"lineStyle": map[string]interface{}{"color": "#888888", "type": "dotted", "width": 1},
+			"label":     map[string]interface{}{"position": "insideEndTop", "color": "#555555", "fontSize": 10},
+			"data":      data,
+		},
+	}
+}
+
+// addSubtitle writes the figure's notes as the title's subtext.
+func (f *Figure) addSubtitle(obj map[string]interface{}) {
+	if len(f.Notes) == 0 {
+		return
+	}
+	if t, ok := obj["title"].(map[string]interface{}); ok {
+		t["subtext"] = strings.Join(f.Notes, "\n")
+		return
+	}
+	b, _ := json.Marshal(obj["title"])
+	var t map[string]interface{}
+	if json.Unmarshal(b, &t) == nil && t != nil {
+		t["subtext"] = strings.Join(f.Notes, "\n")
+		obj["title"] = t
+	}
 }
 
 func (f *Figure) barOption() map[string]interface{} {
@@ -361,6 +421,7 @@ func (f *Figure) barOption() map[string]interface{} {
 	c.Validate()
 	obj := c.JSON()
 	obj["color"] = palette[:]
+	f.addSubtitle(obj)
 	return obj
 }
 
@@ -394,6 +455,17 @@ func (f *Figure) heatMapOption() map[string]interface{} {
 	}))
 	c.Validate()
 	obj := c.JSON()
+	f.addSubtitle(obj)
+	if blank := f.blankCells(); blank != nil {
+		if list, ok := obj["series"].([]interface{}); ok {
+			obj["series"] = append(list, blank)
+		} else {
+			b, _ := json.Marshal(obj["series"])
+			var l []interface{}
+			json.Unmarshal(b, &l)
+			obj["series"] = append(l, blank)
+		}
+	}
 	// go-echarts' VisualMap holds float32 and drops a zero max: write it here.
 	lo, hi := f.cellRange()
 	obj["visualMap"] = []map[string]interface{}{{
@@ -402,6 +474,29 @@ func (f *Figure) heatMapOption() map[string]interface{} {
 		"inRange": map[string]interface{}{"color": heatStops},
 	}}
 	return obj
+}
+
+// blankCells returns a scatter series that labels the NaN and infinite
+// cells of a heat map with BlankLabel (nil when there is none to label).
+func (f *Figure) blankCells() map[string]interface{} {
+	if f.BlankLabel == "" {
+		return nil
+	}
+	var data [][]interface{}
+	for r, row := range f.Cells {
+		for c, v := range row {
+			if !ok(v, false) {
+				data = append(data, []interface{}{c, r})
+			}
+		}
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	return map[string]interface{}{
+		"type": "scatter", "name": f.BlankLabel, "symbolSize": 0, "silent": true, "data": data,
+		"label": map[string]interface{}{"show": true, "formatter": f.BlankLabel, "color": "#666666", "position": "inside"},
+	}
 }
 
 // WriteHTML writes the figure as a standalone interactive HTML page
@@ -420,29 +515,67 @@ func (f *Figure) WriteHTML(w io.Writer) error {
 }
 
 // page returns the HTML page of the figure.
-func (f *Figure) page() (string, error) {
-	opt, err := f.EChartsOption()
-	if err != nil {
-		return "", err
+func (f *Figure) page() (string, error) { return pageOf([]*Figure{f}, 0) }
+
+// DrawnAttr is the attribute of every chart element of the HTML pages that
+// says how much of its data the chart draws (Figure.Drawn), so that a
+// checker of saved notebooks can reject empty charts without running them.
+const DrawnAttr = "data-fwstruct-drawn"
+
+// InlineMarker starts the comment that precedes an inlined copy of ECharts
+// in the HTML pages: a page without it loads the library from EChartsCDN,
+// and shows "ECharts could not be loaded" offline.
+const InlineMarker = "/* ECharts " + EChartsVersion + " inlined from "
+
+// pageOf returns one HTML page holding every figure, one chart below the
+// other, with one copy of ECharts. A single figure fills the window
+// (height 0); several get height pixels each.
+func pageOf(figs []*Figure, height int) (string, error) {
+	if len(figs) == 0 {
+		return "", errors.New("viz: no figure to show")
 	}
-	title := f.Title
+	opts := make([][]byte, len(figs))
+	for i, f := range figs {
+		var err error
+		if opts[i], err = f.EChartsOption(); err != nil {
+			if len(figs) == 1 {
+				return "", err
+			}
+			return "", fmt.Errorf("viz: figure %d of %d: %w", i+1, len(figs), err)
+		}
+	}
+	title := figs[0].Title
 	if title == "" {
 		title = "fwstruct figure"
+	}
+	size := "width: 100%; height: 100%; min-height: 240px;"
+	if len(figs) > 1 {
+		size = "width: 100%; height: " + strconv.Itoa(height) + "px;"
 	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>")
 	b.WriteString(html.EscapeString(title))
-	b.WriteString("</title>\n<style>html, body { margin: 0; height: 100%; } #" + chartID +
-		" { width: 100%; height: 100%; min-height: 240px; }</style>\n")
+	b.WriteString("</title>\n<style>html, body { margin: 0; height: 100%; } ." + chartID + " { " + size + " }</style>\n")
 	b.WriteString(loadECharts())
-	b.WriteString("\n</head>\n<body>\n<div id=\"" + chartID + "\"></div>\n<script>\n\"use strict\";\n(function () {\n")
-	b.WriteString("  var el = document.getElementById('" + chartID + "');\n")
-	b.WriteString("  if (typeof echarts === 'undefined') { el.textContent = 'ECharts could not be loaded (offline without a local copy: see the fwstruct viz package documentation).'; return; }\n")
-	b.WriteString("  var chart = echarts.init(el, null, {renderer: 'canvas'});\n")
-	b.WriteString("  var option = ")
-	b.Write(opt)
-	b.WriteString(";\n  chart.setOption(option);\n")
-	b.WriteString("  window.addEventListener('resize', function () { chart.resize(); });\n})();\n</script>\n</body>\n</html>\n")
+	b.WriteString("\n</head>\n<body>\n")
+	for i, f := range figs {
+		fmt.Fprintf(&b, "<div id=\"%s-%d\" class=\"%s\" %s=\"%d\"></div>\n", chartID, i, chartID, DrawnAttr, f.Drawn())
+	}
+	b.WriteString("<script>\n\"use strict\";\n(function () {\n")
+	b.WriteString("  var options = [\n")
+	for i, o := range opts {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.Write(o)
+	}
+	b.WriteString("\n  ];\n")
+	b.WriteString("  options.forEach(function (option, i) {\n")
+	b.WriteString("    var el = document.getElementById('" + chartID + "-' + i);\n")
+	b.WriteString("    if (typeof echarts === 'undefined') { el.textContent = 'ECharts could not be loaded (offline without a local copy: see the fwstruct viz package documentation).'; return; }\n")
+	b.WriteString("    var chart = echarts.init(el, null, {renderer: 'canvas'});\n")
+	b.WriteString("    chart.setOption(option);\n")
+	b.WriteString("    window.addEventListener('resize', function () { chart.resize(); });\n  });\n})();\n</script>\n</body>\n</html>\n")
 	return b.String(), nil
 }
 
@@ -459,6 +592,24 @@ func (f *Figure) IFrame(height int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return iframe(page, height), nil
+}
+
+func iframe(page string, height int) string {
 	return `<iframe srcdoc="` + html.EscapeString(page) + `" style="width:100%;height:` +
-		strconv.Itoa(height) + `px;border:0"></iframe>`, nil
+		strconv.Itoa(height) + `px;border:0"></iframe>`
+}
+
+// IFrames returns one iframe (see Figure.IFrame) holding every figure, one
+// below the other, each height pixels tall: the page inlines ECharts once
+// (about 1 MB) instead of once per figure.
+func IFrames(height int, figs ...*Figure) (string, error) {
+	if height <= 0 || height*max(1, len(figs)) > MaxPixels {
+		return "", fmt.Errorf("viz: iframe of %d figures of %d pixels outside [1, %d]", len(figs), height, MaxPixels)
+	}
+	page, err := pageOf(figs, height)
+	if err != nil {
+		return "", err
+	}
+	return iframe(page, height*len(figs)), nil
 }

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
@@ -39,7 +40,7 @@ func checkSize(width, height int) error {
 func px(n int) vg.Length { return vg.Length(n) * vg.Inch / DPI }
 
 // WritePNG renders the figure with gonum/plot as a width x height pixel PNG
-// image.
+// image, with a tEXt chunk PNGDrawnKey saying how much data it draws.
 func (f *Figure) WritePNG(w io.Writer, width, height int) error {
 	if err := checkSize(width, height); err != nil {
 		return err
@@ -48,7 +49,15 @@ func (f *Figure) WritePNG(w io.Writer, width, height int) error {
 	if err := f.drawTo(c, px(width), px(height)); err != nil {
 		return err
 	}
-	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		return err
+	}
+	img, err := withPNGText(buf.Bytes(), PNGDrawnKey, drawnText(f))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(img)
 	return err
 }
 
@@ -131,7 +140,14 @@ func (f *Figure) drawTo(c vg.Canvas, width, height vg.Length) (err error) {
 			err = fmt.Errorf("viz: gonum/plot: %v", r)
 		}
 	}()
-	p.Draw(draw.NewCanvas(c, width, height))
+	dc := draw.NewCanvas(c, width, height)
+	if f.Kind == HeatMap {
+		main, bar := splitColorBar(dc)
+		p.Draw(main)
+		f.colorBar().Draw(bar)
+		return nil
+	}
+	p.Draw(dc)
 	return nil
 }
 
@@ -141,7 +157,7 @@ func (f *Figure) plot(width, height vg.Length) (*plot.Plot, error) {
 		return nil, err
 	}
 	p := plot.New()
-	p.Title.Text = f.Title
+	p.Title.Text = f.title()
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
 	p.Legend.Top = true
@@ -173,8 +189,6 @@ func translucent(c color.NRGBA) color.NRGBA {
 	c.A = 0x40
 	return c
 }
-
-var dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 
 func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	ls, err := f.lines()
@@ -221,8 +235,8 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 		if l.ref {
 			ln.Width = vg.Points(1)
 		}
-		if l.dash {
-			ln.Dashes = dashes
+		if l.dash != Solid {
+			ln.Dashes = l.dash.vgDashes()
 		}
 		thumbs := []plot.Thumbnailer{ln}
 		if len(l.x) > 0 {
@@ -264,7 +278,65 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	if f.YRange != [2]float64{} {
 		p.Y.Min, p.Y.Max = f.YRange[0], f.YRange[1]
 	}
-	placeLegend(p, ls, width, height)
+	marks := f.marks(ls)
+	if err := addMarks(p, marks); err != nil {
+		return err
+	}
+	placeLegend(p, append(ls, markLines(p, marks, width)...), width, height)
+	return nil
+}
+
+// markLines returns the marks as lines for placeLegend: the vertical line
+// and the label along the top, so that the legend avoids them too.
+func markLines(p *plot.Plot, marks []Mark, width vg.Length) []line {
+	var out []line
+	span := p.X.Max - p.X.Min
+	for _, m := range marks {
+		out = append(out, line{x: []float64{m.X, m.X}, y: []float64{p.Y.Min, p.Y.Max}})
+		// The label, 8 points a character or so, along the top.
+		frac := 0.5 * 8 * float64(len([]rune(m.Label))+1) / (0.85 * width.Points())
+		end := m.X + frac*span
+		if p.X.Scale != nil {
+			if _, isLog := p.X.Scale.(plot.LogScale); isLog && m.X > 0 {
+				end = m.X * math.Pow(p.X.Max/p.X.Min, frac)
+			}
+		}
+		out = append(out, line{x: []float64{m.X, end}, y: []float64{p.Y.Max, p.Y.Max}})
+	}
+	return out
+}
+
+// markColor is the color of event marks.
+var markColor = color.NRGBA{R: 0x88, G: 0x88, B: 0x88, A: 0xff}
+
+// addMarks draws every mark as a dotted vertical line across the current y
+// range of the plot, labeled at the top.
+func addMarks(p *plot.Plot, marks []Mark) error {
+	if len(marks) == 0 || !(p.Y.Max > p.Y.Min) {
+		return nil
+	}
+	var pts plotter.XYs
+	var labels []string
+	for _, m := range marks {
+		ln, err := plotter.NewLine(plotter.XYs{{X: m.X, Y: p.Y.Min}, {X: m.X, Y: p.Y.Max}})
+		if err != nil {
+			return fmt.Errorf("viz: mark %q: %w", m.Label, err)
+		}
+		ln.Color, ln.Width, ln.Dashes = markColor, vg.Points(1), Dotted.vgDashes()
+		p.Add(ln)
+		pts = append(pts, plotter.XY{X: m.X, Y: p.Y.Max})
+		labels = append(labels, " "+m.Label)
+	}
+	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+	if err != nil {
+		return err
+	}
+	for i := range lab.TextStyle {
+		lab.TextStyle[i].Color = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+		lab.TextStyle[i].YAlign = draw.YTop
+		lab.TextStyle[i].Font.Size = vg.Points(8)
+	}
+	p.Add(lab)
 	return nil
 }
 
@@ -573,11 +645,15 @@ func (f *Figure) plotHeatMap(p *plot.Plot) error {
 	var labels []string
 	for r, row := range f.Cells {
 		for c, v := range row {
-			if !ok(v, false) {
+			switch {
+			case ok(v, false):
+				labels = append(labels, fmt.Sprintf(f.cellFormat(), v))
+			case f.BlankLabel != "":
+				labels = append(labels, f.BlankLabel)
+			default:
 				continue
 			}
 			pts = append(pts, plotter.XY{X: float64(c), Y: float64(r)})
-			labels = append(labels, fmt.Sprintf(f.cellFormat(), v))
 		}
 	}
 	if len(pts) > 0 {
@@ -589,6 +665,12 @@ func (f *Figure) plotHeatMap(p *plot.Plot) error {
 		lo, hi := f.cellRange()
 		for i := range lab.TextStyle {
 			v := f.Cells[int(pts[i].Y)][int(pts[i].X)]
+			if !ok(v, false) { // a blank cell's label
+				lab.TextStyle[i].Color = color.NRGBA{R: 0x66, G: 0x66, B: 0x66, A: 0xff}
+				lab.TextStyle[i].XAlign = draw.XCenter
+				lab.TextStyle[i].YAlign = draw.YCenter
+				continue
+			}
 			k := int(math.Round((v - lo) / (hi - lo) * 255))
 			lab.TextStyle[i].Color = textOn(pal[max(0, min(255, k))])
 			lab.TextStyle[i].XAlign = draw.XCenter

@@ -1,9 +1,11 @@
 package viz
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fwstruct/fwstruct/solver"
 )
@@ -51,6 +53,47 @@ type Run struct {
 	Name string
 	// Trace is the run's trace (solver.Solver.Trace), in the order recorded.
 	Trace []solver.TracePoint
+	// Style is how the run is drawn; a zero Style means Color(i) for the
+	// i-th run, solid. Give every method one Style across the figures of a
+	// notebook (see MethodStyle).
+	Style Style
+}
+
+// style returns the style of the i-th run.
+func (r Run) style(i int) Style {
+	st := r.Style
+	if st.Color == "" {
+		st.Color = Color(i)
+	}
+	return st
+}
+
+// eventMarks returns a mark at every trace point of the runs that records
+// an event (a knob changed, a fork), labeled with the run's name, once per
+// label and position (a fork shares its history with its original).
+func eventMarks(runs []Run, x XAxis) []Mark {
+	var out []Mark
+	seen := map[Mark]bool{}
+	for _, r := range runs {
+		for _, p := range r.Trace {
+			if p.Event == "" {
+				continue
+			}
+			m := Mark{X: x.Of(p), Label: r.Name + ": " + p.Event}
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// skipped notes the runs a figure leaves out for lack of data.
+func (f *Figure) skipped(names []string, what string) {
+	if len(names) > 0 {
+		f.Notes = append(f.Notes, fmt.Sprintf("not shown: %s (no %s)", strings.Join(names, ", "), what))
+	}
 }
 
 // curve returns the series of value against x over a trace.
@@ -73,44 +116,67 @@ func hasFinite(trace []solver.TracePoint, value func(solver.TracePoint) float64)
 }
 
 // GapCurves plots the duality gap (primal - dual, Lacoste-Julien et al.
-// 2013, Fig. 1-3) of every run on a log scale against x. Run i has color
-// Color(i); runs with weighted averaging also show the gap of the averaged
-// iterate, dashed ("name avg"). Runs without a gap (SSG) give empty curves.
+// 2013, Fig. 1-3) of every run on a log scale against x, in the run's
+// style; runs with weighted averaging also show the gap of the averaged
+// iterate ("name avg", same color, dashed). Runs without any gap (SSG) are
+// left out, and a note says so. Events of the traces are drawn as marks.
 func GapCurves(runs []Run, x XAxis) *Figure {
 	f := &Figure{Title: "Duality gap", XLabel: x.String(), YLabel: "duality gap", LogY: true}
 	f.addWithCompanion(runs, x, "", func(p solver.TracePoint) float64 { return p.Gap },
-		" avg", func(p solver.TracePoint) float64 { return p.GapAvg })
+		" avg", func(p solver.TracePoint) float64 { return p.GapAvg }, "duality gap")
+	f.Marks = eventMarks(runs, x)
 	return f
 }
 
-// addWithCompanion adds, for every run i, the curve of value (solid, color
-// i, named run name + suffix) and, when the run recorded it, the curve of
-// companion (dashed, same color, run name + companionSuffix).
+// addWithCompanion adds, for every run i with a finite value, the curve of
+// value (in the run's style, named run name + suffix) and, when the run
+// recorded it, the curve of companion (same color, the companion dash,
+// run name + companionSuffix); runs without any finite value are noted as
+// having no what.
 func (f *Figure) addWithCompanion(runs []Run, x XAxis, suffix string, value func(solver.TracePoint) float64,
-	companionSuffix string, companion func(solver.TracePoint) float64) {
+	companionSuffix string, companion func(solver.TracePoint) float64, what string) {
+	var skipped []string
 	for i, r := range runs {
+		st := r.style(i)
+		if !hasFinite(r.Trace, value) {
+			skipped = append(skipped, r.Name)
+			continue
+		}
 		s := curve(r.Name+suffix, r.Trace, x, value)
-		s.Color = Color(i)
+		s.Color, s.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, s)
 		if hasFinite(r.Trace, companion) {
 			c := curve(r.Name+companionSuffix, r.Trace, x, companion)
-			c.Color, c.Dashed = Color(i), true
+			c.Color, c.Dash = st.Color, st.Dash.companion()
 			f.Series = append(f.Series, c)
 		}
 	}
+	f.skipped(skipped, what)
 }
 
-// ObjectiveCurves plots the primal (solid) and dual (dashed) objectives of
-// every run against x; the gap between the two curves of a run is its
-// duality gap.
+// ObjectiveCurves plots the primal (the run's style) and dual (same color,
+// dashed) objectives of every run against x; the gap between the two
+// curves of a run is its duality gap. Runs without a dual (SSG) show their
+// primal only, with a note.
 func ObjectiveCurves(runs []Run, x XAxis) *Figure {
 	f := &Figure{Title: "Primal and dual objectives", XLabel: x.String(), YLabel: "objective"}
+	var noDual []string
 	for i, r := range runs {
+		st := r.style(i)
 		p := curve(r.Name+" primal", r.Trace, x, func(p solver.TracePoint) float64 { return p.Primal })
-		d := curve(r.Name+" dual", r.Trace, x, func(p solver.TracePoint) float64 { return p.Dual })
-		p.Color, d.Color, d.Dashed = Color(i), Color(i), true
-		f.Series = append(f.Series, p, d)
+		p.Color, p.Dash = st.Color, st.Dash
+		f.Series = append(f.Series, p)
+		dual := func(p solver.TracePoint) float64 { return p.Dual }
+		if !hasFinite(r.Trace, dual) {
+			noDual = append(noDual, r.Name+" dual")
+			continue
+		}
+		d := curve(r.Name+" dual", r.Trace, x, dual)
+		d.Color, d.Dash = st.Color, st.Dash.companion()
+		f.Series = append(f.Series, d)
 	}
+	f.skipped(noDual, "dual objective")
+	f.Marks = eventMarks(runs, x)
 	return f
 }
 
@@ -120,13 +186,27 @@ func ObjectiveCurves(runs []Run, x XAxis) *Figure {
 // 1. Points without an estimate (unvisited blocks, FW, SSG) are dropped.
 func StalenessCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Staleness of the gap estimate", XLabel: Passes.String(),
-		YLabel: "gap estimate / true gap", LogY: true, HLines: []HLine{{Y: 1}}}
+		YLabel: "gap estimate / true gap", LogY: true, HLines: []HLine{{Y: 1, Label: "exact (1)"}}}
+	f.addMarked(runs, solver.TracePoint.StalenessRatio, "gap estimate")
+	return f
+}
+
+// addMarked adds, for every run with a finite value, the curve of value
+// against passes with markers, in the run's style; the others are noted.
+func (f *Figure) addMarked(runs []Run, value func(solver.TracePoint) float64, what string) {
+	var skipped []string
 	for i, r := range runs {
-		s := curve(r.Name, r.Trace, Passes, solver.TracePoint.StalenessRatio)
-		s.Color, s.Markers = Color(i), true
+		if !hasFinite(r.Trace, value) {
+			skipped = append(skipped, r.Name)
+			continue
+		}
+		st := r.style(i)
+		s := curve(r.Name, r.Trace, Passes, value)
+		s.Color, s.Dash, s.Markers = st.Color, st.Dash, true
 		f.Series = append(f.Series, s)
 	}
-	return f
+	f.skipped(skipped, what)
+	f.Marks = eventMarks(runs, Passes)
 }
 
 // SpeedupCurves plots the predicted speed-up of gap sampling over uniform
@@ -134,12 +214,8 @@ func StalenessCurves(runs []Run) *Figure {
 // log scale against passes, with a reference line at 1 (no speed-up).
 func SpeedupCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Predicted speed-up of gap sampling", XLabel: Passes.String(),
-		YLabel: "chi(g)^3 / chi(C)", LogY: true, HLines: []HLine{{Y: 1}}}
-	for i, r := range runs {
-		s := curve(r.Name, r.Trace, Passes, func(p solver.TracePoint) float64 { return p.PredictedSpeedup })
-		s.Color, s.Markers = Color(i), true
-		f.Series = append(f.Series, s)
-	}
+		YLabel: "chi(g)^3 / chi(C)", LogY: true, HLines: []HLine{{Y: 1, Label: "no speed-up (1)"}}}
+	f.addMarked(runs, func(p solver.TracePoint) float64 { return p.PredictedSpeedup }, "exact block gaps")
 	return f
 }
 
@@ -147,11 +223,18 @@ func SpeedupCurves(runs []Run) *Figure {
 // the cache (Osokin et al. 2016, Alg. 5) in each interval between two
 // consecutive trace points (from the differences of the cumulative
 // CacheHits and CacheMisses; the first interval starts at 0), against the
-// passes at the end of the interval. Intervals without a step are dropped.
+// passes at the end of the interval. Intervals without a step are
+// dropped; runs without a cache (no hit nor miss) are left out, noted.
 func CacheHitRates(runs []Run) *Figure {
 	f := &Figure{Title: "Cache hit rate", XLabel: Passes.String(), YLabel: "hit rate per interval"}
+	var skipped []string
 	for i, r := range runs {
-		s := Series{Name: r.Name, Color: Color(i), Markers: true}
+		if tr := r.Trace; len(tr) == 0 || tr[len(tr)-1].CacheHits+tr[len(tr)-1].CacheMisses == 0 {
+			skipped = append(skipped, r.Name)
+			continue
+		}
+		st := r.style(i)
+		s := Series{Name: r.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		var hits, misses int64
 		for _, p := range r.Trace {
 			dh, dm := p.CacheHits-hits, p.CacheMisses-misses
@@ -165,24 +248,31 @@ func CacheHitRates(runs []Run) *Figure {
 		}
 		f.Series = append(f.Series, s)
 	}
+	f.skipped(skipped, "cache")
+	f.Marks = eventMarks(runs, Passes)
 	return f
 }
 
-// LossCurves plots the test loss (solid) and, when recorded, the training
-// loss (dashed, "name train") of every run against passes.
+// LossCurves plots the test loss (the run's style) and, when recorded, the
+// training loss (same color, dashed, "name train") of every run against
+// passes; runs without a test loss are left out, noted.
 func LossCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Task loss", XLabel: Passes.String(), YLabel: "task loss"}
 	f.addWithCompanion(runs, Passes, " test", func(p solver.TracePoint) float64 { return p.TestLoss },
-		" train", func(p solver.TracePoint) float64 { return p.TrainLoss })
+		" train", func(p solver.TracePoint) float64 { return p.TrainLoss }, "test loss")
+	f.Marks = eventMarks(runs, Passes)
 	return f
 }
 
 // Aggregate summarizes several runs of one configuration (e.g. seeds) as
 // one series: at every x of grid, Y is the median and Lo, Hi the minimum
 // and maximum over the runs of value at the last trace point whose x
-// coordinate is <= that x (step interpolation). A run contributes only
-// between its first and its last point, and only finite values; grid
-// points without any contribution are left out. A nil grid means the
+// coordinate is <= that x (step interpolation). A run covers the x from its
+// first to its last point; grid points not covered by every run are left
+// out, so that the curve and its band stop where the first run ends (past
+// it, a "median" would be the value of the slower runs alone: against time,
+// the flat tail of the slowest seed). Non-finite values do not contribute;
+// grid points without any finite value are left out. A nil grid means the
 // sorted union of the x coordinates of all runs; a nil value means the
 // duality gap. The x coordinates of every run must be non-decreasing, as
 // those of a solver trace are. This is the median curve with its min/max
@@ -208,12 +298,24 @@ func Aggregate(name string, runs [][]solver.TracePoint, x XAxis, value func(solv
 	}
 	s := Series{Name: name, X: []float64{}, Y: []float64{}, Lo: []float64{}, Hi: []float64{}}
 	vals := make([]float64, 0, len(runs))
+	for _, r := range runs {
+		if len(r) == 0 {
+			return s
+		}
+	}
 	for _, g := range grid {
 		vals = vals[:0]
+		covered := true
 		for _, r := range runs {
-			if len(r) == 0 || g > x.Of(r[len(r)-1]) {
-				continue
+			if g < x.Of(r[0]) || g > x.Of(r[len(r)-1]) {
+				covered = false
+				break
 			}
+		}
+		if !covered {
+			continue
+		}
+		for _, r := range runs {
 			// The last point with x <= g (trace x coordinates are
 			// non-decreasing).
 			k, _ := slices.BinarySearchFunc(r, g, func(p solver.TracePoint, t float64) int {
@@ -222,9 +324,6 @@ func Aggregate(name string, runs [][]solver.TracePoint, x XAxis, value func(solv
 				}
 				return 1
 			})
-			if k == 0 {
-				continue // before the run's first point
-			}
 			if v := value(r[k-1]); ok(v, false) {
 				vals = append(vals, v)
 			}

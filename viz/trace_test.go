@@ -33,29 +33,26 @@ func TestAggregate(t *testing.T) {
 		wantEmpty bool
 	}{
 		{
-			name: "median of three, step interpolation, runs end",
+			name: "median of three, step interpolation, only where every run is",
 			runs: [][]solver.TracePoint{a, b, c},
 			grid: []float64{0, 1, 2, 3, 4, 5, 6, 7},
-			// x=0: a 10, b 20 (c starts at 1)      -> median 15, [10, 20]
+			// x=0: c starts at 1                   -> left out
 			// x=1: a 10, b 4, c 30                 -> 10, [4, 30]
 			// x=2: a 8, b 4, c 30                  -> 8, [4, 30]
 			// x=3: a 8, b 4, c 3                   -> 4, [3, 8]
-			// x=4: a 6, b 4 (c ended at 3)         -> 5, [4, 6]
-			// x=5: b 2 (a ended at 4)              -> 2, [2, 2]
-			// x=6: b 1                             -> 1
-			// x=7: beyond every run                -> left out
-			X:  []float64{0, 1, 2, 3, 4, 5, 6},
-			Y:  []float64{15, 10, 8, 4, 5, 2, 1},
-			Lo: []float64{10, 4, 4, 3, 4, 2, 1},
-			Hi: []float64{20, 30, 30, 8, 6, 2, 1},
+			// x=4..7: c ended at 3 (a at 4, b at 6) -> left out
+			X:  []float64{1, 2, 3},
+			Y:  []float64{10, 8, 4},
+			Lo: []float64{4, 4, 3},
+			Hi: []float64{30, 30, 8},
 		},
 		{
 			name: "nil grid is the union of the x coordinates",
 			runs: [][]solver.TracePoint{a, c},
-			X:    []float64{0, 1, 2, 3, 4},
-			Y:    []float64{10, 20, 19, 5.5, 6},
-			Lo:   []float64{10, 10, 8, 3, 6},
-			Hi:   []float64{10, 30, 30, 8, 6},
+			X:    []float64{1, 2, 3},
+			Y:    []float64{20, 19, 5.5},
+			Lo:   []float64{10, 8, 3},
+			Hi:   []float64{30, 30, 8},
 		},
 		{
 			name:  "custom value skips NaN",
@@ -68,8 +65,8 @@ func TestAggregate(t *testing.T) {
 			name: "x axis oracle calls",
 			runs: [][]solver.TracePoint{a, b},
 			x:    OracleCalls,
-			grid: []float64{150, 450},
-			X:    []float64{150, 450}, Y: []float64{7, 4}, Lo: []float64{4, 4}, Hi: []float64{10, 4},
+			grid: []float64{150, 350, 450},
+			X:    []float64{150, 350}, Y: []float64{7, 6}, Lo: []float64{4, 4}, Hi: []float64{10, 8},
 		},
 		{
 			name:      "no runs",
@@ -165,13 +162,13 @@ func TestTraceFigures(t *testing.T) {
 		logY   bool
 		xlabel string
 	}{
-		{"gap", GapCurves(runs, Passes), []string{"BCFW", "BCPFW gap cache", "BCPFW gap cache avg", "FW", "SSG"}, true, "effective passes"},
+		{"gap", GapCurves(runs, Passes), []string{"BCFW", "BCPFW gap cache", "BCPFW gap cache avg", "FW"}, true, "effective passes"},
 		{"gap seconds", GapCurves(runs[:1], Seconds), []string{"BCFW"}, true, "solver time (s)"},
-		{"objective", ObjectiveCurves(runs[2:], OracleCalls), []string{"FW primal", "FW dual", "SSG primal", "SSG dual"}, false, "oracle calls"},
+		{"objective", ObjectiveCurves(runs[2:], OracleCalls), []string{"FW primal", "FW dual", "SSG primal"}, false, "oracle calls"},
 		{"staleness", StalenessCurves(runs[:2]), []string{"BCFW", "BCPFW gap cache"}, true, "effective passes"},
 		{"speedup", SpeedupCurves(runs[:1]), []string{"BCFW"}, true, "effective passes"},
 		{"cache", CacheHitRates(runs[1:2]), []string{"BCPFW gap cache"}, false, "effective passes"},
-		{"loss", LossCurves(runs), []string{"BCFW test", "BCPFW gap cache test", "BCPFW gap cache train", "FW test", "SSG test"}, false, "effective passes"},
+		{"loss", LossCurves(runs), []string{"BCFW test", "BCPFW gap cache test", "BCPFW gap cache train"}, false, "effective passes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -188,8 +185,30 @@ func TestTraceFigures(t *testing.T) {
 	}
 	// Series of one run share its color; runs get distinct colors.
 	g := GapCurves(runs, Passes)
-	if g.Series[1].Color != g.Series[2].Color || !g.Series[2].Dashed || g.Series[0].Color == g.Series[1].Color {
+	if g.Series[1].Color != g.Series[2].Color || g.Series[2].Dash != Dashed || g.Series[0].Color == g.Series[1].Color {
 		t.Errorf("colors %s %s %s", g.Series[0].Color, g.Series[1].Color, g.Series[2].Color)
+	}
+	// What a figure leaves out, it says.
+	for _, c := range []struct {
+		fig  *Figure
+		note string
+	}{
+		{g, "not shown: SSG (no duality gap)"},
+		{ObjectiveCurves(runs, Passes), "not shown: SSG dual (no dual objective)"},
+		{LossCurves(runs), "not shown: FW, SSG (no test loss)"},
+		{CacheHitRates(runs), "not shown: BCFW, FW, SSG (no cache)"},
+		{StalenessCurves(runs), "not shown: FW, SSG (no gap estimate)"},
+	} {
+		if !reflect.DeepEqual(c.fig.Notes, []string{c.note}) {
+			t.Errorf("%s: notes %q, want %q", c.fig.Title, c.fig.Notes, c.note)
+		}
+	}
+	// Styles given to runs are kept, the companion curve gets the
+	// companion dash.
+	styled := []Run{{Name: "a", Trace: runs[1].Trace, Style: Style{Color: "#123456", Dash: LongDash}}}
+	sg := GapCurves(styled, Passes)
+	if sg.Series[0].Color != "#123456" || sg.Series[0].Dash != LongDash || sg.Series[1].Color != "#123456" || sg.Series[1].Dash != Dotted {
+		t.Errorf("styled series %+v", sg.Series)
 	}
 	// The staleness of observe-only points differs from 1, and stays 1 at
 	// the exact gap passes.

@@ -199,6 +199,18 @@ func TestReport(t *testing.T) {
 	if err != nil || !strings.Contains(string(html), "gap+cache") {
 		t.Fatalf("interactive figure missing the run name: %v", err)
 	}
+	// A run without a cache gets no (empty) cache-hit chart, and is told so.
+	solo := filepath.Join(dir, "solo")
+	code, stdout, errOut = runCLI(t, "report", "--out", solo, "--formats", "png", a)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(stdout, "cache-hits") || !strings.Contains(errOut, "cache-hits not drawn: not shown: a (no cache)") {
+		t.Fatalf("report of a run without a cache:\nstdout %s\nstderr %s", stdout, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(solo, "cache-hits.png")); err == nil {
+		t.Fatal("an empty cache-hit chart was written")
+	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"not":"a trace"}`), 0o644)
 	for _, args := range [][]string{{"report"}, {"report", bad}, {"report", "--formats", "gif", a}, {"report", filepath.Join(dir, "missing.json")}} {

@@ -18,7 +18,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct report [flags] TRACE.json [NAME=TRACE.json ...]\n\nDraws the figures of one or several traces written by fwstruct train --trace:\nduality gap against passes and time, primal/dual, staleness of the gap estimate,\ncache hit rates and losses, as PNG, SVG, PDF or interactive HTML (offline ECharts).\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: fwstruct report [flags] TRACE.json [NAME=TRACE.json ...]\n\nDraws the figures of one or several traces written by fwstruct train --trace:\nduality gap against passes and time, primal/dual, staleness of the gap estimate,\ncache hit rates and losses, as PNG, SVG, PDF or interactive HTML (offline ECharts).\nA figure without data for any of the traces (cache hits without a cache) is not\ndrawn; a line on stderr says why.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	outDir := fs.String("out", "report", "folder to write the figures to")
@@ -77,6 +77,14 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		{"losses", viz.LossCurves(runs)},
 	}
 	for _, f := range figures {
+		if f.fig.Drawn() == 0 { // e.g. cache hits of runs without a cache: say so, draw nothing
+			why := strings.Join(f.fig.Notes, "; ")
+			if why == "" {
+				why = "no data"
+			}
+			fmt.Fprintf(stderr, "report: %s not drawn: %s\n", f.name, why)
+			continue
+		}
 		for _, e := range exts {
 			path := filepath.Join(*outDir, f.name+"."+e)
 			if err := f.fig.Save(path, *width, *height); err != nil {

@@ -20,6 +20,9 @@ type Rules struct {
 	FigureMIME []string
 	// RequireFigure fails a notebook that has no figure cell.
 	RequireFigure bool
+	// AllowCDN accepts interactive charts that load ECharts from the
+	// network instead of inlining it (they are blank offline).
+	AllowCDN bool
 }
 
 // Report summarizes a notebook that passed.
@@ -118,17 +121,25 @@ func CheckNotebook(b []byte, r Rules) (Report, error) {
 			if o.OutputType == "error" {
 				errs = append(errs, fmt.Errorf("%s: error output %s: %s%s", where, o.EName, firstLine(o.EValue), errorDetails(c.Outputs)))
 			}
+			for _, e := range checkOutput(o, r) {
+				errs = append(errs, fmt.Errorf("%s: %w", where, e))
+			}
 		}
 		if !IsFigureCell(string(c.Source)) {
 			continue
 		}
 		rep.FigureCells++
 		found := ""
+		var omitted []string
 		for _, o := range c.Outputs {
 			if o.OutputType != "display_data" && o.OutputType != "execute_result" {
 				continue
 			}
 			if isErrorDisplay(o) {
+				continue
+			}
+			if note := omittedNote(o); note != "" {
+				omitted = append(omitted, note)
 				continue
 			}
 			for _, m := range r.FigureMIME {
@@ -142,8 +153,12 @@ func CheckNotebook(b []byte, r Rules) (Report, error) {
 			}
 		}
 		if found == "" {
+			why := describeOutputs(c.Outputs)
+			if len(omitted) > 0 {
+				why = " (only notes of figures not drawn: " + strings.Join(omitted, " | ") + ")"
+			}
 			errs = append(errs, fmt.Errorf("%s: figure cell displayed none of %s%s",
-				where, strings.Join(r.FigureMIME, ", "), describeOutputs(c.Outputs)))
+				where, strings.Join(r.FigureMIME, ", "), why))
 			continue
 		}
 		seen[found] = true

@@ -39,8 +39,9 @@ const (
 	mdCell     = `{"cell_type": "markdown", "source": "// figure in markdown does not count"}`
 	htmlFigure = `{"cell_type": "code", "execution_count": 2, "source": ["// figure\n", "%%\n", "gonbui.DisplayHTML(t)"],
   "outputs": [{"output_type": "display_data", "data": {"text/html": ["<table>", "</table>"]}, "metadata": {}}]}`
+	// a 2x1 PNG image, one black and one white pixel
 	pngFigure = `{"cell_type": "code", "execution_count": 3, "source": "// figure: gap\n%%\ngonbui.DisplayPNG(b)",
-  "outputs": [{"output_type": "display_data", "data": {"image/png": "iVBORw0KGgo=", "text/plain": "x"}, "metadata": {}}]}`
+  "outputs": [{"output_type": "display_data", "data": {"image/png": "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAAAAADRSSBWAAAAC0lEQVR4nGNg+A8AAQIBAEK+vGgAAAAASUVORK5CYII=", "text/plain": "x"}, "metadata": {}}]}`
 	textOnlyFigure = `{"cell_type": "code", "execution_count": 4, "source": "// figure\n%%\nfmt.Println(1)",
   "outputs": [{"output_type": "stream", "name": "stdout", "text": "1\n"}]}`
 	errorHTMLFigure = `{"cell_type": "code", "execution_count": 5, "source": "// figure\n%%\nbad()",

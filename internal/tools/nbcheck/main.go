@@ -15,7 +15,15 @@
 //     text/html) with non-empty content. A figure cell is a code cell with a
 //     line that is the marker comment `// figure` (optionally followed by a
 //     description: `// figure: duality gap vs passes`); GoNB's HTML
-//     rendering of an error does not count;
+//     rendering of an error does not count, nor does ssvmnb's note about a
+//     figure not drawn (class fwstruct-omitted);
+//   - every figure any cell displays draws data: a PNG image of fwstruct
+//     says so in its tEXt chunk fwstruct:drawn (other PNG images, also
+//     inside HTML, must not be of one color), an interactive chart on its
+//     data-fwstruct-drawn attribute;
+//   - every interactive chart inlines ECharts (unless -allow-cdn): one that
+//     loads it from the network shows "ECharts could not be loaded"
+//     offline;
 //   - with -require-figure (default true), it has at least one figure cell.
 //
 // It prints one line per notebook and a closing "nbcheck: N passed, M failed"
@@ -33,6 +41,7 @@ func main() {
 	kernel := flag.String("kernel", "gonb", "required kernelspec name (empty: any)")
 	mimes := flag.String("mime", "image/png,text/html", "comma-separated MIME types a figure cell must display (one of them)")
 	requireFigure := flag.Bool("require-figure", true, "fail a notebook without any `// figure` cell")
+	allowCDN := flag.Bool("allow-cdn", false, "accept interactive charts that load ECharts from the network")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: nbcheck [flags] NOTEBOOK.ipynb...\n")
 		flag.PrintDefaults()
@@ -42,7 +51,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	rules := Rules{Kernel: *kernel, RequireFigure: *requireFigure}
+	rules := Rules{Kernel: *kernel, RequireFigure: *requireFigure, AllowCDN: *allowCDN}
 	for _, m := range strings.Split(*mimes, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			rules.FigureMIME = append(rules.FigureMIME, m)

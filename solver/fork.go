@@ -1,0 +1,242 @@
+package solver
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+)
+
+// Fork returns a new solver that warm-starts from the current state of s
+// under the configuration cfg: the iterate, the dual variables, the stale
+// block gaps, the cache, the counters and the trace carry over, and s is
+// left unchanged. A zero cfg.Lambda means the current lambda.
+//
+// What may change, and how the state is carried over:
+//
+//   - Sampling: the new sampler starts from the stale block gaps (gap
+//     sampling draws the blocks never visited first, Osokin et al. 2016,
+//     Alg. 2) or a fresh permutation.
+//   - Cache (on, off, F, nu, MaxSize): the corners a block holds are kept
+//     when the new configuration keeps corner sets; a cache turned on starts
+//     from the ground truth, as a new run does (Alg. 5).
+//   - GapEvery and TraceEvery: the schedule restarts from the fork.
+//   - Lambda, decreased only: Proposition 1 of Osokin et al. (2016), as
+//     SetLambda (it resets the weighted average).
+//   - Averaging: a weighted average turned on starts at the fork.
+//   - Step: pairwise <-> away, and pairwise or away -> Frank-Wolfe (the block
+//     vectors v_i = A alpha_[i] are computed from the explicit duals).
+//     Frank-Wolfe -> pairwise or away is an error: FW steps keep v_i only,
+//     not the convex combination of corners those steps move mass between.
+//   - StepSize and Seed (the random state is reseeded when Seed changes).
+//
+// The algorithm and the box cannot change. opts wire the fork; by default
+// it has the test problem, workers, training-loss setting and block storage
+// of s (a different storage converts the block vectors), and no progress
+// callback.
+//
+// A fork with the configuration of s (s.Config()) continues exactly as s
+// would. When the configuration changes, the fork's trace gets an
+// observe-only evaluation at the fork (never counted as oracle calls) whose
+// Event says what changed, e.g. "fork: sampling uniform -> gap".
+func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
+	if cfg.Lambda == 0 {
+		cfg.Lambda = s.lambda
+	}
+	cfg = cfg.WithDefaults()
+	if err := cfg.validate(s.d); err != nil {
+		return nil, fmt.Errorf("fork: %w", err)
+	}
+	changes, err := forkChanges(s.cfg, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.checkpointCopy()
+	if err != nil {
+		return nil, err
+	}
+	target := cfg
+	target.Lambda = s.lambda // decreased below, with Proposition 1
+	wiring := []Option{WithTest(s.test), WithWorkers(s.workers), WithTrainLoss(s.trainLoss), WithStorage(s.storage)}
+	f, err := New(s.p, target, append(wiring, opts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
+	fresh, err := f.checkpointCopy()
+	if err != nil {
+		return nil, err
+	}
+	c.Config = target
+	if err := s.adaptCheckpoint(c, fresh, f); err != nil {
+		return nil, err
+	}
+	if err := f.restore(c); err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
+	if cfg.GapEvery != s.cfg.GapEvery {
+		f.loop.Reschedule(f.steps)
+	}
+	if cfg.TraceEvery != s.cfg.TraceEvery {
+		f.loop.NextTrace = f.loop.Advance(f.steps, f.steps, cfg.TraceEvery)
+	}
+	pending := len(f.events) // changes of s not recorded yet stay as they are
+	if cfg.Lambda < s.lambda {
+		if err := f.SetLambda(cfg.Lambda); err != nil {
+			return nil, fmt.Errorf("solver: fork: %w", err)
+		}
+	}
+	changes = append(append([]string(nil), f.events[pending:]...), changes...)
+	f.events = f.events[:pending]
+	if len(changes) > 0 {
+		f.noteEvent("fork: " + strings.Join(changes, ", "))
+		if err := f.record(false); err != nil {
+			return nil, fmt.Errorf("solver: fork: evaluating the fork: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// forkChanges checks that the move from old to cfg (both with defaults) is
+// one Fork can make and describes it, one entry per changed setting
+// (lambda aside: SetLambda records its own event).
+func forkChanges(old, cfg Config) ([]string, error) {
+	switch {
+	case cfg.Algorithm != old.Algorithm:
+		return nil, fmt.Errorf("solver: fork: cannot switch the algorithm from %v to %v: their states differ (start a new run)", old.Algorithm, cfg.Algorithm)
+	case !reflect.DeepEqual(cfg.Box, old.Box):
+		return nil, errors.New("solver: fork: cannot change the box constraints of a run (start a new run)")
+	case cfg.Lambda > old.Lambda:
+		return nil, fmt.Errorf("solver: fork: lambda can only decrease (from %v to %v): Proposition 1 of Osokin et al. (2016) rescales the dual variables by rho = new/old <= 1", old.Lambda, cfg.Lambda)
+	case old.Step == FWStep && cfg.Step != FWStep && old.Algorithm == BCFW:
+		return nil, fmt.Errorf("solver: fork: cannot switch from Frank-Wolfe to %v steps: FW steps keep the block vectors v_i only, not the dual variables over corners that %v steps move mass between (fork the other way, or start a new run)", cfg.Step, cfg.Step)
+	}
+	var ch []string
+	add := func(name string, a, b any) {
+		if a != b {
+			ch = append(ch, fmt.Sprintf("%s %v -> %v", name, a, b))
+		}
+	}
+	add("sampling", old.Sampling, cfg.Sampling)
+	add("step", old.Step, cfg.Step)
+	add("step size", stepSizeName(old.StepSize), stepSizeName(cfg.StepSize))
+	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
+	add("averaging", old.Averaging, cfg.Averaging)
+	add("gap every", old.GapEvery, cfg.GapEvery)
+	add("trace every", old.TraceEvery, cfg.TraceEvery)
+	add("seed", old.Seed, cfg.Seed)
+	return ch, nil
+}
+
+func stepSizeName(s StepSize) string {
+	if s == Predefined {
+		return "predefined"
+	}
+	return "line search"
+}
+
+func cacheName(c Cache) string {
+	if !c.Enabled {
+		return "off"
+	}
+	return fmt.Sprintf("F=%g nu=%g size %d", c.F, c.Nu, c.MaxSize)
+}
+
+// checkpointCopy returns the state of s as a checkpoint sharing nothing
+// with s (through its gob encoding, as Save writes it).
+func (s *Solver) checkpointCopy() (*checkpoint, error) {
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
+	var c checkpoint
+	if err := gob.NewDecoder(&buf).Decode(&c); err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
+	return &c, nil
+}
+
+// adaptCheckpoint turns the checkpoint c of s into the state of the fork f
+// (built with the new configuration); fresh is f's own starting state,
+// which supplies what starts anew at the fork.
+func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
+	old, cfg := s.cfg, f.cfg
+	if reflect.TypeOf(s.store) != reflect.TypeOf(f.store) && f.store != nil {
+		if err := s.convertBlocks(c, f); err != nil {
+			return err
+		}
+	}
+	switch {
+	case f.sets == nil:
+		c.Sets = nil
+	case s.sets == nil:
+		c.Sets = fresh.Sets // a cache turned on starts from the ground truth
+	case old.explicitDuals() && !cfg.explicitDuals():
+		// Pairwise or away -> FW with a cache: the corners stay as cached
+		// ones; FW steps track no mass and keep no Gram matrix.
+		for i := range c.Sets {
+			c.Sets[i].Gram = nil
+			for k := range c.Sets[i].Entries {
+				c.Sets[i].Entries[k].Alpha = 0
+			}
+		}
+	}
+	if old.Sampling != cfg.Sampling {
+		c.Perm, c.PermPos = fresh.Perm, fresh.PermPos
+		c.Unvisited = nil
+		if cfg.Sampling == GapSampling {
+			for i, g := range c.GapEst {
+				if math.IsInf(g, 1) {
+					c.Unvisited = append(c.Unvisited, int32(i))
+				}
+			}
+		}
+	}
+	if old.Seed != cfg.Seed {
+		c.RNG = fresh.RNG
+	}
+	if !old.Averaging && cfg.Averaging {
+		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = fresh.AvgS, fresh.AvgSync, fresh.AvgFull, fresh.AvgPartial, fresh.AvgEll, fresh.AvgK
+	}
+	return nil
+}
+
+// convertBlocks writes the block vectors v_i of s into c in the
+// representation of f's store (dense rows or sparse vectors).
+func (s *Solver) convertBlocks(c *checkpoint, f *Solver) error {
+	src, ok := s.store.(interface{ dense(int) []float64 })
+	if !ok {
+		return fmt.Errorf("solver: fork: cannot read the block vectors of a %T", s.store)
+	}
+	c.BlockU, c.BlockScale, c.BlockNorm, c.SparseIdx, c.SparseVal = nil, nil, nil, nil, nil
+	switch f.store.(type) {
+	case *denseStore:
+		c.BlockU = make([]float64, 0, s.n*s.d)
+		c.BlockScale = make([]float64, s.n)
+		c.BlockNorm = make([]float64, s.n)
+		for i := 0; i < s.n; i++ {
+			v := src.dense(i)
+			c.BlockU = append(c.BlockU, v...)
+			c.BlockScale[i] = 1
+			for _, x := range v {
+				c.BlockNorm[i] += x * x
+			}
+		}
+	case *sparseStore:
+		c.SparseIdx = make([][]int32, s.n)
+		c.SparseVal = make([][]float64, s.n)
+		for i := 0; i < s.n; i++ {
+			for j, x := range src.dense(i) {
+				if x != 0 {
+					c.SparseIdx[i] = append(c.SparseIdx[i], int32(j))
+					c.SparseVal[i] = append(c.SparseVal[i], x)
+				}
+			}
+		}
+	case *dualStore:
+		return errors.New("solver: fork: explicit dual variables cannot be recovered from block vectors")
+	}
+	return nil
+}

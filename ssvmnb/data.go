@@ -1,0 +1,187 @@
+package ssvmnb
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// Data is a dataset ready for a notebook: its training and test problems,
+// a description, and what ShowPredictions needs to display its examples.
+type Data struct {
+	// Name is the dataset actually loaded ("ocr", "synthetic", ...); after
+	// a fallback it is not the name asked for (see Note).
+	Name string
+	// Description is one line saying what the data is.
+	Description string
+	// Note is non-empty when Load used other data than asked for, and says
+	// why (OCR not found: synthetic data instead). Load shows it.
+	Note string
+	// Train and Test are the problems (Test may be nil).
+	Train, Test oracles.Problem
+
+	spec *dataSpec
+}
+
+// dataSpec is what a session remembers of its data, to load it again.
+type dataSpec struct {
+	Name    string
+	Options datasets.Options
+	Note    string
+}
+
+// NewData wraps problems built by hand as Data. Sessions on it cannot be
+// resumed by name alone (Resume): use Session with the same problems.
+func NewData(name string, train, test oracles.Problem) *Data {
+	return &Data{Name: name, Description: name, Train: train, Test: test}
+}
+
+// Load returns a dataset by the names datasets.Load knows (ocr, usps,
+// synthetic, conll, yeast, horses, svmlight, csv, or a path), with at most
+// one datasets.Options (Split: OCR-small or OCR-large, Path, ...). A path
+// given (Options.Path or as the name) is the path that is used.
+//
+// Only "ocr" without a path falls back to other data, and only when the
+// data is not found (datasets.ErrNotFound): it then loads the built-in
+// synthetic OCR-like task (Options.Synthetic), says so in Data.Note and
+// shows the note in the notebook and on stderr. Every other error is
+// returned.
+func Load(name string, opts ...datasets.Options) (*Data, error) {
+	if len(opts) > 1 {
+		return nil, fmt.Errorf("ssvmnb: load %q: at most one datasets.Options, got %d", name, len(opts))
+	}
+	var opt datasets.Options
+	if len(opts) == 1 {
+		opt = opts[0]
+	}
+	spec := &dataSpec{Name: name, Options: opt}
+	d, err := spec.load()
+	if err == nil {
+		return d, nil
+	}
+	if name != "ocr" || opt.Path != "" || !errors.Is(err, datasets.ErrNotFound) {
+		return nil, err
+	}
+	syn := &dataSpec{Name: "synthetic", Options: datasets.Options{Synthetic: opt.Synthetic},
+		Note: fmt.Sprintf("OCR not found, so this notebook runs on the built-in synthetic OCR-like data instead (set $%s to the folder holding ocr/letter.data.gz for the real data): %v", datasets.EnvVar, err)}
+	d, serr := syn.load()
+	if serr != nil {
+		return nil, fmt.Errorf("ssvmnb: load ocr: %w; and the synthetic fallback: %v", err, serr)
+	}
+	return d, nil
+}
+
+// MustLoad is Load that panics on error (for notebook cells).
+func MustLoad(name string, opts ...datasets.Options) *Data { return Must(Load(name, opts...)) }
+
+// load loads the data of a spec and shows its note.
+func (sp *dataSpec) load() (*Data, error) {
+	d, err := loadData(sp.Name, sp.Options)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: load %q: %w", sp.Name, err)
+	}
+	d.spec = sp
+	if sp.Note != "" {
+		d.Note = sp.Note
+		d.Description += " (fallback: OCR not found)"
+		note(sp.Note)
+	}
+	return d, nil
+}
+
+// loadData loads a dataset by name, keeping what displays need.
+func loadData(name string, opt datasets.Options) (*Data, error) {
+	d := &Data{Name: name}
+	switch name {
+	case "horses":
+		if opt.Horses.Path == "" {
+			opt.Horses.Path = opt.Path
+		}
+		h, err := datasets.LoadHorses(opt.Horses)
+		if err != nil {
+			return nil, err
+		}
+		d.Train, d.Test = h.Train, h.Test
+		register(h.Train, horseView(h.TrainImages))
+		register(h.Test, horseView(h.TestImages))
+		d.Description = fmt.Sprintf("Weizmann horses: %d training and %d test images as superpixel graphs", h.Train.Len(), h.Test.Len())
+		return d, nil
+	case "yeast":
+		tr, te, err := datasets.Load(name, opt)
+		if err != nil {
+			return nil, err
+		}
+		labels, err := yeastLabels(opt.Path)
+		if err != nil {
+			return nil, err
+		}
+		d.Train, d.Test = tr, te
+		register(tr, labelSetView(labels))
+		register(te, labelSetView(labels))
+		d.Description = fmt.Sprintf("Yeast (MULAN): %d training and %d test genes, %d labels", tr.Len(), te.Len(), len(labels))
+		return d, nil
+	}
+	tr, te, err := datasets.Load(name, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Train, d.Test = tr, te
+	switch name {
+	case "ocr":
+		d.Description = fmt.Sprintf("OCR-%v (Taskar et al.'s handwritten words, fold 0): %d training and %d test words", opt.Split, tr.Len(), te.Len())
+	case "synthetic":
+		d.Description = fmt.Sprintf("synthetic OCR-like data: %d training and %d test words", tr.Len(), te.Len())
+	case "usps":
+		d.Description = fmt.Sprintf("USPS digits: %d training and %d test images", tr.Len(), te.Len())
+	case "conll":
+		d.Description = fmt.Sprintf("CoNLL-2000 chunking: %d training and %d test sentences, d = %d", tr.Len(), te.Len(), tr.Dim())
+	default:
+		d.Description = fmt.Sprintf("%s: %d training and %d test examples", name, tr.Len(), te.Len())
+	}
+	return d, nil
+}
+
+// yeastLabels reads the label names of the Yeast dataset.
+func yeastLabels(explicit string) ([]string, error) {
+	root, err := datasets.Locate(datasets.Yeast, explicit)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := datasets.Yeast.Paths(root)
+	if err != nil {
+		return nil, err
+	}
+	files, err := datasets.FindMULAN(paths[0])
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(files.XML)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return datasets.ReadMULANLabels(f, files.XML)
+}
+
+// views holds how to show the examples of problems loaded by Load whose
+// displays need more than the problem (images, label names).
+var views = struct {
+	sync.Mutex
+	m map[oracles.Problem]exampleView
+}{m: map[oracles.Problem]exampleView{}}
+
+func register(p oracles.Problem, v exampleView) {
+	views.Lock()
+	defer views.Unlock()
+	views.m[p] = v
+}
+
+func viewOf(p oracles.Problem) exampleView {
+	views.Lock()
+	defer views.Unlock()
+	return views.m[p]
+}

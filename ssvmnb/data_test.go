@@ -1,0 +1,276 @@
+package ssvmnb
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/imaging/features"
+	"github.com/fwstruct/fwstruct/imaging/slic"
+	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// conllDir writes a tiny column-format corpus.
+func conllDir(t *testing.T) string {
+	dir := t.TempDir()
+	corpus := "He PRP B-NP\nreckons VBZ B-VP\nthe DT B-NP\ndeficit NN I-NP\n. . O\n\nThe DT B-NP\nrate NN I-NP\nrose VBD B-VP\n. . O\n\n"
+	write(t, filepath.Join(dir, "train.txt"), strings.Repeat(corpus, 3))
+	write(t, filepath.Join(dir, "test.txt"), corpus)
+	return dir
+}
+
+// uspsDir writes a few 16x16 digits: digit k lights row k.
+func uspsDir(t *testing.T) string {
+	dir := t.TempDir()
+	var b strings.Builder
+	for r := 0; r < 20; r++ {
+		k := r % 10
+		fmt.Fprintf(&b, "%d", k)
+		for p := 0; p < 256; p++ {
+			v := -1.0
+			if p/16 == k {
+				v = 1
+			}
+			fmt.Fprintf(&b, " %g", v)
+		}
+		b.WriteString("\n")
+	}
+	write(t, filepath.Join(dir, "zip.train"), b.String())
+	write(t, filepath.Join(dir, "zip.test"), b.String())
+	return dir
+}
+
+// yeastDir writes a tiny MULAN dataset named yeast: 2 features, 3 labels.
+func yeastDir(t *testing.T) string {
+	dir := t.TempDir()
+	head := "@relation yeast\n@attribute Att1 numeric\n@attribute Att2 numeric\n@attribute Class1 {0,1}\n@attribute Class2 {0,1}\n@attribute Class3 {0,1}\n@data\n"
+	rows := "0.5,0.1,1,0,0\n-0.4,0.3,0,1,1\n0.2,-0.6,1,1,0\n-0.1,-0.2,0,0,1\n"
+	write(t, filepath.Join(dir, "yeast-train.arff"), head+rows+rows)
+	write(t, filepath.Join(dir, "yeast-test.arff"), head+rows)
+	write(t, filepath.Join(dir, "yeast.xml"), `<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/labels"><label name="Class1"></label><label name="Class2"></label><label name="Class3"></label></labels>`)
+	return dir
+}
+
+// horsesDir writes n grey images with a dark rectangle ("horse") and their
+// masks.
+func horsesDir(t *testing.T, n int) string {
+	dir := t.TempDir()
+	for _, sub := range []string{datasets.HorsesImageDir, datasets.HorsesMaskDir} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := 1; k <= n; k++ {
+		img, mask := image.NewGray(image.Rect(0, 0, 48, 36)), image.NewGray(image.Rect(0, 0, 48, 36))
+		for y := 0; y < 36; y++ {
+			for x := 0; x < 48; x++ {
+				v := uint8(200 - (x*7+y*3+k)%40)
+				if x > 10+k && x < 34+k && y > 8 && y < 28 {
+					v, mask.Pix[y*mask.Stride+x] = uint8(50+(x+y)%10), 255
+				}
+				img.Pix[y*img.Stride+x] = v
+			}
+		}
+		for sub, m := range map[string]image.Image{datasets.HorsesImageDir: img, datasets.HorsesMaskDir: mask} {
+			var buf bytes.Buffer
+			if err := jpeg.Encode(&buf, m, &jpeg.Options{Quality: 95}); err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(dir, sub, fmt.Sprintf("horse%03d.jpg", k)), buf.String())
+		}
+	}
+	return dir
+}
+
+func horsesOptions(dir string) datasets.Options {
+	return datasets.Options{Horses: datasets.HorsesOptions{Path: dir, Train: 3, NoCache: true,
+		SLIC: slic.Params{Superpixels: 16}, Features: features.Config{Words: 4, GreyBins: 6}, CodebookSamples: 20}}
+}
+
+// TestLoadEveryDataset loads every dataset name on generated files, trains
+// a little and shows predictions of a test example as fits its task.
+func TestLoadEveryDataset(t *testing.T) {
+	isolated(t)
+	rec := record(t)
+	for _, c := range []struct {
+		name string
+		opt  datasets.Options
+		want []string // in the prediction's HTML
+	}{
+		{"synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 20, TestWords: 5, Seed: 1}}, []string{"data:image/png", "predicted: ", "truth: "}},
+		{"conll", datasets.Options{Path: conllDir(t)}, []string{"predicted: ", "gold: [NP He] [VP reckons] [NP the deficit] .", "tags right"}},
+		{"usps", datasets.Options{Path: uspsDir(t)}, []string{"data:image/png", "predicted: ", "truth: 0"}},
+		{"yeast", datasets.Options{Path: yeastDir(t)}, []string{"predicted and true: ", "true, missed: ", "Class1"}},
+		{"horses", horsesOptions(horsesDir(t, 5)), []string{"data:image/png", "horse004.jpg: predicted horse tinted"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := Load(c.name, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Name != c.name || d.Note != "" || d.Train == nil || d.Test == nil || d.Description == "" {
+				t.Fatalf("data %+v", d)
+			}
+			tn := MustSession(c.name, d, solver.Config{Lambda: 0.1, GapEvery: 2})
+			tn.Live = false
+			tn.MustRun(2)
+			h, err := PredictionHTML(d.Test, 0, tn.Weights())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(h, w) {
+					t.Errorf("prediction HTML lacks %q:\n%.600s", w, h)
+				}
+			}
+			if !strings.Contains(h, "loss ") && c.name != "usps" {
+				t.Errorf("no loss in %q", h)
+			}
+			n := len(rec.html)
+			Check(ShowPredictions(d.Test, tn.Weights(), 0, 1))
+			if len(rec.html) != n+1 {
+				t.Fatal("ShowPredictions showed nothing")
+			}
+			// The session remembers its data: a later cell is one line.
+			r := MustResume(c.name)
+			sameWeights(t, r, tn)
+		})
+	}
+}
+
+// TestLoadFallsBackOnlyWhenNotFound: "ocr" without data falls back to the
+// synthetic data, visibly; a path given, another dataset or another error
+// is an error.
+func TestLoadFallsBackOnlyWhenNotFound(t *testing.T) {
+	notes := isolated(t)
+	rec := record(t)
+	empty := t.TempDir()
+	t.Setenv(datasets.EnvVar, empty)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	d, err := Load("ocr", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 10, TestWords: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "synthetic" || !strings.Contains(d.Note, "OCR not found") || !strings.Contains(d.Description, "fallback") {
+		t.Fatalf("fallback data %+v", d)
+	}
+	if !strings.Contains(notes.String(), "OCR not found") || len(rec.html) == 0 || !strings.Contains(rec.html[len(rec.html)-1], "OCR not found") {
+		t.Fatalf("the fallback was not shown: notes %q", notes.String())
+	}
+	// A session on the fallback resumes on it, and says so again.
+	MustSession("s", d, solver.Config{Lambda: 0.1}).MustRun(1)
+	notes.Reset()
+	if r := MustResume("s"); r.Passes() != 1 || !strings.Contains(notes.String(), "OCR not found") {
+		t.Fatalf("resumed the fallback session at %v passes, notes %q", r.Passes(), notes.String())
+	}
+	for _, c := range []struct {
+		name string
+		opt  datasets.Options
+		not  bool // the error must wrap datasets.ErrNotFound
+	}{
+		{"ocr", datasets.Options{Path: filepath.Join(empty, "missing")}, false}, // a path named is the path used
+		{"usps", datasets.Options{}, true},
+		{"yeast", datasets.Options{}, true},
+		{"no such dataset", datasets.Options{}, false},
+	} {
+		d, err := Load(c.name, c.opt)
+		if err == nil {
+			t.Errorf("%s %+v: loaded %q", c.name, c.opt, d.Name)
+			continue
+		}
+		if c.not != errors.Is(err, datasets.ErrNotFound) {
+			t.Errorf("%s: error %v", c.name, err)
+		}
+	}
+	bad := filepath.Join(empty, "ocr", "letter.data")
+	write(t, bad, "not letters\n")
+	if _, err := Load("ocr"); err == nil || errors.Is(err, datasets.ErrNotFound) {
+		t.Errorf("a corrupt OCR file: %v (must be an error, not a fallback)", err)
+	}
+	if _, err := Load("ocr", datasets.Options{}, datasets.Options{}); err == nil {
+		t.Error("two Options accepted")
+	}
+}
+
+// TestLoadRealOCR loads the real OCR data when present.
+func TestLoadRealOCR(t *testing.T) {
+	realdata.File(t, "ocr/letter.data.gz")
+	t.Setenv(datasets.EnvVar, realdata.Dir(t))
+	d, err := Load("ocr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "ocr" || d.Note != "" || d.Train.Len() != 626 || !strings.HasPrefix(d.Description, "OCR-small") {
+		t.Fatalf("OCR: %+v", d)
+	}
+}
+
+// TestPredictionsOfEveryProblemType covers the dispatch on problems built
+// by hand: registered multi-label views, generic labelings and errors.
+func TestPredictionsOfEveryProblemType(t *testing.T) {
+	trd := &datasets.MultiLabelData{Features: []string{"a"}, Labels: []string{"x", "y"},
+		X: []oracles.SparseVec{{Idx: []int32{0}, Val: []float64{1}}}, Y: [][]int32{{1, 0}}}
+	trm, _, err := datasets.MultiLabelModels(trd, trd, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := factorgraph.NewExact(trm, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float64, ex.Dim())
+	if h, err := PredictionHTML(ex, 0, w); err != nil || !strings.Contains(h, "predicted: ") {
+		t.Fatalf("unregistered multi-label: %q %v", h, err)
+	}
+	register(ex, labelSetView{"x", "y"})
+	if h, err := PredictionHTML(ex, 0, w); err != nil || !strings.Contains(h, "true, missed: <span style=\"color:#9a6700\">x</span>") {
+		t.Fatalf("multi-label: %q %v", h, err)
+	}
+	mc, _ := oracles.NewMulticlass(3, 2, []oracles.SparseVec{{Idx: []int32{0}, Val: []float64{1}}}, []int32{2})
+	if h, err := PredictionHTML(mc, 0, make([]float64, mc.Dim())); err != nil || !strings.Contains(h, "truth: [2]") {
+		t.Fatalf("multiclass: %q %v", h, err)
+	}
+	for _, c := range []struct {
+		p oracles.Problem
+		i int
+		w []float64
+	}{{mc, 1, make([]float64, mc.Dim())}, {mc, 0, nil}, {nil, 0, nil}} {
+		if _, err := PredictionHTML(c.p, c.i, c.w); err == nil {
+			t.Errorf("PredictionHTML(%T, %d, %d weights) accepted", c.p, c.i, len(c.w))
+		}
+	}
+}
+
+// TestSegmentationNeedsItsImages: a segmentation problem loaded without
+// ssvmnb.Load cannot be shown over its images, and says how to fix it.
+func TestSegmentationNeedsItsImages(t *testing.T) {
+	h, err := datasets.LoadHorses(horsesOptions(horsesDir(t, 4)).Horses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = PredictionHTML(h.Test, 0, make([]float64, h.Test.Dim()))
+	if err == nil || !strings.Contains(err.Error(), `ssvmnb.Load("horses")`) {
+		t.Fatalf("unregistered segmentation: %v", err)
+	}
+}

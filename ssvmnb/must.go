@@ -1,0 +1,48 @@
+package ssvmnb
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"os"
+)
+
+// Must returns v, or panics with err: the one-line form of a call that
+// returns a value and an error, for notebook cells, e.g.
+//
+//	ocr := ssvmnb.Must(ssvmnb.Load("ocr"))
+func Must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// Check panics with err unless it is nil: the one-line form of a call that
+// returns only an error, e.g. ssvmnb.Check(ssvmnb.Show(fig)).
+func Check(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// Notes is where notes that must not go unnoticed (a data fallback, a
+// resumed fork) are written besides the notebook; nil writes none.
+var Notes io.Writer = os.Stderr
+
+// note shows msg in the notebook as a highlighted box and writes it to
+// Notes.
+func note(msg string) {
+	if Notes != nil {
+		fmt.Fprintln(Notes, "ssvmnb: "+msg)
+	}
+	displayHTML(noteHTML("note", msg))
+}
+
+// noteHTML renders a note; class is "note" or "omitted" (a figure not
+// drawn), the latter marked so that a notebook check does not take it for
+// a figure.
+func noteHTML(class, msg string) string {
+	return fmt.Sprintf(`<div class="fwstruct-%s" style="border-left:4px solid #d62728;background:#fff4f4;padding:6px 10px;margin:4px 0;font-family:sans-serif;font-size:13px">%s</div>`,
+		class, html.EscapeString(msg))
+}

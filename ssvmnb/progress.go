@@ -1,0 +1,77 @@
+package ssvmnb
+
+import (
+	"fmt"
+	"html"
+	"time"
+
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// progress is the live line of a long call (Seeds, sweeps): one transient
+// line in the cell, updated in place at most every progressEvery, replaced
+// at the end by a permanent summary.
+type progress struct {
+	title string
+	id    string
+	on    bool
+	start time.Time
+	last  time.Time
+	run   string // the run in progress
+	done  int    // runs finished
+	total int    // runs in all
+}
+
+const progressEvery = 300 * time.Millisecond
+
+func newProgress(title string, total int) *progress {
+	p := &progress{title: title, total: total, start: time.Now()}
+	if Output.Active() {
+		p.on = true
+		p.id = Output.NewID()
+		p.show("starting")
+	}
+	return p
+}
+
+// track makes t report its trace points to the line while it runs.
+func (p *progress) track(t *Trainer, stop solver.Stop) {
+	p.run = t.Name
+	t.onPoint = func(pt solver.TracePoint) {
+		if time.Since(p.last) < progressEvery {
+			return
+		}
+		budget := ""
+		if stop.Passes > 0 {
+			budget = fmt.Sprintf(" of %g", stop.Passes)
+		}
+		p.show(fmt.Sprintf("%s: pass %.1f%s, gap %s", t.Name, pt.Pass, budget, Cell(pt.Gap)))
+	}
+}
+
+// finished counts a finished run.
+func (p *progress) finished(t *Trainer) {
+	t.onPoint = nil
+	p.done++
+	p.show(fmt.Sprintf("%s done at pass %.4g", t.Name, t.Passes()))
+}
+
+func (p *progress) show(what string) {
+	if !p.on {
+		return
+	}
+	p.last = time.Now()
+	Output.UpdateHTML(p.id, fmt.Sprintf(`<div style="font-family:monospace;font-size:12px">%s: run %d of %d, %.0f s: %s</div>`,
+		html.EscapeString(p.title), min(p.done+1, p.total), p.total, time.Since(p.start).Seconds(), html.EscapeString(what)))
+}
+
+// end replaces the line by a summary.
+func (p *progress) end() {
+	if !p.on {
+		return
+	}
+	Output.UpdateHTML(p.id, "")
+	Output.HTML(fmt.Sprintf(`<div style="font-family:monospace;font-size:12px;color:#555">%s: %d runs in %.1f s</div>`,
+		html.EscapeString(p.title), p.done, time.Since(p.start).Seconds()))
+	Output.Sync()
+}

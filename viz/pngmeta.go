@@ -1,0 +1,63 @@
+package viz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"strconv"
+)
+
+// PNGDrawnKey is the keyword of the tEXt chunk that WritePNG adds to its
+// images: the text is Figure.Drawn() in decimal, so that a checker of saved
+// notebooks can reject a figure that draws no data from the image alone.
+const PNGDrawnKey = "fwstruct:drawn"
+
+var pngSignature = []byte("\x89PNG\r\n\x1a\n")
+
+// withPNGText returns the PNG image png with a tEXt chunk key=text
+// inserted after its header chunk.
+func withPNGText(png []byte, key, text string) ([]byte, error) {
+	const ihdrEnd = 8 + 4 + 4 + 13 + 4
+	if len(png) < ihdrEnd || !bytes.Equal(png[:8], pngSignature) || string(png[12:16]) != "IHDR" {
+		return nil, errors.New("viz: not a PNG image")
+	}
+	data := append(append([]byte(key), 0), text...)
+	chunk := make([]byte, 0, 12+len(data))
+	chunk = binary.BigEndian.AppendUint32(chunk, uint32(len(data)))
+	chunk = append(chunk, "tEXt"...)
+	chunk = append(chunk, data...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	out := make([]byte, 0, len(png)+len(chunk))
+	out = append(out, png[:ihdrEnd]...)
+	out = append(out, chunk...)
+	return append(out, png[ihdrEnd:]...), nil
+}
+
+// PNGText returns the tEXt chunks of a PNG image (keyword -> text); it
+// stops at the first malformed chunk.
+func PNGText(png []byte) map[string]string {
+	out := map[string]string{}
+	if len(png) < 8 || !bytes.Equal(png[:8], pngSignature) {
+		return out
+	}
+	for p := 8; p+12 <= len(png); {
+		n := int(binary.BigEndian.Uint32(png[p:]))
+		typ := string(png[p+4 : p+8])
+		if n < 0 || p+12+n > len(png) {
+			break
+		}
+		if typ == "tEXt" {
+			if k, v, ok := bytes.Cut(png[p+8:p+8+n], []byte{0}); ok {
+				out[string(k)] = string(v)
+			}
+		}
+		if typ == "IEND" {
+			break
+		}
+		p += 12 + n
+	}
+	return out
+}
+
+func drawnText(f *Figure) string { return strconv.Itoa(f.Drawn()) }
