@@ -3,6 +3,7 @@ package solver
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
@@ -97,5 +98,26 @@ func TestSetLambdaNeedsZeroTruthLoss(t *testing.T) {
 	s := mustNew(t, m, Config{Lambda: 1})
 	if err := s.SetLambda(0.5); err != nil {
 		t.Fatalf("multiclass has zero truth loss: %v", err)
+	}
+}
+
+// TestSetLambdaCurrentDescribesNewLambda: after SetLambda the last trace
+// point describes the old objective, so Current evaluates the iterate at the
+// new lambda and records the change as an event.
+func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
+	s := mustNew(t, smallChain(15), Config{Lambda: 1, GapEvery: 1})
+	mustRun(t, s, Stop{Passes: 4})
+	if err := s.SetLambda(0.25); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := s.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur.Lambda != 0.25 || !strings.Contains(cur.Event, "lambda 1 -> 0.25") {
+		t.Fatalf("Current after SetLambda: lambda %v, event %q", cur.Lambda, cur.Event)
+	}
+	if math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
+		t.Fatalf("certificate broken: %+v", cur)
 	}
 }

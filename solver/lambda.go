@@ -66,6 +66,9 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
 	s.lambda = newLambda
 	s.cfg.Lambda = newLambda
+	// The trace's last point describes the same w at the old lambda: the
+	// next Run (or Current) records the iterate at the new one.
+	s.loop.LastEval = -1
 	s.loop.Reschedule(s.steps)
 	return nil
 }
