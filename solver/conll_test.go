@@ -131,4 +131,3 @@ func BenchmarkConllPass(b *testing.B) {
 		})
 	}
 }
-
