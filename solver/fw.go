@@ -107,14 +107,18 @@ func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 	}
 
 	t0 = time.Now()
-	// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
-	floats.SubTo(vs, s.x.v, vs)
-	gamma := 2 / (float64(s.steps) + 2)
-	if s.cfg.StepSize == LineSearch {
-		gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
+	if s.cp != nil {
+		s.cpStep(vs, ellS, gap) // the fully corrective step (cp.go)
+	} else {
+		// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
+		floats.SubTo(vs, s.x.v, vs)
+		gamma := 2 / (float64(s.steps) + 2)
+		if s.cfg.StepSize == LineSearch {
+			gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
+		}
+		s.x.addDense(vs, -gamma)
+		s.ell = (1-gamma)*s.ell + gamma*ellS
 	}
-	s.x.addDense(vs, -gamma)
-	s.ell = (1-gamma)*s.ell + gamma*ellS
 	s.x.fold(s.ell)
 	s.steps++
 	s.loop.Elapsed += time.Since(t0)
