@@ -50,9 +50,17 @@ func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 	}
 	h := s.work.hBlock
 	w := s.x.w
-	err := s.parallel(func(ws *workerScratch, i int) error {
+	refs, err := s.batchRefs(w) // nil unless the oracle is relative
+	if err != nil {
+		return 0, true, err
+	}
+	err = s.parallel(func(ws *workerScratch, i int) error {
 		var err error
-		ws.y, h[i], err = s.oracle(i, w, ws.y)
+		var ref float64
+		if refs != nil {
+			ref = refs[i]
+		}
+		ws.y, h[i], err = s.stepOracle(i, w, ref, ws.y)
 		if err != nil {
 			return err
 		}

@@ -72,7 +72,8 @@ type Solver struct {
 	// oracle is the max oracle of the steps; exact that of the gap passes
 	// (nil when an approximate problem has no exact oracle).
 	oracle, exact oracleFunc
-	approx        bool // the step oracle is approximate (oracles.Approximate)
+	approx        bool                   // the step oracle is approximate (oracles.Approximate)
+	relative      oracles.RelativeOracle // the step oracle relative to the dual state, nil when not (relative.go)
 
 	wiring
 	work solverScratch
@@ -114,6 +115,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.box = box
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
+	s.relative, _ = p.(oracles.RelativeOracle)
 	if e := oracles.ExactProblem(p); e != nil {
 		s.exact = oracles.OracleFunc(e)
 	}
