@@ -11,7 +11,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model on the test (or training) split.\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\nvectors) on the test (or training) split.\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	var data dataFlags
@@ -28,6 +28,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *set != "test" && *set != "train" {
 		return fmt.Errorf("--set must be test or train, got %q", *set)
+	}
+	if isKernelModel(*modelPath) {
+		return evalKernel(stdout, *modelPath, &data, fs, *set, *average)
 	}
 	m, err := readModel(*modelPath)
 	if err != nil {

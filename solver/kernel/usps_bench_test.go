@@ -1,0 +1,159 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+var (
+	uspsOnce              sync.Once
+	uspsTrain, uspsTest   *oracles.Multiclass
+	uspsErr               error
+	uspsCache             = int64(512 << 20) // every row of the 7,291 digits (425 MB)
+	uspsGamma, uspsLambda = 0.0125, 1.0 / (10 * 6000)
+)
+
+// loadUSPS returns the USPS digits (7,291 training, 2,007 test, with the
+// bias feature), skipping without the real data.
+func loadUSPS(tb testing.TB) (train, test *oracles.Multiclass) {
+	tb.Helper()
+	dir := realdata.Dir(tb)
+	uspsOnce.Do(func() {
+		var tr, te oracles.Problem
+		if tr, te, uspsErr = datasets.Load("usps", datasets.Options{Path: dir + "/usps"}); uspsErr == nil {
+			uspsTrain, uspsTest = tr.(*oracles.Multiclass), te.(*oracles.Multiclass)
+		}
+	})
+	if uspsErr != nil {
+		tb.Fatal(uspsErr)
+	}
+	return uspsTrain, uspsTest
+}
+
+// holdOut splits p at random (seeded) into a training part and a
+// validation part of m examples.
+func holdOut(tb testing.TB, p *oracles.Multiclass, m int, seed uint64) (train, val *oracles.Multiclass) {
+	perm := rand.New(rand.NewPCG(seed, 3)).Perm(p.Len())
+	build := func(idx []int) *oracles.Multiclass {
+		x := make([]oracles.SparseVec, len(idx))
+		y := make([]int32, len(idx))
+		for k, i := range idx {
+			x[k], y[k] = p.Input(i), p.Truth(i)[0]
+		}
+		q, err := oracles.NewMulticlass(p.NumClasses(), p.NumFeatures(), x, y)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return q
+	}
+	return build(perm[m:]), build(perm[:m])
+}
+
+// benchStepsUSPS warms a kernelized RBF solver up for a pass, then times
+// b.N block steps (oracle by kernel expansion over the support vectors,
+// line search, update).
+func benchStepsUSPS(b *testing.B, budget int64) {
+	train, _ := loadUSPS(b)
+	s, err := New(train, Config{Lambda: uspsLambda, Kernel: Kernel{Kind: RBF, Gamma: uspsGamma}, GapEvery: math.Inf(1)}, WithCache(budget))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(b.Context(), run.Stop{Passes: 1}); err != nil {
+		b.Fatal(err)
+	}
+	h0, m0, _ := s.CacheStats()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		s.bcfwStep()
+	}
+	b.StopTimer()
+	h, m, bytes := s.CacheStats()
+	b.ReportMetric(float64(s.SupportVectors()), "SVs")
+	if budget > 0 {
+		b.ReportMetric(float64(h-h0)/float64(h-h0+m-m0), "hit-rate")
+		b.ReportMetric(float64(bytes)/(1<<20), "cache-MB")
+	}
+}
+
+// BenchmarkKernelBCFWStepUSPS measures one kernelized BCFW step on USPS
+// (RBF, after one pass: about 2,000 support vectors) without a kernel
+// cache, and with a cache holding every row.
+func BenchmarkKernelBCFWStepUSPS(b *testing.B) {
+	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0) })
+	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache) })
+}
+
+// BenchmarkUSPSValidation chooses gamma and lambda of the RBF kernel on a
+// validation split of the USPS training digits (6,000 to train, 1,291 to
+// validate, seeded), 30 passes each, and logs the validation errors. Run
+// with -benchtime 1x (minutes).
+func BenchmarkUSPSValidation(b *testing.B) {
+	full, _ := loadUSPS(b)
+	train, val := holdOut(b, full, 1291, 1)
+	best, bestErr := "", math.Inf(1)
+	for _, gamma := range []float64{0.00625, 0.0125, 0.025} {
+		for _, C := range []float64{1, 10, 100} {
+			lambda := 1 / (C * float64(train.Len()))
+			s, err := New(train, Config{Lambda: lambda, Kernel: Kernel{Kind: RBF, Gamma: gamma}, GapEvery: 10}, WithTest(val), WithCache(uspsCache))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Run(b.Context(), run.Stop{Passes: 30}); err != nil {
+				b.Fatal(err)
+			}
+			pt, _ := s.Current()
+			b.Logf("gamma %-8g lambda %-9.3g (C = 1/(lambda n) = %g): validation error %.4f, gap %.4g, %d SVs, %.1f s", gamma, lambda, C, pt.TestLoss, pt.Gap, s.SupportVectors(), s.Elapsed().Seconds())
+			if pt.TestLoss < bestErr {
+				best, bestErr = fmt.Sprintf("gamma %g, C %g", gamma, C), pt.TestLoss
+			}
+		}
+	}
+	b.Logf("best: %s, validation error %.4f", best, bestErr)
+}
+
+// BenchmarkUSPS trains on the 7,291 USPS training digits and reports the
+// test error on the 2,007 test digits: the linear kernel, and the RBF
+// kernel with the gamma and lambda chosen by BenchmarkUSPSValidation
+// (lambda scaled to keep C = 1/(lambda n)); the solver time, the support
+// vectors and the bound of Theorem 2, K + 1 >= (24 R^2/lambda + 6n)/eps
+// steps (hence support vectors) for an expected gap eps, R^2 = 2 max_i
+// k(x_i, x_i). Run with -benchtime 1x.
+func BenchmarkUSPS(b *testing.B) {
+	train, test := loadUSPS(b)
+	lambda := uspsLambda * 6000 / float64(train.Len())
+	for _, k := range []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: uspsGamma}} {
+		b.Run(k.Kind.String(), func(b *testing.B) {
+			s, err := New(train, Config{Lambda: lambda, Kernel: k, GapEvery: 10}, WithTest(test), WithCache(uspsCache))
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			if _, err := s.Run(b.Context(), run.Stop{Passes: 50}); err != nil {
+				b.Fatal(err)
+			}
+			pt, _ := s.Current()
+			var r2 float64
+			for _, d := range s.diag {
+				r2 = math.Max(r2, 2*d)
+			}
+			bound := (24*r2/lambda + 6*float64(s.n)) / pt.Gap
+			h, m, _ := s.CacheStats()
+			b.Logf("%v lambda %.3g: test error %.4f, gap %.4g (primal %.5g) after %.0f passes, %d steps; solver %.1f s (wall %.1f s); %d SVs; bound %.3g steps; cache hit rate %.3f",
+				k, lambda, pt.TestLoss, pt.Gap, pt.Primal, pt.Pass, s.Steps(), s.Elapsed().Seconds(), time.Since(start).Seconds(), s.SupportVectors(), bound, float64(h)/float64(h+m))
+			b.ReportMetric(pt.TestLoss, "test-error")
+			b.ReportMetric(s.Elapsed().Seconds(), "solver-s")
+			b.ReportMetric(float64(s.SupportVectors()), "SVs")
+			b.ReportMetric(bound, "SV-bound")
+			b.ReportMetric(pt.Gap, "gap")
+		})
+	}
+}
