@@ -37,10 +37,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if data.name == "" {
-		data.name = m.Data
-		if m.Split != "" && !flagSet(fs, "split") {
-			data.split = m.Split
-		}
+		data.defaultTo(fs, m.Data, m.Split)
 		if m.Data == "synthetic" {
 			data.synthWords, data.synthSeed, data.synthNoise = m.SyntheticWords, m.SyntheticSeed, m.SyntheticNoise
 		}
@@ -65,6 +62,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "%s loss %.6f (%s, %d examples)\n", *set, meanLoss(p, w), describeData(name, data.split), p.Len())
 	return nil
+}
+
+// defaultTo makes the dataset a model was trained on (name, OCR split) the
+// one to load, unless the command line names one.
+func (d *dataFlags) defaultTo(fs *flag.FlagSet, name, split string) {
+	if d.name != "" {
+		return
+	}
+	d.name = name
+	if split != "" && !flagSet(fs, "split") {
+		d.split = split
+	}
 }
 
 // flagSet reports whether the flag was given on the command line.

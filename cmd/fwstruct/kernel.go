@@ -106,12 +106,7 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, %d features, %d classes\n", describeData(name, data.split), mtrain.Len(), mtest.Len(), mtrain.NumFeatures(), mtrain.NumClasses())
 	fmt.Fprintf(stdout, "kernelized solver %s (sampling %s), kernel %v, lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Lambda)
-	status, err := runWithBar(ctx, s, stop, pb)
-	pb.finish()
-	if err != nil {
-		return err
-	}
-	last, err := s.Current()
+	status, last, err := runToEnd(ctx, s, stop, pb)
 	if err != nil {
 		return err
 	}
@@ -207,12 +202,7 @@ func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet
 	if err != nil {
 		return err
 	}
-	if data.name == "" {
-		data.name = m.Data
-		if m.Split != "" && !flagSet(fs, "split") {
-			data.split = m.Split
-		}
-	}
+	data.defaultTo(fs, m.Data, m.Split)
 	train, test, name, err := data.load()
 	if err != nil {
 		return err

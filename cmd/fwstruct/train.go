@@ -83,14 +83,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sf.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", sf.accuracy)
 	}
-	status, err := runWithBar(ctx, s, stop, pb)
-	pb.finish()
-	if err != nil {
-		return err
-	}
-	// The summary and the trace end at the final iterate: when the last
-	// trace point predates it, an observe-only evaluation is recorded.
-	last, err := s.Current()
+	status, last, err := runToEnd(ctx, s, stop, pb)
 	if err != nil {
 		return err
 	}
@@ -117,6 +110,20 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("interrupted after %.1f passes (trace and model written)", s.Passes())
 	}
 	return nil
+}
+
+// runToEnd runs the solver with the bar and returns why it stopped and an
+// evaluation of the final iterate: the summary and the trace end there
+// (when the last trace point predates it, an observe-only evaluation is
+// recorded).
+func runToEnd(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar) (solver.Status, solver.TracePoint, error) {
+	status, err := runWithBar(ctx, s, stop, pb)
+	pb.finish()
+	if err != nil {
+		return status, solver.TracePoint{}, err
+	}
+	last, err := s.Current()
+	return status, last, err
 }
 
 // runWithBar runs the solver about a pass at a time so that the bar moves;
