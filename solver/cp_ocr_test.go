@@ -33,24 +33,32 @@ func TestCuttingPlaneOCRSmall(t *testing.T) {
 
 // BenchmarkCuttingPlaneIterationOCRSmall measures one cutting-plane
 // iteration on OCR-small at lambda = 0.01 (an oracle pass over the 626
-// words, the new plane's Gram row, the corrective QP), after 50 iterations.
+// words, the new plane's Gram row, the corrective QP) after 50 iterations,
+// and one batch FW iteration (the same oracle pass, a line search) for
+// comparison: the difference is the cost of the planes. The working set
+// grows by a plane an iteration: run with -benchtime 20x for about 70.
 func BenchmarkCuttingPlaneIterationOCRSmall(b *testing.B) {
 	small, _ := loadOCR(b)
-	s, err := New(small, Config{Algorithm: CuttingPlane, Lambda: 0.01, GapEvery: 1e9})
-	if err != nil {
-		b.Fatal(err)
+	for _, alg := range []Algorithm{CuttingPlane, FW} {
+		b.Run(alg.String(), func(b *testing.B) {
+			s, err := New(small, Config{Algorithm: alg, Lambda: 0.01, GapEvery: 1e9})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Run(b.Context(), Stop{Passes: 50}); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for k := 0; k < b.N; k++ {
+				if _, _, err := s.fwIteration(Stop{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if total, _ := s.Planes(); total > 0 {
+				b.ReportMetric(float64(total), "planes")
+			}
+		})
 	}
-	if _, err := s.Run(b.Context(), Stop{Passes: 50}); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for k := 0; k < b.N; k++ {
-		if _, _, err := s.fwIteration(Stop{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	total, _ := s.Planes()
-	b.ReportMetric(float64(total), "planes")
 }

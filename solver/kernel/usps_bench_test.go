@@ -92,32 +92,44 @@ func BenchmarkKernelBCFWStepUSPS(b *testing.B) {
 	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache) })
 }
 
-// BenchmarkUSPSValidation chooses gamma and lambda of the RBF kernel on a
+// BenchmarkUSPSValidation chooses the kernel parameters and lambda on a
 // validation split of the USPS training digits (6,000 to train, 1,291 to
-// validate, seeded), 30 passes each, and logs the validation errors. Run
+// validate, seeded), 30 passes each, and logs the validation errors: for
+// the RBF kernel gamma and C = 1/(lambda n), for the linear kernel C. Run
 // with -benchtime 1x (minutes).
 func BenchmarkUSPSValidation(b *testing.B) {
 	full, _ := loadUSPS(b)
 	train, val := holdOut(b, full, 1291, 1)
-	best, bestErr := "", math.Inf(1)
-	for _, gamma := range []float64{0.00625, 0.0125, 0.025} {
-		for _, C := range []float64{1, 10, 100} {
-			lambda := 1 / (C * float64(train.Len()))
-			s, err := New(train, Config{Lambda: lambda, Kernel: Kernel{Kind: RBF, Gamma: gamma}, GapEvery: 10}, WithTest(val), WithCache(uspsCache))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := s.Run(b.Context(), run.Stop{Passes: 30}); err != nil {
-				b.Fatal(err)
-			}
-			pt, _ := s.Current()
-			b.Logf("gamma %-8g lambda %-9.3g (C = 1/(lambda n) = %g): validation error %.4f, gap %.4g, %d SVs, %.1f s", gamma, lambda, C, pt.TestLoss, pt.Gap, s.SupportVectors(), s.Elapsed().Seconds())
-			if pt.TestLoss < bestErr {
-				best, bestErr = fmt.Sprintf("gamma %g, C %g", gamma, C), pt.TestLoss
-			}
-		}
+	grids := map[string][]Kernel{
+		"rbf":    {{Kind: RBF, Gamma: 0.00625}, {Kind: RBF, Gamma: 0.0125}, {Kind: RBF, Gamma: 0.025}},
+		"linear": {{Kind: Linear}},
 	}
-	b.Logf("best: %s, validation error %.4f", best, bestErr)
+	for _, name := range []string{"rbf", "linear"} {
+		b.Run(name, func(b *testing.B) {
+			best, bestErr := "", math.Inf(1)
+			for _, k := range grids[name] {
+				for _, C := range []float64{0.1, 1, 10, 100} {
+					if name == "rbf" && C < 1 {
+						continue
+					}
+					lambda := 1 / (C * float64(train.Len()))
+					s, err := New(train, Config{Lambda: lambda, Kernel: k, GapEvery: 10}, WithTest(val), WithCache(uspsCache))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Run(b.Context(), run.Stop{Passes: 30}); err != nil {
+						b.Fatal(err)
+					}
+					pt, _ := s.Current()
+					b.Logf("%v lambda %-9.3g (C = 1/(lambda n) = %g): validation error %.4f, gap %.4g, %d SVs, %.1f s", k, lambda, C, pt.TestLoss, pt.Gap, s.SupportVectors(), s.Elapsed().Seconds())
+					if pt.TestLoss < bestErr {
+						best, bestErr = fmt.Sprintf("%v, C %g", k, C), pt.TestLoss
+					}
+				}
+			}
+			b.Logf("best: %s, validation error %.4f", best, bestErr)
+		})
+	}
 }
 
 // BenchmarkUSPS trains on the 7,291 USPS training digits and reports the
