@@ -35,9 +35,10 @@ import (
 //     the solvers call in their steps with ref = ref_i: it returns a
 //     labeling satisfying (*) for the given ref, i.e. exactly condition (12);
 //     the solver package passes ref_i = -n (lambda <v_i, w> - ell_i) in
-//     BCFW steps, and ref = ell - lambda <v, w> for every block of a batch
-//     FW or cutting-plane iteration (summing (*) over the blocks then gives
-//     (12) for the whole product domain, n = 1 in App. C's notation);
+//     BCFW steps, and ref_i = H_i* - G (G the duality gap at w) to every
+//     block of a batch FW or cutting-plane iteration, so that every block
+//     loses at most (1 - nu) G and their average gives (12) for the whole
+//     product domain (n = 1 in App. C's notation);
 //   - MaxOracle(i, w, dst), for callers without a dual state: (*) with
 //     ref = H(y_i) = 0, the ground truth's score, i.e. H(y) >= nu H*. This
 //     implies (12) when ref_i <= 0 (at the start, where every block sits on
@@ -52,15 +53,18 @@ import (
 //
 // # How it finds them
 //
-// The candidates are the ground truth and the parametric family y(t) =
-// argmax_y L_i(y) - t <w, psi_i(y)>, t > 0, computed by the wrapped oracle
-// at the weights t w (y(1) is the exact answer). H(y(t)) is non-increasing
-// in t on [1, inf) and non-decreasing on (0, 1] (compare the optimality of
-// y(t) and y(t') at both parameters), so a doubling and bisection search on
-// log t in each direction finds the admissible member of least score; at
-// most 2 (Doublings + Bisections) + 1 calls of the wrapped oracle per call.
-// The wrapped problem's weight bounds (oracles.Bounded) may be violated by
-// t w: candidates whose call fails are skipped.
+// The candidates are the ground truth and the answers of the wrapped
+// oracle at weights w(s), s >= 0, along three families (see familyUp,
+// familyDown, familyAway): (1+s) w and w/(1+s) (less or more weight on the
+// loss) and w + s psi_i(y*) (away from the exact answer y*). Along each,
+// H_i(y(s); w) is non-increasing in s (compare the optimality of y(s) and
+// y(s') at both parameters), so a doubling search on a grid of s and a
+// bisection on log s find the admissible member of least score; at most
+// 3 (13 + 6) + 1 = 58 calls of the wrapped oracle per call (a simulation of
+// an approximate oracle, not a cheap one). The achieved accuracy is at
+// least nu and, the label space being discrete, on average above it
+// (Stats). The wrapped problem's weight bounds (oracles.Bounded) may be
+// violated by w(s): candidates whose call fails are skipped.
 //
 // Approx is Approximate (Exact returns the wrapped problem, or its own
 // exact view when it is approximate itself), so solvers certify their gaps
