@@ -105,9 +105,10 @@ func WithWorkers(k int) Option { return func(s *Solver) error { return s.SetWork
 func WithTrainLoss(on bool) Option { return func(s *Solver) error { s.trainLoss = on; return nil } }
 
 // WithCache keeps rows of the training kernel matrix within budget bytes
-// for the steps (0: no cache; rows of n float64 each, so USPS's 7,291 rows
-// take 425 MB in all). The cache never changes a result; CacheStats reports
-// its hit rate.
+// for the BCFW steps (0: no cache; rows of n float64 each, so USPS's 7,291
+// rows take 425 MB in all), filled by the steps and read by the evaluation
+// passes (batch FW only reads rows, so it gains nothing from a cache of its
+// own). The cache never changes a result; CacheStats reports its hit rate.
 func WithCache(budget int64) Option {
 	return func(s *Solver) error {
 		if budget < 0 {
