@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 )
@@ -123,4 +125,36 @@ func ExampleFigure1() {
 	// FW            1 run(s)
 	// cutting plane 1 run(s)
 	// BCFW ahead of FW: true
+}
+
+// BenchmarkFigure1OCRLarge times every configuration (method, lambda) of
+// Figure1 with its defaults (3 seeds for the stochastic methods, 30
+// passes) on OCR-large at the paper's lambdas, and reports the final
+// median suboptimality and test error. Run with -benchtime 1x.
+func BenchmarkFigure1OCRLarge(b *testing.B) {
+	train, test, err := datasets.LoadOCR(realdata.File(b, "ocr/letter.data.gz"), datasets.SplitLarge)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, lambda := range []float64{0.01, 0.001, 1 / float64(train.Len())} {
+		for _, pair := range [][]string{{"BCFW", "BCFW-wavg"}, {"SSG", "SSG-wavg"}, {"FW"}, {"cutting plane"}} {
+			b.Run(fmt.Sprintf("lambda=%.3g/%s", lambda, pair[0]), func(b *testing.B) {
+				start := time.Now()
+				panels, err := Figure1(b.Context(), train, test, Figure1Config{Lambdas: []float64{lambda}, Methods: pair})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(time.Since(start).Seconds(), "s")
+				p := panels[0]
+				for _, m := range p.Methods {
+					var sub, loss []float64
+					for k, tr := range p.Suboptimality(m) {
+						sub = append(sub, tr[len(tr)-1].Primal)
+						loss = append(loss, m.Traces[k][len(tr)-1].TestLoss)
+					}
+					b.Logf("%s: median final primal suboptimality %.4g (vs the best dual of its panel), test error %.4f", m.Name, Median(sub), Median(loss))
+				}
+			})
+		}
+	}
 }
