@@ -41,6 +41,17 @@ type Approximate interface {
 	Exact() Problem
 }
 
+// RelativeOracle is implemented by approximate oracles whose accuracy is
+// relative to a reference score that only the solver knows: the dual-weighted
+// score ref = sum_c alpha_i(c) H_i(c; w) of the block's current corners,
+// against which the block gap of a corner y is (H_i(y; w) - ref)/n
+// (Lacoste-Julien et al. 2013, App. C, eq. 12). Solvers that keep the dual
+// state call MaxOracleRelative in their steps instead of MaxOracle; see
+// Approx for the guarantee of WithAccuracy.
+type RelativeOracle interface {
+	MaxOracleRelative(i int, w []float64, ref float64, dst []int32) (y []int32, h float64, err error)
+}
+
 // OracleError reports a max-oracle failure of one example.
 type OracleError struct {
 	Example int

@@ -38,7 +38,7 @@ func (s *Solver) bcfwStep() error {
 	fwc, a := &s.work.fwc, &s.work.away // scratch: pointers to them do not allocate
 	hit := s.cacheLookup(i, set, base, fwc)
 	if !hit {
-		if err := s.oracleCorner(i, set, fwc); err != nil {
+		if err := s.oracleCorner(i, set, fwc, -n*base); err != nil {
 			return err
 		}
 		s.setGapEstimate(i, base+fwc.h/n)
@@ -97,9 +97,10 @@ func (s *Solver) setCorner(set *cornerSet, k int) corner {
 }
 
 // oracleCorner calls the max oracle and sets c to its corner, inserting it
-// into the block's set when there is one.
-func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner) error {
-	y, h, err := s.oracle(i, s.x.w, s.work.y)
+// into the block's set when there is one; ref = -n base is the block's
+// dual-weighted score (see stepOracle).
+func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, ref float64) error {
+	y, h, err := s.stepOracle(i, s.x.w, ref, s.work.y)
 	s.work.y = y
 	if err != nil {
 		return err

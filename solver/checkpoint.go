@@ -65,6 +65,14 @@ type checkpoint struct {
 	Trace                             []TracePoint
 	NextGap, NextTrace, LastEval      int64
 	Events                            []string
+
+	// The cutting-plane working set (CuttingPlane only).
+	CPPlanes [][]float64
+	CPEll    []float64
+	CPMu     []float64
+	CPGram   []float64
+	CPGMu    []float64
+	CPInner  int64
 }
 
 type savedSet struct {
@@ -110,6 +118,9 @@ func (s *Solver) Save(w io.Writer) error {
 	}
 	if s.store != nil {
 		s.store.save(&c)
+	}
+	if s.cp != nil {
+		s.cp.save(&c)
 	}
 	if s.avg != nil {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.S, s.avg.At, s.avg.Full, s.avg.Partial, s.avg.Ell, s.avg.K
@@ -225,6 +236,11 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	if s.store != nil {
 		if err := s.store.restore(c); err != nil {
+			return err
+		}
+	}
+	if s.cp != nil {
+		if err := s.cp.restore(c, s.d); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,11 @@ const (
 	// SSG is the stochastic subgradient method with the Pegasos step size
 	// 1/(lambda (k+1)) (Lacoste-Julien et al. 2013, Sec. 6).
 	SSG
+	// CuttingPlane is the 1-slack cutting-plane method (Joachims et al.
+	// 2009) as fully corrective Frank-Wolfe (Lacoste-Julien et al. 2013,
+	// Sec. 4): a batch method like FW whose step re-optimizes the dual over
+	// every vertex (aggregated plane) seen so far, to the tolerance CPTol.
+	CuttingPlane
 )
 
 // Sampling selects how BCFW picks a block.
@@ -96,7 +101,7 @@ type Box struct {
 type Config struct {
 	// Lambda is the regularization parameter (> 0).
 	Lambda float64
-	// Algorithm is BCFW (default), FW or SSG.
+	// Algorithm is BCFW (default), FW, SSG or CuttingPlane.
 	Algorithm Algorithm
 	// Sampling is Uniform (default), Permutation or GapSampling (BCFW only).
 	Sampling Sampling
@@ -130,6 +135,12 @@ type Config struct {
 	TraceEvery float64
 	// Seed seeds the random sampling; runs with equal seeds are identical.
 	Seed uint64
+	// CPTol is the tolerance of the QP of CuttingPlane, relative to the
+	// duality gap of the iteration: the re-optimization over the planes
+	// stops once the QP's own Frank-Wolfe gap is at most CPTol times the
+	// gap at w(k) (the QP's gap when the new plane is added). Zero means
+	// DefaultCPTol (1e-3); unused by the other algorithms.
+	CPTol float64
 }
 
 func (a Algorithm) String() string {
@@ -140,6 +151,8 @@ func (a Algorithm) String() string {
 		return "fw"
 	case SSG:
 		return "ssg"
+	case CuttingPlane:
+		return "cp"
 	}
 	return fmt.Sprintf("Algorithm(%d)", int(a))
 }
@@ -168,14 +181,14 @@ func (s Step) String() string {
 	return fmt.Sprintf("Step(%d)", int(s))
 }
 
-// ParseAlgorithm parses "bcfw", "fw" or "ssg".
+// ParseAlgorithm parses "bcfw", "fw", "ssg" or "cp".
 func ParseAlgorithm(s string) (Algorithm, error) {
-	for _, a := range []Algorithm{BCFW, FW, SSG} {
+	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane} {
 		if a.String() == s {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw or ssg)", s)
+	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg or cp)", s)
 }
 
 // ParseSampling parses "uniform", "perm" or "gap".
@@ -213,6 +226,9 @@ func (cfg Config) WithDefaults() Config {
 	if cfg.Cache.MaxSize == 0 {
 		cfg.Cache.MaxSize = 10
 	}
+	if cfg.Algorithm == CuttingPlane && cfg.CPTol == 0 {
+		cfg.CPTol = DefaultCPTol
+	}
 	return cfg
 }
 
@@ -222,7 +238,7 @@ func (cfg *Config) validate(d int) error {
 	if !(cfg.Lambda > 0) || bad(cfg.Lambda) {
 		return fmt.Errorf("solver: lambda must be a positive finite number, got %v", cfg.Lambda)
 	}
-	if cfg.Algorithm < BCFW || cfg.Algorithm > SSG {
+	if cfg.Algorithm < BCFW || cfg.Algorithm > CuttingPlane {
 		return fmt.Errorf("solver: unknown algorithm %d", cfg.Algorithm)
 	}
 	if cfg.Sampling < Uniform || cfg.Sampling > GapSampling {
@@ -248,6 +264,16 @@ func (cfg *Config) validate(d int) error {
 			return fmt.Errorf("solver: %v steps need the bcfw solver, not %v", cfg.Step, cfg.Algorithm)
 		case cfg.Cache.Enabled:
 			return fmt.Errorf("solver: the cache needs the bcfw solver, not %v", cfg.Algorithm)
+		}
+	}
+	if cfg.Algorithm == CuttingPlane {
+		switch {
+		case cfg.Box != nil:
+			return errors.New("solver: the cutting-plane solver takes no box constraints")
+		case cfg.StepSize != LineSearch:
+			return errors.New("solver: the cutting-plane solver re-optimizes over its planes; it has no step size rule")
+		case !(cfg.CPTol > 0) || bad(cfg.CPTol):
+			return fmt.Errorf("solver: CPTol must be positive and finite, got %v", cfg.CPTol)
 		}
 	}
 	if cfg.Step != FWStep && cfg.StepSize == Predefined {

@@ -102,7 +102,7 @@ func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
 		} else {
 			pt.ChiGapEstimate = Chi(s.gapEst)
 		}
-	case FW:
+	case FW, CuttingPlane:
 		pt.Dual = s.dual(s.x.v, w, s.ell)
 		pt.Gap = s.lambda*floats.Dot(s.x.v, w) - s.ell + sumH/n
 	}

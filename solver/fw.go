@@ -50,9 +50,17 @@ func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 	}
 	h := s.work.hBlock
 	w := s.x.w
-	err := s.parallel(func(ws *workerScratch, i int) error {
+	refs, err := s.batchRefs(w) // nil unless the oracle is relative
+	if err != nil {
+		return 0, true, err
+	}
+	err = s.parallel(func(ws *workerScratch, i int) error {
 		var err error
-		ws.y, h[i], err = s.oracle(i, w, ws.y)
+		var ref float64
+		if refs != nil {
+			ref = refs[i]
+		}
+		ws.y, h[i], err = s.stepOracle(i, w, ref, ws.y)
 		if err != nil {
 			return err
 		}
@@ -107,14 +115,18 @@ func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 	}
 
 	t0 = time.Now()
-	// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
-	floats.SubTo(vs, s.x.v, vs)
-	gamma := 2 / (float64(s.steps) + 2)
-	if s.cfg.StepSize == LineSearch {
-		gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
+	if s.cp != nil {
+		s.cpStep(vs, ellS, gap) // the fully corrective step (cp.go)
+	} else {
+		// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
+		floats.SubTo(vs, s.x.v, vs)
+		gamma := 2 / (float64(s.steps) + 2)
+		if s.cfg.StepSize == LineSearch {
+			gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
+		}
+		s.x.addDense(vs, -gamma)
+		s.ell = (1-gamma)*s.ell + gamma*ellS
 	}
-	s.x.addDense(vs, -gamma)
-	s.ell = (1-gamma)*s.ell + gamma*ellS
 	s.x.fold(s.ell)
 	s.steps++
 	s.loop.Elapsed += time.Since(t0)

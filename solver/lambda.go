@@ -54,6 +54,9 @@ func (s *Solver) SetLambda(newLambda float64) error {
 		s.samp.Refresh(s.gapEst)
 	}
 	s.ell *= rho
+	if s.cp != nil {
+		s.cp.rescale(rho)
+	}
 	if _, ok := s.store.(*dualStore); ok {
 		for i := range s.sets {
 			s.rescaleDuals(i, rho)

@@ -55,6 +55,7 @@ type Solver struct {
 	exactAt   int64            // steps at the last exact pass
 
 	sets []cornerSet // corner sets (cache and/or explicit duals), nil when unused
+	cp   *cpState    // the planes of CuttingPlane, nil for the other algorithms
 	samp *core.Sampler
 	pcg  *rand.PCG
 	rng  *rand.Rand
@@ -71,7 +72,8 @@ type Solver struct {
 	// oracle is the max oracle of the steps; exact that of the gap passes
 	// (nil when an approximate problem has no exact oracle).
 	oracle, exact oracleFunc
-	approx        bool // the step oracle is approximate (oracles.Approximate)
+	approx        bool                   // the step oracle is approximate (oracles.Approximate)
+	relative      oracles.RelativeOracle // the step oracle relative to the dual state, nil when not (relative.go)
 
 	wiring
 	work solverScratch
@@ -113,6 +115,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.box = box
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
+	s.relative, _ = p.(oracles.RelativeOracle)
 	if e := oracles.ExactProblem(p); e != nil {
 		s.exact = oracles.OracleFunc(e)
 	}
@@ -149,12 +152,15 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 			return nil, err
 		}
 	}
+	if cfg.Algorithm == CuttingPlane {
+		s.cp = newCPState(d)
+	}
 	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), n)
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0)
 	s.rng = rand.New(s.pcg)
 	perPass, refreshCost := int64(n), 0.0
 	switch cfg.Algorithm {
-	case FW:
+	case FW, CuttingPlane:
 		perPass = 1 // an iteration is a pass
 	case BCFW:
 		refreshCost = 1
@@ -181,7 +187,7 @@ func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
 	}
 	var st Status
 	var err error
-	if s.cfg.Algorithm == FW {
+	if s.cfg.Algorithm == FW || s.cfg.Algorithm == CuttingPlane {
 		st, err = s.runFW(ctx, stop)
 	} else {
 		st, err = s.loop.Run(ctx, stop, engine{s})

@@ -161,6 +161,7 @@ var variants = []struct {
 	{"fw", Config{Algorithm: FW}},
 	{"fw predefined averaging", Config{Algorithm: FW, StepSize: Predefined, Averaging: true}},
 	{"ssg averaging", Config{Algorithm: SSG, Averaging: true}},
+	{"cutting plane", Config{Algorithm: CuttingPlane}},
 }
 
 // TestGapIsPrimalMinusDual checks the certificate at every trace point of

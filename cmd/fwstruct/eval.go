@@ -11,7 +11,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model on the test (or training) split.\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\nvectors) on the test (or training) split.\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	var data dataFlags
@@ -29,15 +29,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *set != "test" && *set != "train" {
 		return fmt.Errorf("--set must be test or train, got %q", *set)
 	}
+	if isKernelModel(*modelPath) {
+		return evalKernel(stdout, *modelPath, &data, fs, *set, *average)
+	}
 	m, err := readModel(*modelPath)
 	if err != nil {
 		return err
 	}
 	if data.name == "" {
-		data.name = m.Data
-		if m.Split != "" && !flagSet(fs, "split") {
-			data.split = m.Split
-		}
+		data.defaultTo(fs, m.Data, m.Split)
 		if m.Data == "synthetic" {
 			data.synthWords, data.synthSeed, data.synthNoise = m.SyntheticWords, m.SyntheticSeed, m.SyntheticNoise
 		}
@@ -62,6 +62,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "%s loss %.6f (%s, %d examples)\n", *set, meanLoss(p, w), describeData(name, data.split), p.Len())
 	return nil
+}
+
+// defaultTo makes the dataset a model was trained on (name, OCR split) the
+// one to load, unless the command line names one.
+func (d *dataFlags) defaultTo(fs *flag.FlagSet, name, split string) {
+	if d.name != "" {
+		return
+	}
+	d.name = name
+	if split != "" && !flagSet(fs, "split") {
+		d.split = split
+	}
 }
 
 // flagSet reports whether the flag was given on the command line.

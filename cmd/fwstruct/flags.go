@@ -122,11 +122,13 @@ type solverFlags struct {
 	traceEvery float64
 	seed       uint64
 	workers    int
+	accuracy   float64
+	cpTol      float64
 }
 
 func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.lambda, "lambda", 0.01, "regularization parameter lambda (> 0)")
-	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw or ssg")
+	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg or cp (cutting plane: fully corrective FW)")
 	fs.StringVar(&f.sampling, "sampling", "uniform", "block sampling of bcfw: uniform, perm or gap")
 	fs.StringVar(&f.step, "step", "fw", "block step of bcfw: fw, pairwise or away")
 	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")
@@ -141,6 +143,8 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: all CPUs)")
+	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
+	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
 }
 
 // config builds the solver configuration for a problem of dimension d.
@@ -169,7 +173,7 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
-		Seed:  f.seed,
+		Seed: f.seed, CPTol: f.cpTol,
 		Cache: solver.Cache{Enabled: f.cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 	}
 	if f.boxLower != "" || f.boxUpper != "" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,6 +31,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sf.register(fs)
 	var sp stopFlags
 	sp.register(fs)
+	var kf kernelFlags
+	kf.register(fs)
 	tracePath := fs.String("trace", "", "write the trace (JSON array of trace points) to `FILE`")
 	modelPath := fs.String("model", "", "write the model weights (JSON) to `FILE`")
 	trainLoss := fs.Bool("train-loss", false, "record the task loss on the training set at every evaluation")
@@ -43,9 +46,18 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if kf.enabled() {
+		return trainKernel(ctx, stdout, stderr, &data, &sf, &kf, stop, trainOptions{tracePath: *tracePath, modelPath: *modelPath,
+			bar: *bar, trainLoss: *trainLoss, noTest: *noTest, quiet: *quiet})
+	}
 	train, test, name, err := data.load()
 	if err != nil {
 		return err
+	}
+	if sf.accuracy != 1 {
+		if train, err = oracles.WithAccuracy(train, sf.accuracy); err != nil {
+			return fmt.Errorf("--oracle-accuracy: %w", err)
+		}
 	}
 	cfg, err := sf.config(train.Dim())
 	if err != nil {
@@ -68,14 +80,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), train.Dim())
 	fmt.Fprintf(stdout, "solver %s (sampling %s, %s steps, cache %v), lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda)
-	status, err := runWithBar(ctx, s, stop, pb)
-	pb.finish()
-	if err != nil {
-		return err
+	if sf.accuracy != 1 {
+		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", sf.accuracy)
 	}
-	// The summary and the trace end at the final iterate: when the last
-	// trace point predates it, an observe-only evaluation is recorded.
-	last, err := s.Current()
+	status, last, err := runToEnd(ctx, s, stop, pb)
 	if err != nil {
 		return err
 	}
@@ -104,10 +112,24 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// runToEnd runs the solver with the bar and returns why it stopped and an
+// evaluation of the final iterate: the summary and the trace end there
+// (when the last trace point predates it, an observe-only evaluation is
+// recorded).
+func runToEnd(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar) (solver.Status, solver.TracePoint, error) {
+	status, err := runWithBar(ctx, s, stop, pb)
+	pb.finish()
+	if err != nil {
+		return status, solver.TracePoint{}, err
+	}
+	last, err := s.Current()
+	return status, last, err
+}
+
 // runWithBar runs the solver about a pass at a time so that the bar moves;
 // the trajectory is the same as in a single Run call (a chunk always leaves
 // room for a whole gap pass, so it always makes progress).
-func runWithBar(ctx context.Context, s *solver.Solver, stop solver.Stop, pb *bar) (solver.Status, error) {
+func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar) (solver.Status, error) {
 	start := time.Now()
 	for {
 		chunk := stop

@@ -33,6 +33,17 @@ type Engine interface {
 	EarlyCheckDue(stop run.Stop) bool
 }
 
+// StepCoster is implemented by engines whose steps cost a whole pass or
+// more (batch methods): Loop does not start a step whose cost does not fit
+// in Stop.Passes, and returns StatusPasses instead, so that a run never
+// exceeds its budget. Steps of block-coordinate engines cost 1/n pass and
+// need not implement it.
+type StepCoster interface {
+	// StepCost returns the passes the next step will add (0 when it reuses
+	// the oracle answers of a counted evaluation at the current point).
+	StepCost() float64
+}
+
 // Loop is the schedule of a run: exact gap passes every GapEvery passes
 // (the algorithm's own, which Record(true) counts), observe-only
 // evaluations every TraceEvery passes (never counted), and the stopping
@@ -133,7 +144,12 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		}
 		t0 := time.Now()
 		var err error
+		budget := false
 		for e.Clock()-now < chunk {
+			if c, ok := e.(StepCoster); ok && !Fits(stop, e.Passes(), c.StepCost()) {
+				budget = true
+				break
+			}
 			if err = e.Step(); err != nil || stop.Passes > 0 && e.Passes() >= stop.Passes || e.EarlyCheckDue(stop) {
 				break
 			}
@@ -141,6 +157,9 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		l.Elapsed += time.Since(t0)
 		if err != nil {
 			return 0, err
+		}
+		if budget {
+			return run.StatusPasses, nil
 		}
 	}
 }

@@ -89,3 +89,27 @@ func TestParallelIsDeterministicAndReportsErrors(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// batch is a fake batch engine: every step costs a pass.
+type batch struct{ fake }
+
+func (b *batch) Step() error {
+	b.steps++
+	b.calls += b.n
+	return nil
+}
+
+func (b *batch) StepCost() float64 { return 1 }
+
+func TestLoopStepCostKeepsBudget(t *testing.T) {
+	l := NewLoop(1, 100, 0, 1, true)
+	b := &batch{fake{n: 4, failAt: -1}}
+	b.loop = &l
+	st, err := l.Run(context.Background(), run.Stop{Passes: 3.5}, b)
+	if err != nil || st != run.StatusPasses {
+		t.Fatalf("status %v, err %v", st, err)
+	}
+	if b.Passes() != 3 {
+		t.Fatalf("stopped at %v passes, want 3 (a fourth step would cross 3.5)", b.Passes())
+	}
+}

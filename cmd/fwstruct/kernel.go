@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/kernel"
+)
+
+// kernelFlags select the kernelized solver (solver/kernel) for multiclass
+// data.
+type kernelFlags struct {
+	kind    string
+	gamma   float64
+	degree  int
+	coef0   float64
+	cacheMB int
+}
+
+func (k *kernelFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&k.kind, "kernel", "", "train the kernelized solver (multiclass data) with this kernel: linear, rbf or poly\n(default: none, the primal solvers)")
+	fs.Float64Var(&k.gamma, "gamma", 0, "kernel: gamma of rbf exp(-gamma |x-x'|^2) and poly (gamma <x,x'> + coef0)^degree")
+	fs.IntVar(&k.degree, "degree", 3, "kernel: degree of poly")
+	fs.Float64Var(&k.coef0, "coef0", 1, "kernel: coef0 of poly")
+	fs.IntVar(&k.cacheMB, "kernel-cache", 512, "kernel: memory for cached kernel rows, in MB (0: none)")
+}
+
+func (k *kernelFlags) enabled() bool { return k.kind != "" }
+
+// config builds the kernelized solver's configuration from the solver
+// flags and the kernel flags.
+func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
+	kind, err := kernel.ParseKind(k.kind)
+	if err != nil {
+		return kernel.Config{}, fmt.Errorf("--kernel: %w", err)
+	}
+	base, err := sf.config(1)
+	if err != nil {
+		return kernel.Config{}, err
+	}
+	switch {
+	case base.Algorithm != solver.BCFW && base.Algorithm != solver.FW:
+		return kernel.Config{}, fmt.Errorf("--kernel runs --solver bcfw or fw, not %v", base.Algorithm)
+	case base.Step != solver.FWStep || base.Cache.Enabled || base.Box != nil:
+		return kernel.Config{}, fmt.Errorf("--kernel takes no --step, --cache or box flags")
+	case sf.accuracy != 1:
+		return kernel.Config{}, fmt.Errorf("--kernel takes no --oracle-accuracy")
+	case k.cacheMB < 0:
+		return kernel.Config{}, fmt.Errorf("--kernel-cache must be >= 0, got %d", k.cacheMB)
+	}
+	cfg := kernel.Config{
+		Lambda: base.Lambda, Kernel: kernel.Kernel{Kind: kind, Gamma: k.gamma, Degree: k.degree, Coef0: k.coef0},
+		Algorithm: base.Algorithm, Sampling: base.Sampling, StepSize: base.StepSize, Averaging: base.Averaging,
+		GapEvery: base.GapEvery, TraceEvery: base.TraceEvery, Seed: base.Seed,
+	}
+	if kind == kernel.Linear {
+		cfg.Kernel = kernel.Kernel{Kind: kernel.Linear}
+	}
+	return cfg, cfg.Kernel.Validate()
+}
+
+// trainOptions are the output options of train shared by both solvers.
+type trainOptions struct {
+	tracePath, modelPath, bar string
+	trainLoss, noTest, quiet  bool
+}
+
+// trainKernel trains the kernelized solver on multiclass data and writes
+// its trace and its model (support vectors and coefficients).
+func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags, sf *solverFlags, kf *kernelFlags, stop solver.Stop, o trainOptions) error {
+	cfg, err := kf.config(sf)
+	if err != nil {
+		return err
+	}
+	train, test, name, err := data.load()
+	if err != nil {
+		return err
+	}
+	mtrain, ok1 := train.(*oracles.Multiclass)
+	mtest, ok2 := test.(*oracles.Multiclass)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("--kernel needs multiclass data (usps, svmlight, csv), not %s", name)
+	}
+	pb := newBar(o.bar, stderr, stop.Passes)
+	opts := []kernel.Option{kernel.WithTrainLoss(o.trainLoss), kernel.WithWorkers(sf.workers), kernel.WithCache(int64(kf.cacheMB) << 20),
+		kernel.WithProgress(func(pt solver.TracePoint) {
+			if !o.quiet {
+				pb.clear()
+				fmt.Fprintln(stdout, formatPoint(pt))
+			}
+		})}
+	if !o.noTest {
+		opts = append(opts, kernel.WithTest(mtest))
+	}
+	s, err := kernel.New(mtrain, cfg, opts...)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, %d features, %d classes\n", describeData(name, data.split), mtrain.Len(), mtest.Len(), mtrain.NumFeatures(), mtrain.NumClasses())
+	fmt.Fprintf(stdout, "kernelized solver %s (sampling %s), kernel %v, lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Lambda)
+	status, last, err := runToEnd(ctx, s, stop, pb)
+	if err != nil {
+		return err
+	}
+	hits, misses, _ := s.CacheStats()
+	fmt.Fprintf(stdout, "done (%s) after %.1f passes, %.3f s solver time: gap %s, primal %.6g, test loss %s, %d support vectors, kernel cache hit rate %s\n",
+		status, s.Passes(), s.Elapsed().Seconds(), fmtFloat(last.Gap), last.Primal, fmtFloat(last.TestLoss), s.SupportVectors(), fmtFloat(float64(hits)/float64(hits+misses)))
+	if o.tracePath != "" {
+		if err := writeJSON(o.tracePath, s.Trace()); err != nil {
+			return fmt.Errorf("write trace: %w", err)
+		}
+	}
+	if o.modelPath != "" {
+		m := &kernelModelFile{Data: name, Split: data.split, Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
+			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Model: s.Model(), AverageModel: s.AverageModel()}
+		if err := writeKernelModel(o.modelPath, m); err != nil {
+			return fmt.Errorf("write model: %w", err)
+		}
+	}
+	if status == solver.StatusCanceled {
+		return fmt.Errorf("interrupted after %.1f passes (trace and model written)", s.Passes())
+	}
+	return nil
+}
+
+const kernelModelFormat = "fwstruct-kernel-model/1"
+
+// kernelModelFile is the JSON model of the kernelized solver: its kernel
+// expansion (support vectors and coefficients), self-contained.
+type kernelModelFile struct {
+	Format       string        `json:"format"`
+	Data         string        `json:"data"`
+	Split        string        `json:"split,omitempty"`
+	Lambda       float64       `json:"lambda"`
+	Solver       string        `json:"solver"`
+	Passes       float64       `json:"passes"`
+	Gap          *float64      `json:"gap"`
+	Model        *kernel.Model `json:"model"`
+	AverageModel *kernel.Model `json:"average_model,omitempty"`
+}
+
+func writeKernelModel(path string, m *kernelModelFile) error {
+	m.Format = kernelModelFormat
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// isKernelModel reports whether the file at path is a kernel model (by its
+// format field); it returns false when the file cannot be read as JSON,
+// leaving the error to the reader of the other format.
+func isKernelModel(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(b, &head) == nil && head.Format == kernelModelFormat
+}
+
+func readKernelModel(path string) (*kernelModelFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m kernelModelFile
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a kernel model file: %w", path, err)
+	}
+	if m.Model == nil {
+		return nil, fmt.Errorf("%s: kernel model file without a model", path)
+	}
+	for _, km := range []*kernel.Model{m.Model, m.AverageModel} {
+		if km == nil {
+			continue
+		}
+		if err := km.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if !(m.Lambda > 0) || math.IsInf(m.Lambda, 0) {
+		return nil, fmt.Errorf("%s: lambda %v", path, m.Lambda)
+	}
+	return &m, nil
+}
+
+// evalKernel prints the test (or training) error of a kernel model.
+func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet, set string, average bool) error {
+	m, err := readKernelModel(path)
+	if err != nil {
+		return err
+	}
+	data.defaultTo(fs, m.Data, m.Split)
+	train, test, name, err := data.load()
+	if err != nil {
+		return err
+	}
+	p := test
+	if set == "train" {
+		p = train
+	}
+	mp, ok := p.(*oracles.Multiclass)
+	if !ok {
+		return fmt.Errorf("a kernel model needs multiclass data, not %s", name)
+	}
+	km := m.Model
+	if average {
+		if m.AverageModel == nil {
+			return fmt.Errorf("%s has no average model (train with --averaging)", path)
+		}
+		km = m.AverageModel
+	}
+	loss, err := km.MeanLoss(mp)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s loss %.6f (%s, %d examples; kernel %v, %d support vectors)\n", set, loss, describeData(name, data.split), mp.Len(), km.Kernel, len(km.SV))
+	_, err = stdout.Write(buf.Bytes())
+	return err
+}

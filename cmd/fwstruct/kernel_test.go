@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// writeRings writes a multiclass svmlight training file and its test file
+// of points labeled by the ring (distance to the origin) they fall in.
+func writeRings(t *testing.T, dir string) string {
+	t.Helper()
+	write := func(name string, n int, seed uint64) string {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			r, a := 3*rng.Float64(), 2*math.Pi*rng.Float64()
+			fmt.Fprintf(&b, "%d 1:%.4f 2:%.4f\n", int(r)+1, r*math.Cos(a), r*math.Sin(a))
+		}
+		return writeTestFile(t, filepath.Join(dir, name), []byte(b.String()))
+	}
+	write("rings.svm.t", 100, 2)
+	return write("rings.svm", 150, 1)
+}
+
+// TestTrainKernelModel trains the kernelized solver from the command line,
+// writes its trace and its model (support vectors), and evaluates the
+// model with eval: the error eval prints is the final test loss of the
+// trace.
+func TestTrainKernelModel(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	train := writeRings(t, dir)
+	trace, model := filepath.Join(dir, "trace.json"), filepath.Join(dir, "model.json")
+	code, out, errOut := runCLI(t, "train", "--data", train, "--kernel", "rbf", "--gamma", "2", "--lambda", "0.001",
+		"--passes", "20", "--gap-every", "5", "--averaging", "--trace", trace, "--model", model, "--kernel-cache", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "kernel rbf(gamma=2)") || !strings.Contains(out, "support vectors") {
+		t.Fatalf("output:\n%s", out)
+	}
+	raw, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points []solver.TracePoint
+	if err := json.Unmarshal(raw, &points); err != nil {
+		t.Fatal(err)
+	}
+	last := points[len(points)-1]
+	if last.Pass != 20 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 || !(last.Gap < points[0].Gap) {
+		t.Fatalf("last point %+v", last)
+	}
+	code, out, errOut = runCLI(t, "eval", "--model", model)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errOut)
+	}
+	want := fmt.Sprintf("test loss %.6f", last.TestLoss)
+	if !strings.Contains(out, want) || !strings.Contains(out, "support vectors") {
+		t.Fatalf("eval printed %q, want %q", out, want)
+	}
+	if code, out, _ = runCLI(t, "eval", "--model", model, "--average"); code != 0 || !strings.Contains(out, "test loss") {
+		t.Fatalf("eval --average: exit %d, %q", code, out)
+	}
+	// A corrupt kernel model is refused.
+	bad := strings.Replace(string(mustRead(t, model)), `"classes":3`, `"classes":2`, 1)
+	badPath := writeTestFile(t, filepath.Join(dir, "bad.json"), []byte(bad))
+	if code, _, errOut = runCLI(t, "eval", "--model", badPath); code != 1 || !strings.Contains(errOut, "coefficients") {
+		t.Fatalf("corrupt model: exit %d, %q", code, errOut)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestTrainCuttingPlaneAndApproximateOracle runs the cutting-plane solver
+// and BCFW with an approximate oracle from the command line.
+func TestTrainCuttingPlaneAndApproximateOracle(t *testing.T) {
+	base := []string{"train", "--data", "synthetic", "--synthetic-words", "40", "--quiet", "--gap-every", "1"}
+	code, out, errOut := runCLI(t, append(base, "--solver", "cp", "--passes", "8", "--cp-tol", "1e-4")...)
+	if code != 0 || !strings.Contains(out, "solver cp") || !strings.Contains(out, "done (passes) after 8.0 passes") {
+		t.Fatalf("cp: exit %d: %s %s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, append(base, "--oracle-accuracy", "0.5", "--passes", "4")...)
+	if code != 0 || !strings.Contains(out, "accuracy nu = 0.5") {
+		t.Fatalf("approximate oracle: exit %d: %s %s", code, out, errOut)
+	}
+}
+
+func TestKernelCommandLineErrors(t *testing.T) {
+	isolateData(t)
+	train := writeRings(t, t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", "synthetic", "--kernel", "rbf", "--gamma", "1"}, "multiclass data"},
+		{[]string{"--data", train, "--kernel", "sigmoid"}, "unknown kernel"},
+		{[]string{"--data", train, "--kernel", "rbf"}, "gamma > 0"},
+		{[]string{"--data", train, "--kernel", "poly", "--gamma", "1", "--degree", "0"}, "degree >= 1"},
+		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--solver", "ssg"}, "bcfw or fw"},
+		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--oracle-accuracy", "0.5"}, "--oracle-accuracy"},
+		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--kernel-cache", "-1"}, "--kernel-cache"},
+		{[]string{"--data", "synthetic", "--oracle-accuracy", "0"}, "accuracy nu must be in (0, 1]"},
+		{[]string{"--data", "synthetic", "--solver", "cp", "--box-lower", "*=0"}, "no box"},
+		{[]string{"--data", "synthetic", "--solver", "cp", "--cp-tol", "-1"}, "CPTol"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "2", "--quiet"}, tc.args...)...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

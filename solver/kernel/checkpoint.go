@@ -1,0 +1,192 @@
+package kernel
+
+import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+const checkpointVersion = 1
+
+// checkpoint is the serialized state of a kernelized solver. The problem
+// is not saved (Load checks it by fingerprint), nor the wiring (test set,
+// progress, workers, kernel cache).
+type checkpoint struct {
+	Version     int
+	Fingerprint uint64
+	N, K, F     int
+	Config      Config
+
+	Alpha                 []float64
+	SV                    []int32
+	Ell                   float64
+	AvgS                  []float64
+	AvgAt                 []int64
+	AvgFull, AvgK         int64
+	AvgPartial            bool
+	AvgEll                float64
+	GapEst                []float64
+	ExactGaps             []float64
+	ExactAt               int64
+	ExactGap              float64
+	Perm                  []int32
+	PermPos               int
+	Unvisited             []int32
+	RNG                   []byte
+	Steps, Calls          int64
+	Elapsed               time.Duration
+	Trace                 []run.Point
+	NextGap, NextTrace    int64
+	LastEval              int64
+	PendingAt             int64 // batch FW: the pass at the iterate (-1: none)
+	PendingCounted        bool
+	PendingYStar          []int32
+	PendingH, PendingHBar []float64
+	PendingWNorm          float64
+	PendingEll, PendingTr float64
+	PendingActive         float64
+}
+
+// Save writes the state of the solver so that Load continues the run
+// identically.
+func (s *Solver) Save(w io.Writer) error {
+	c := checkpoint{
+		Version: checkpointVersion, Fingerprint: solver.Fingerprint(s.p), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
+		Alpha: s.alpha, SV: s.sv.list, Ell: s.ell, GapEst: s.gapEst, ExactGaps: s.exactGaps, ExactAt: s.exactAt, ExactGap: s.exactGap,
+		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
+		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, PendingAt: -1,
+	}
+	if s.avg != nil {
+		c.AvgS, c.AvgAt, c.AvgFull, c.AvgK, c.AvgPartial, c.AvgEll = s.avg.S, s.avg.At, s.avg.Full, s.avg.K, s.avg.Partial, s.avg.Ell
+	}
+	if p := s.pending; p != nil {
+		c.PendingAt, c.PendingCounted, c.PendingYStar, c.PendingH, c.PendingHBar = p.at, p.counted, p.yStar, p.hStar, p.hBar
+		c.PendingWNorm, c.PendingEll, c.PendingTr, c.PendingActive = p.wNormSq, p.ell, p.trainErr, p.active
+	}
+	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
+	rng, err := s.pcg.MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("kernel: save: %w", err)
+	}
+	c.RNG = rng
+	if err := gob.NewEncoder(w).Encode(&c); err != nil {
+		return fmt.Errorf("kernel: save: %w", err)
+	}
+	return nil
+}
+
+// Load restores a solver saved by Save for problem p (the problem it was
+// saved with); opts wire it. Every field is checked: the dual variables
+// must lie on their simplices, the support set must be theirs.
+func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
+	if p == nil {
+		return nil, errors.New("kernel: load: nil problem")
+	}
+	var c checkpoint
+	if err := gob.NewDecoder(r).Decode(&c); err != nil {
+		return nil, fmt.Errorf("kernel: load: not a readable checkpoint: %w", err)
+	}
+	if c.Version != checkpointVersion {
+		return nil, fmt.Errorf("kernel: load: checkpoint version %d, this build reads %d", c.Version, checkpointVersion)
+	}
+	if c.N != p.Len() || c.K != p.NumClasses() || c.F != p.NumFeatures() || c.Fingerprint != solver.Fingerprint(p) {
+		return nil, fmt.Errorf("kernel: load: checkpoint of a problem with n=%d, %d classes, %d features does not match this one or its labels", c.N, c.K, c.F)
+	}
+	s, err := New(p, c.Config, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: load: %w", err)
+	}
+	if err := s.restore(&c); err != nil {
+		return nil, fmt.Errorf("kernel: load: corrupt checkpoint: %w", err)
+	}
+	return s, nil
+}
+
+func (s *Solver) restore(c *checkpoint) error {
+	n, kk := s.n, s.k
+	if len(c.Alpha) != n*kk || len(c.GapEst) != n {
+		return fmt.Errorf("%d dual variables and %d gap estimates for n=%d, %d classes", len(c.Alpha), len(c.GapEst), n, kk)
+	}
+	for i := 0; i < n; i++ {
+		var mass float64
+		for _, v := range c.Alpha[i*kk : (i+1)*kk] {
+			if !(v >= 0 && v <= 1+1e-9) {
+				return fmt.Errorf("example %d: dual variable %v outside [0, 1]", i, v)
+			}
+			mass += v
+		}
+		if math.Abs(mass-1) > 1e-9 {
+			return fmt.Errorf("example %d: dual variables sum to %v, want 1", i, mass)
+		}
+	}
+	copy(s.alpha, c.Alpha)
+	for _, j := range c.SV {
+		if j < 0 || int(j) >= n || s.sv.pos[j] >= 0 {
+			return fmt.Errorf("bad support vector %d", j)
+		}
+		s.sv.set(int(j), true)
+	}
+	for i := 0; i < n; i++ {
+		if offTruth(s.alpha[i*kk:(i+1)*kk], s.in.y[i]) != (s.sv.pos[i] >= 0) {
+			return fmt.Errorf("example %d: support set disagrees with its dual variables", i)
+		}
+	}
+	s.ell = c.Ell
+	if s.avg != nil {
+		if len(c.AvgS) != n*kk || len(c.AvgAt) != n*kk || c.AvgK < 0 || c.AvgFull < 0 || c.AvgFull > c.AvgK {
+			return errors.New("average of the wrong size or counts out of range")
+		}
+		for _, t := range c.AvgAt {
+			if t < 0 || t > c.AvgK {
+				return errors.New("average synchronized after its last step")
+			}
+		}
+		copy(s.avg.S, c.AvgS)
+		copy(s.avg.At, c.AvgAt)
+		s.avg.Full, s.avg.K, s.avg.Partial, s.avg.Ell = c.AvgFull, c.AvgK, c.AvgPartial, c.AvgEll
+	}
+	copy(s.gapEst, c.GapEst)
+	s.est.Reset(s.gapEst)
+	if c.ExactGaps != nil {
+		if len(c.ExactGaps) != n {
+			return fmt.Errorf("%d exact block gaps for n=%d", len(c.ExactGaps), n)
+		}
+		s.exactGaps = append([]float64(nil), c.ExactGaps...)
+	}
+	if c.Steps < 0 || c.Calls < 0 || c.Elapsed < 0 || c.ExactAt < 0 || c.ExactAt > c.Steps ||
+		c.LastEval < -1 || c.LastEval > c.Steps || c.NextGap < 1 || c.NextTrace < 1 {
+		return errors.New("counters out of range")
+	}
+	s.exactAt, s.exactGap = c.ExactAt, c.ExactGap
+	if err := s.samp.Restore(c.Perm, c.PermPos, c.Unvisited, s.gapEst); err != nil {
+		return err
+	}
+	s.pcg = new(rand.PCG)
+	if err := s.pcg.UnmarshalBinary(c.RNG); err != nil {
+		return fmt.Errorf("random state: %w", err)
+	}
+	s.rng = rand.New(s.pcg)
+	s.steps, s.calls, s.loop.Elapsed, s.trace = c.Steps, c.Calls, c.Elapsed, c.Trace
+	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
+	if c.PendingAt >= 0 {
+		if c.PendingAt != c.Steps || len(c.PendingYStar) != n || len(c.PendingH) != n || len(c.PendingHBar) != n {
+			return errors.New("pending oracle pass of the wrong size or iterate")
+		}
+		for _, y := range c.PendingYStar {
+			if y < 0 || int(y) >= kk {
+				return fmt.Errorf("pending oracle answer %d outside [0, %d)", y, kk)
+			}
+		}
+		s.pending = &pass{at: c.PendingAt, counted: c.PendingCounted, yStar: c.PendingYStar, hStar: c.PendingH, hBar: c.PendingHBar,
+			wNormSq: c.PendingWNorm, ell: c.PendingEll, trainErr: c.PendingTr, active: c.PendingActive}
+	}
+	return nil
+}

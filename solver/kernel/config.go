@@ -1,0 +1,149 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+// Config holds the hyperparameters of a kernelized solver: plain data, what
+// a checkpoint keeps. Its fields mean what solver.Config's of the same names
+// do; the zero value of every field but Lambda is a sensible default (BCFW
+// with uniform sampling, line search, a gap pass every 10 passes, the
+// linear kernel).
+type Config struct {
+	// Lambda is the regularization parameter (> 0).
+	Lambda float64
+	// Kernel is the kernel on inputs (default linear).
+	Kernel Kernel
+	// Algorithm is solver.BCFW (default, Alg. B.1) or solver.FW (the
+	// kernelized Alg. 2).
+	Algorithm solver.Algorithm
+	// Sampling is solver.Uniform (default), Permutation or GapSampling
+	// (BCFW only).
+	Sampling solver.Sampling
+	// StepSize is solver.LineSearch (default) or solver.Predefined.
+	StepSize solver.StepSize
+	// Averaging maintains the weighted average of the dual iterates (the
+	// optional line of Alg. B.1) and reports it in the trace.
+	Averaging bool
+	// GapEvery is the number of passes between exact gap passes; zero
+	// means 10, +Inf never.
+	GapEvery float64
+	// TraceEvery adds observe-only evaluations every TraceEvery passes.
+	TraceEvery float64
+	// Seed seeds the sampling.
+	Seed uint64
+}
+
+// WithDefaults returns cfg with its zero values replaced by the defaults.
+func (cfg Config) WithDefaults() Config {
+	if cfg.GapEvery == 0 {
+		cfg.GapEvery = 10
+	}
+	return cfg
+}
+
+func (cfg *Config) validate() error {
+	if !(cfg.Lambda > 0) || math.IsInf(cfg.Lambda, 1) {
+		return fmt.Errorf("kernel: lambda must be a positive finite number, got %v", cfg.Lambda)
+	}
+	if err := cfg.Kernel.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case cfg.Algorithm != solver.BCFW && cfg.Algorithm != solver.FW:
+		return fmt.Errorf("kernel: the kernelized solver runs bcfw or fw, not %v", cfg.Algorithm)
+	case cfg.Sampling < solver.Uniform || cfg.Sampling > solver.GapSampling:
+		return fmt.Errorf("kernel: unknown sampling %d", cfg.Sampling)
+	case cfg.Algorithm == solver.FW && cfg.Sampling != solver.Uniform:
+		return fmt.Errorf("kernel: sampling %v needs bcfw", cfg.Sampling)
+	case cfg.StepSize != solver.LineSearch && cfg.StepSize != solver.Predefined:
+		return fmt.Errorf("kernel: unknown step size rule %d", cfg.StepSize)
+	case !(cfg.GapEvery > 0) || math.IsNaN(cfg.GapEvery):
+		return fmt.Errorf("kernel: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
+	case cfg.TraceEvery < 0 || math.IsNaN(cfg.TraceEvery) || math.IsInf(cfg.TraceEvery, 1):
+		return fmt.Errorf("kernel: TraceEvery must be finite and >= 0, got %v", cfg.TraceEvery)
+	}
+	return nil
+}
+
+// wiring is what a run is connected to; none of it changes the iterates,
+// none of it is saved.
+type wiring struct {
+	test      *inputs
+	progress  func(run.Point)
+	workers   int
+	trainLoss bool
+	budget    int64 // kernel cache, bytes
+}
+
+// An Option wires a solver when it is built (New, Load).
+type Option func(*Solver) error
+
+// WithTest records the test error (mean 0-1 loss) of the kernel expansion
+// on test at every trace point.
+func WithTest(test *oracles.Multiclass) Option {
+	return func(s *Solver) error { return s.SetTest(test) }
+}
+
+// WithProgress calls fn after every trace point.
+func WithProgress(fn func(run.Point)) Option {
+	return func(s *Solver) error { s.SetProgress(fn); return nil }
+}
+
+// WithWorkers sets the goroutines of the evaluation passes and batch FW
+// iterations (0: GOMAXPROCS). Results do not depend on it.
+func WithWorkers(k int) Option { return func(s *Solver) error { return s.SetWorkers(k) } }
+
+// WithTrainLoss records the training error at every trace point (free: it
+// comes with the evaluation pass).
+func WithTrainLoss(on bool) Option { return func(s *Solver) error { s.trainLoss = on; return nil } }
+
+// WithCache keeps rows of the training kernel matrix within budget bytes
+// for the BCFW steps (0: no cache; rows of n float64 each, so USPS's 7,291
+// rows take 425 MB in all), filled by the steps and read by the evaluation
+// passes (batch FW only reads rows, so it gains nothing from a cache of its
+// own). The cache never changes a result; CacheStats reports its hit rate.
+func WithCache(budget int64) Option {
+	return func(s *Solver) error {
+		if budget < 0 {
+			return fmt.Errorf("kernel: cache budget must be >= 0, got %d", budget)
+		}
+		s.budget = budget
+		s.cache = newRowCache(s.n, budget)
+		return nil
+	}
+}
+
+// SetTest sets the test set (nil: none).
+func (s *Solver) SetTest(test *oracles.Multiclass) error {
+	if test == nil {
+		s.test = nil
+		return nil
+	}
+	if test.NumFeatures() != s.p.NumFeatures() || test.NumClasses() != s.p.NumClasses() {
+		return fmt.Errorf("kernel: test set has %d features and %d classes, training set %d and %d", test.NumFeatures(), test.NumClasses(), s.p.NumFeatures(), s.p.NumClasses())
+	}
+	s.test = newInputs(test)
+	return nil
+}
+
+// SetProgress sets the callback called after every trace point.
+func (s *Solver) SetProgress(fn func(run.Point)) { s.progress = fn }
+
+// SetWorkers sets the goroutines of the evaluation passes (0: GOMAXPROCS).
+func (s *Solver) SetWorkers(k int) error {
+	if k < 0 {
+		return errors.New("kernel: workers must be >= 0")
+	}
+	if k == 0 {
+		k = defaultWorkers()
+	}
+	s.workers = k
+	return nil
+}

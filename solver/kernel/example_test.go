@@ -1,0 +1,53 @@
+package kernel_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/kernel"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+// rings returns n points of the plane labeled by the ring, [0,1), [1,2) or
+// [2,3), their distance to the origin falls in: no linear classifier
+// separates them.
+func rings(n int, seed uint64) *oracles.Multiclass {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x := make([]oracles.SparseVec, n)
+	y := make([]int32, n)
+	for i := range x {
+		r, a := 3*rng.Float64(), 2*math.Pi*rng.Float64()
+		x[i].Append(0, r*math.Cos(a))
+		x[i].Append(1, r*math.Sin(a))
+		y[i] = int32(r)
+	}
+	m, _ := oracles.NewMulticlass(3, 2, x, y)
+	return m
+}
+
+// Kernelized BCFW with an RBF kernel: the duality gap certifies the run,
+// and the model predicts by kernel expansion over its support vectors.
+func Example() {
+	train, test := rings(300, 1), rings(300, 2)
+	s, err := kernel.New(train, kernel.Config{Lambda: 1e-3, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2}},
+		kernel.WithTest(test), kernel.WithCache(64<<20))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 500})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := s.Model()
+	loss, _ := m.MeanLoss(test)
+	fmt.Printf("%v: certified gap %.4f, %d support vectors of %d examples\n", res.Status, res.Last.Gap, len(m.SV), train.Len())
+	fmt.Printf("test error %.3f (trace %.3f)\n", loss, res.Last.TestLoss)
+	// Output:
+	// converged: certified gap 0.0052, 89 support vectors of 300 examples
+	// test error 0.033 (trace 0.033)
+}

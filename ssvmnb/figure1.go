@@ -1,0 +1,234 @@
+package ssvmnb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
+)
+
+// Figure1Config configures Figure1, the reproduction of Fig. 1 of
+// Lacoste-Julien et al. (2013) (and of Fig. 3 of its appendix for the test
+// error): BCFW, BCFW-wavg, SSG, SSG-wavg, batch FW and the cutting-plane
+// method, primal suboptimality and test error against effective passes.
+// The zero value reproduces the paper's three regularization parameters
+// on whatever problem it is given (the paper uses OCR-large).
+type Figure1Config struct {
+	// Lambdas are the regularization parameters of the panels; nil means
+	// 0.01, 0.001 and 1/n.
+	Lambdas []float64
+	// Seeds are the seeds of the stochastic methods (BCFW, SSG), whose
+	// figures show the median and the min/max band over them; nil means 1
+	// to 3 (the paper: 10 runs; every seed adds about 15 s to a stochastic
+	// method on OCR-large with the default passes).
+	Seeds []uint64
+	// Passes is the effective passes of every run; zero means 30.
+	Passes float64
+	// Methods selects methods by name (see Figure1Methods); nil means all.
+	Methods []string
+}
+
+// Figure1Methods are the method names of Figure1, in the paper's order.
+var Figure1Methods = []string{"BCFW", "BCFW-wavg", "SSG", "SSG-wavg", "FW", "cutting plane"}
+
+// Figure1Method is one curve of a panel: a method and its runs (one per
+// seed; one for the deterministic batch methods). Every trace point
+// describes the iterate the curve plots: for the -wavg methods, Primal,
+// Dual, Gap and TestLoss are those of the weighted average.
+type Figure1Method struct {
+	Name string
+	// Batch marks FW and the cutting-plane method, whose primal the paper
+	// draws as its lower envelope (the best iterate so far, App. F).
+	Batch  bool
+	Traces [][]solver.TracePoint
+}
+
+// Figure1Panel holds the runs of one regularization parameter.
+type Figure1Panel struct {
+	Lambda  float64
+	Methods []Figure1Method
+	// BestDual is the highest dual objective of any method at any point:
+	// the reference of the primal suboptimality, as in the paper (App. F).
+	BestDual float64
+}
+
+// Figure1 runs the methods of Fig. 1 of Lacoste-Julien et al. (2013) on
+// train, recording the test error on test (nil: none), for every lambda of
+// cfg, and returns the traces. BCFW and SSG are run with weighted
+// averaging, which gives the plain and the -wavg curves from the same runs;
+// they make no gap passes of their own (observe-only evaluations every
+// pass, as the paper's offline curves), FW and the cutting-plane method are
+// evaluated at every iteration (a pass each). The test error of the
+// averaged iterates is computed at every trace point (outside the solver
+// time). On OCR-large (n = 6,251) one method at one lambda with the
+// defaults takes under a minute (BCFW with BCFW-wavg about 45 s, SSG with
+// SSG-wavg 30 s, FW and the cutting plane 4 s each, measured by
+// BenchmarkFigure1OCRLarge on a shared 2-core machine).
+func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config) ([]Figure1Panel, error) {
+	if train == nil {
+		return nil, errors.New("ssvmnb: Figure1 needs a training problem")
+	}
+	lambdas := cfg.Lambdas
+	if lambdas == nil {
+		lambdas = []float64{0.01, 0.001, 1 / float64(train.Len())}
+	}
+	seeds := cfg.Seeds
+	if seeds == nil {
+		seeds = []uint64{1, 2, 3}
+	}
+	passes := cfg.Passes
+	if passes == 0 {
+		passes = 30
+	}
+	if !(passes > 0) || math.IsInf(passes, 0) {
+		return nil, fmt.Errorf("ssvmnb: Figure1 needs positive passes, got %v", passes)
+	}
+	want := map[string]bool{}
+	for _, m := range cfg.Methods {
+		if !contains(Figure1Methods, m) {
+			return nil, fmt.Errorf("ssvmnb: unknown Figure1 method %q (want one of %v)", m, Figure1Methods)
+		}
+		want[m] = true
+	}
+	on := func(name string) bool { return len(want) == 0 || want[name] }
+	var panels []Figure1Panel
+	for _, lambda := range lambdas {
+		panel := Figure1Panel{Lambda: lambda, BestDual: math.Inf(-1)}
+		for _, alg := range []struct {
+			plain, avg string
+			cfg        solver.Config
+			seeds      []uint64
+		}{
+			{"BCFW", "BCFW-wavg", solver.Config{Algorithm: solver.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
+			{"SSG", "SSG-wavg", solver.Config{Algorithm: solver.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
+			{"FW", "", solver.Config{Algorithm: solver.FW, GapEvery: 1}, []uint64{1}},
+			{"cutting plane", "", solver.Config{Algorithm: solver.CuttingPlane, GapEvery: 1}, []uint64{1}},
+		} {
+			if !on(alg.plain) && (alg.avg == "" || !on(alg.avg)) {
+				continue
+			}
+			plain := Figure1Method{Name: alg.plain, Batch: alg.avg == ""}
+			avg := Figure1Method{Name: alg.avg}
+			for _, seed := range alg.seeds {
+				c := alg.cfg
+				c.Lambda, c.Seed = lambda, seed
+				tr, trAvg, err := figure1Run(ctx, train, test, c, passes)
+				if err != nil {
+					return panels, fmt.Errorf("ssvmnb: Figure1: %s at lambda %g: %w", alg.plain, lambda, err)
+				}
+				plain.Traces = append(plain.Traces, tr)
+				avg.Traces = append(avg.Traces, trAvg)
+			}
+			for _, m := range []Figure1Method{plain, avg} {
+				if m.Name != "" && on(m.Name) {
+					panel.Methods = append(panel.Methods, m)
+				}
+			}
+		}
+		for _, m := range panel.Methods {
+			for _, tr := range m.Traces {
+				for _, p := range tr {
+					if !math.IsNaN(p.Dual) {
+						panel.BestDual = math.Max(panel.BestDual, p.Dual)
+					}
+				}
+			}
+		}
+		panels = append(panels, panel)
+	}
+	return panels, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// figure1Run runs one configuration and returns its trace and, with
+// averaging, the trace of the averaged iterate (nil without).
+func figure1Run(ctx context.Context, train, test oracles.Problem, cfg solver.Config, passes float64) (plain, avg []solver.TracePoint, err error) {
+	var avgLoss []float64
+	opts := []solver.Option{}
+	if test != nil {
+		opts = append(opts, solver.WithTest(test))
+	}
+	s, err := solver.New(train, cfg, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.Averaging && test != nil {
+		s.SetProgress(func(solver.TracePoint) { avgLoss = append(avgLoss, oracles.MeanLoss(test, s.AverageWeights())) })
+	}
+	if _, err := s.Run(ctx, solver.Stop{Passes: passes}); err != nil {
+		return nil, nil, err
+	}
+	plain = s.Trace()
+	if !cfg.Averaging {
+		return plain, nil, nil
+	}
+	avg = make([]solver.TracePoint, len(plain))
+	for k, p := range plain {
+		p.Primal, p.Dual, p.Gap = p.PrimalAvg, p.DualAvg, p.GapAvg
+		p.TestLoss = math.NaN()
+		if k < len(avgLoss) {
+			p.TestLoss = avgLoss[k]
+		}
+		avg[k] = p
+	}
+	return plain, avg, nil
+}
+
+// Suboptimality returns the primal suboptimality of a method's runs,
+// primal minus the panel's best dual, one curve per run; for the batch
+// methods, the lower envelope of the primal (the best iterate so far).
+func (p *Figure1Panel) Suboptimality(m Figure1Method) [][]solver.TracePoint {
+	out := make([][]solver.TracePoint, len(m.Traces))
+	for r, tr := range m.Traces {
+		best := math.Inf(1)
+		out[r] = make([]solver.TracePoint, len(tr))
+		for k, pt := range tr {
+			v := pt.Primal
+			if m.Batch {
+				best = math.Min(best, v)
+				v = best
+			}
+			pt.Primal = v - p.BestDual
+			out[r][k] = pt
+		}
+	}
+	return out
+}
+
+// Objective is the panel's top figure: the primal suboptimality against
+// effective passes, log-log, the median and min/max band over seeds.
+func (p *Figure1Panel) Objective() *viz.Figure {
+	f := &viz.Figure{Title: fmt.Sprintf("primal suboptimality, lambda = %.3g", p.Lambda), XLabel: viz.Passes.String(),
+		YLabel: "primal suboptimality", LogX: true, LogY: true}
+	for i, m := range p.Methods {
+		s := viz.Aggregate(m.Name, p.Suboptimality(m), viz.Passes, func(pt solver.TracePoint) float64 { return pt.Primal }, nil)
+		s.Color = viz.Color(i)
+		f.Series = append(f.Series, s)
+	}
+	return f
+}
+
+// TestError is the panel's bottom figure: the test error against
+// effective passes, the median and min/max band over seeds.
+func (p *Figure1Panel) TestError() *viz.Figure {
+	f := &viz.Figure{Title: fmt.Sprintf("test error, lambda = %.3g", p.Lambda), XLabel: viz.Passes.String(),
+		YLabel: "test error", LogX: true}
+	for i, m := range p.Methods {
+		s := viz.Aggregate(m.Name, m.Traces, viz.Passes, func(pt solver.TracePoint) float64 { return pt.TestLoss }, nil)
+		s.Color = viz.Color(i)
+		f.Series = append(f.Series, s)
+	}
+	return f
+}
