@@ -16,3 +16,12 @@ type Status = run.Status
 type Result = run.Result
 
 var _ run.Solver = (*Solver)(nil)
+
+// The reasons Run returns.
+const (
+	StatusPasses            = run.StatusPasses
+	StatusConverged         = run.StatusConverged
+	StatusEstimateConverged = run.StatusEstimateConverged
+	StatusTime              = run.StatusTime
+	StatusCanceled          = run.StatusCanceled
+)

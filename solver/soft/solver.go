@@ -12,7 +12,6 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
-	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Solver is the state of one soft-constraint training run (Meshi et al.
@@ -155,10 +154,10 @@ func (e engine) Record(refresh bool) error { return e.s.record(refresh) }
 func (e engine) Reached(stop Stop) (Status, bool) {
 	s := e.s
 	if stop.Gap > 0 && s.gapAt == s.steps && s.lastGap <= stop.Gap {
-		return run.StatusConverged, true
+		return StatusConverged, true
 	}
 	if stop.GapEstimate > 0 && s.est.Sum() <= stop.GapEstimate {
-		return run.StatusEstimateConverged, true
+		return StatusEstimateConverged, true
 	}
 	return 0, false
 }
