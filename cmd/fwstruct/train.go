@@ -13,7 +13,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 )
 
@@ -47,27 +46,23 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cfg, err := sf.config(train.Dim())
-	if err != nil {
-		return err
-	}
 	pb := newBar(*bar, stderr, stop.Passes)
-	opts := []solver.Option{solver.WithTrainLoss(*trainLoss), solver.WithWorkers(sf.workers), solver.WithProgress(func(pt solver.TracePoint) {
+	wire := trainWiring{trainLoss: *trainLoss, workers: sf.workers, progress: func(pt solver.TracePoint) {
 		if *quiet {
 			return
 		}
 		pb.clear()
 		fmt.Fprintln(stdout, formatPoint(pt))
-	})}
+	}}
 	if !*noTest {
-		opts = append(opts, solver.WithTest(test))
+		wire.test = test
 	}
-	s, err := solver.New(train, cfg, opts...)
+	s, desc, err := newTrainer(&sf, train, wire)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), train.Dim())
-	fmt.Fprintf(stdout, "solver %s (sampling %s, %s steps, cache %v), lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda)
+	fmt.Fprintln(stdout, desc)
 	status, err := runWithBar(ctx, s, stop, pb)
 	pb.finish()
 	if err != nil {
@@ -88,8 +83,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *modelPath != "" {
 		m := &modelFile{
-			Data: name, Split: data.split, Dim: train.Dim(), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
-			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Weights: s.Weights(), AverageWeights: s.AverageWeights(),
+			Data: name, Split: data.split, Dim: train.Dim(), Lambda: sf.lambda, Solver: sf.algorithm,
+			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Weights: s.Weights(), AverageWeights: averageWeights(s),
+		}
+		if sf.algorithm == "soft" {
+			m.Rho = sf.rho
 		}
 		if name == "synthetic" {
 			m.SyntheticWords, m.SyntheticSeed, m.SyntheticNoise = data.synthWords, data.synthSeed, data.synthNoise
@@ -107,7 +105,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // runWithBar runs the solver about a pass at a time so that the bar moves;
 // the trajectory is the same as in a single Run call (a chunk always leaves
 // room for a whole gap pass, so it always makes progress).
-func runWithBar(ctx context.Context, s *solver.Solver, stop solver.Stop, pb *bar) (solver.Status, error) {
+func runWithBar(ctx context.Context, s trainer, stop solver.Stop, pb *bar) (solver.Status, error) {
 	start := time.Now()
 	for {
 		chunk := stop
@@ -148,6 +146,9 @@ func formatPoint(p solver.TracePoint) string {
 	}
 	if !math.IsNaN(p.GapAvg) {
 		line += fmt.Sprintf(" gap-avg %-10s", fmtFloat(p.GapAvg))
+	}
+	if !math.IsNaN(p.HardPrimal) {
+		line += fmt.Sprintf(" hard %-10.6g", p.HardPrimal)
 	}
 	if !math.IsNaN(p.TrainLoss) {
 		line += fmt.Sprintf(" train %.4f", p.TrainLoss)
@@ -216,6 +217,3 @@ func (b *bar) finish() {
 		b.pb.Finish()
 	}
 }
-
-// meanLoss is the task loss of w on p.
-func meanLoss(p oracles.Problem, w []float64) float64 { return oracles.MeanLoss(p, w) }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+func model(t *testing.T, n int, rng *rand.Rand) *factorgraph.Model {
+	x := make([]oracles.SparseVec, n)
+	y := make([][]int32, n)
+	for m := range x {
+		for f := 0; f < 3; f++ {
+			x[m].Append(int32(f), rng.NormFloat64())
+		}
+		y[m] = make([]int32, 4)
+		for i := range y[m] {
+			if x[m].Val[i%3]+0.5*rng.NormFloat64() > 0 {
+				y[m][i] = 1
+			}
+		}
+	}
+	mod, err := factorgraph.NewMultiLabel(factorgraph.MultiLabel{Labels: 4, Features: 3, Bias: true}, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
+// TestRun runs every experiment on a small generated multi-label problem
+// and checks that the figures, traces and tables are written.
+func TestRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	train, test := model(t, 12, rng), model(t, 8, rng)
+	dir := t.TempDir()
+	o := options{lambda: 0.05, out: dir, exps: []string{"fig1", "rho", "fig2"}, softPasses: 6, hardPasses: 4, trace: 1, sampling: "uniform",
+		sweep: []float64{0.1, 1}, budgets: []float64{2, 4}}
+	var out bytes.Buffer
+	if err := run(context.Background(), train, test, o, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig1-left.png", "fig1-right.png", "fig2-objective.png", "fig2-accuracy.png", "lp-hard-bcfw.json", "exact-bcfw.json", "soft-rho1.json"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	for _, want := range []string{"hamming_loss", "example_f1", "within 1%", "soft rho=10", "exact SSVM objective"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if err := run(context.Background(), train, test, options{out: dir, sampling: "nope"}, &out); err == nil {
+		t.Fatal("unknown sampling accepted")
+	}
+}
