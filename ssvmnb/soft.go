@@ -337,32 +337,59 @@ func (r *RhoSweepResult) Table() *Table {
 	return t
 }
 
-// TrainHard trains an example-level solver (LP-hard BCFW on a
-// factorgraph.Relaxed view, exact BCFW on an Exact view) until stop and
-// returns its trace with HardPrimal filled in at every point: the LP-relaxed
-// primal of its weights (soft.RelaxedPrimal on rel), computed in the
-// progress callback, outside the solver time. So every run of Meshi's
-// Fig. 2 is measured on the same hard objective g.
-func TrainHard(ctx context.Context, name string, p oracles.Problem, rel *factorgraph.Relaxed, test oracles.Problem, cfg solver.Config, stop solver.Stop) (viz.Run, *solver.Solver, error) {
-	run := viz.Run{Name: name}
-	var s *solver.Solver
-	var perr error
+// HardRun is a run of the example-level solver (LP-hard BCFW on a
+// factorgraph.Relaxed view, exact BCFW on an Exact view) whose trace has
+// HardPrimal filled in at every point: the LP-relaxed primal of its
+// weights (soft.RelaxedPrimal), computed in the progress callback, outside
+// the solver time (and equal to Primal on the Relaxed view itself). So
+// every run of Meshi's Fig. 2 is measured on the same hard objective g.
+type HardRun struct {
+	// Name labels the run in figures.
+	Name  string
+	s     *solver.Solver
+	trace []solver.TracePoint
+	err   error // the first error of RelaxedPrimal
+}
+
+// NewHardRun returns a hard run of the solver configuration cfg on p
+// (test may be nil), measured on the relaxed view rel of the same model.
+func NewHardRun(name string, p oracles.Problem, rel *factorgraph.Relaxed, test oracles.Problem, cfg solver.Config) (*HardRun, error) {
+	h := &HardRun{Name: name}
 	s, err := solver.New(p, cfg, solver.WithTest(test), solver.WithProgress(func(pt solver.TracePoint) {
-		if perr == nil {
-			pt.HardPrimal, perr = soft.RelaxedPrimal(rel, cfg.Lambda, s.Weights(), 0)
+		switch {
+		case p == oracles.Problem(rel):
+			pt.HardPrimal = pt.Primal // the primal of LP-hard BCFW is the relaxed one
+		case h.err == nil:
+			pt.HardPrimal, h.err = soft.RelaxedPrimal(rel, cfg.Lambda, h.s.Weights(), 2)
 		}
-		run.Trace = append(run.Trace, pt)
+		h.trace = append(h.trace, pt)
 	}))
 	if err != nil {
-		return run, nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
+		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
 	}
-	if _, err := s.Run(ctx, stop); err != nil {
-		return run, s, err
+	h.s = s
+	return h, nil
+}
+
+// RunUntil runs until stop (Stop.Passes is a total) and evaluates the final
+// iterate, so that the trace ends there.
+func (h *HardRun) RunUntil(ctx context.Context, stop solver.Stop) (solver.Status, error) {
+	res, err := h.s.Run(ctx, stop)
+	if err == nil {
+		_, err = h.s.Current()
 	}
-	if _, err := s.Current(); err != nil {
-		return run, s, err
+	if err == nil {
+		err = h.err
 	}
-	return run, s, perr
+	return res.Status, err
+}
+
+// Solver returns the underlying solver.
+func (h *HardRun) Solver() *solver.Solver { return h.s }
+
+// VizRun returns the trace, with HardPrimal, as a named run.
+func (h *HardRun) VizRun() viz.Run {
+	return viz.Run{Name: h.Name, Trace: append([]solver.TracePoint(nil), h.trace...)}
 }
 
 // HardObjectives plots Meshi's Fig. 2 (top): the hard objective

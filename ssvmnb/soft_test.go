@@ -163,15 +163,25 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 		t.Fatal("decreasing budgets accepted")
 	}
 
-	lpHard, _, err := TrainHard(context.Background(), "LP-hard", rel, rel, test, solver.Config{Lambda: 0.05, GapEvery: 2}, solver.Stop{Passes: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
 	exactView, _ := factorgraph.NewExact(tr, 0)
-	exact, es, err := TrainHard(context.Background(), "exact", exactView, rel, test, solver.Config{Lambda: 0.05, GapEvery: 2}, solver.Stop{Passes: 6})
-	if err != nil {
-		t.Fatal(err)
+	var hard []viz.Run
+	var es *solver.Solver
+	for _, h := range []struct {
+		name string
+		p    oracles.Problem
+	}{{"LP-hard", rel}, {"exact", exactView}} {
+		r, err := NewHardRun(h.name, h.p, rel, test, solver.Config{Lambda: 0.05, GapEvery: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, passes := range []float64{3, 6} {
+			if _, err := r.RunUntil(context.Background(), solver.Stop{Passes: passes}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hard, es = append(hard, r.VizRun()), r.Solver()
 	}
+	lpHard, exact := hard[0], hard[1]
 	for _, p := range lpHard.Trace {
 		if math.Abs(p.HardPrimal-p.Primal) > 1e-12 {
 			t.Fatalf("LP-hard: hard objective %v, primal %v", p.HardPrimal, p.Primal)
@@ -183,7 +193,7 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 		}
 	}
 	if last := exact.Trace[len(exact.Trace)-1]; last.Steps != es.Steps() {
-		t.Fatal("TrainHard's trace does not end at the final iterate")
+		t.Fatal("the hard run's trace does not end at the final iterate")
 	}
 	runs := []viz.Run{res.Trainers[1].VizRun(), lpHard, exact}
 	if f := HardObjectives(viz.Seconds, 0.2, runs...); len(f.Series) != 3 || len(f.HLines) != 1 {

@@ -41,13 +41,34 @@ func main() {
 	var o options
 	flag.Float64Var(&o.lambda, "lambda", 0.01, "regularization parameter lambda")
 	flag.StringVar(&o.out, "out", "out/soft", "folder of the figures and traces")
-	exp := flag.String("exp", "fig1,rho,fig2", "experiments to run: fig1, rho, fig2 (comma-separated)")
+	exp := flag.String("exp", "cv,fig1,rho,fig2", "experiments to run: cv, fig1, rho, fig2 (comma-separated)")
 	flag.Float64Var(&o.softPasses, "soft-passes", 100, "passes of the soft runs (fig1, fig2)")
 	flag.Float64Var(&o.hardPasses, "hard-passes", 60, "passes of the LP-hard and exact BCFW runs (fig2)")
 	flag.Float64Var(&o.trace, "trace-every", 1, "passes between trace points")
 	flag.StringVar(&o.sampling, "sampling", "uniform", "sampling of soft BCFW: uniform (Meshi Alg. 1), perm or gap")
 	flag.Parse()
 	o.exps = strings.Split(*exp, ",")
+	if o.has("cv") {
+		root, err := datasets.Locate(datasets.Yeast, "")
+		if err != nil {
+			fail(err)
+		}
+		paths, err := datasets.Yeast.Paths(root)
+		if err != nil {
+			fail(err)
+		}
+		files, err := datasets.FindMULAN(paths[0])
+		if err != nil {
+			fail(err)
+		}
+		data, _, err := datasets.ReadMULAN(files)
+		if err != nil {
+			fail(err)
+		}
+		if err := crossValidate(context.Background(), data, []float64{1e-3, 3e-3, 1e-2, 3e-2, 0.1}, 5, 60, os.Stdout); err != nil {
+			fail(err)
+		}
+	}
 	tr, te, err := datasets.Load("yeast", datasets.Options{})
 	if err != nil {
 		fail(err)
@@ -114,63 +135,73 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 	base := soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
 	fmt.Fprintf(w, "Yeast: %d training and %d test examples, d = %d, lambda = %g, soft sampling %v\n", train.Len(), test.Len(), train.Dim(), o.lambda, samp)
 
-	// The hard runs come first: the best hard objective they reach is the
-	// reference line g* of every figure.
-	var hard []viz.Run
-	ref := math.NaN()
+	// Every run advances one pass at a time, in turn (round robin), so that
+	// on a shared machine they all see the same load and their solver
+	// times compare; splitting a run this way does not change it.
+	var racers []*racer
 	if o.has("fig2") {
-		hcfg := solver.Config{Lambda: o.lambda, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
 		exact, err := factorgraph.NewExact(train, 0)
 		if err != nil {
 			return err
 		}
-		lp, s, err := ssvmnb.TrainHard(ctx, "LP-hard BCFW", rel, rel, rounded, hcfg, solver.Stop{Passes: o.hardPasses})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "LP-hard BCFW: %s\n", summary(lp, s.Weights(), test, rounded))
-		ex, es, err := ssvmnb.TrainHard(ctx, "exact BCFW", exact, rel, rounded, hcfg, solver.Stop{Passes: o.hardPasses})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "exact BCFW: %s\n", summary(ex, es.Weights(), test, rounded))
-		last := ex.Trace[len(ex.Trace)-1]
-		fmt.Fprintf(w, "exact BCFW: exact SSVM objective %.6f, certified gap %.3g (its optimum is a lower bound of g*)\n", last.Primal, last.Gap)
-		hard = append(hard, lp, ex)
-		for _, r := range hard {
-			if err := writeTrace(filepath.Join(o.out, slug(r.Name)+".json"), r.Trace); err != nil {
+		hcfg := solver.Config{Lambda: o.lambda, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
+		for _, h := range []struct {
+			name string
+			p    oracles.Problem
+		}{{"LP-hard BCFW", rel}, {"exact BCFW", exact}} {
+			r, err := ssvmnb.NewHardRun(h.name, h.p, rel, rounded, hcfg)
+			if err != nil {
 				return err
 			}
+			racers = append(racers, &racer{budget: o.hardPasses, hard: true,
+				advance: func(passes float64) error {
+					_, err := r.RunUntil(ctx, solver.Stop{Passes: passes})
+					return err
+				},
+				run: r.VizRun, weights: r.Solver().Weights})
 		}
-		ref = best(hard...)
 	}
-
-	var softRuns []viz.Run
 	if o.has("fig1") || o.has("fig2") {
 		for _, rho := range o.rhos {
 			cfg := base
 			cfg.Rho = rho
-			t, err := ssvmnb.NewSoft(fmt.Sprintf("soft rho=%g", rho), train, rounded, cfg)
+			var test oracles.Problem
+			if o.has("fig2") && (rho == 1 || rho == 10) {
+				test = rounded // Fig. 2 shows the test accuracy of these
+			}
+			t, err := ssvmnb.NewSoft(fmt.Sprintf("soft rho=%g", rho), train, test, cfg)
 			if err != nil {
 				return err
 			}
 			t.Live = false
-			if _, err := t.RunUntil(ctx, soft.Stop{Passes: o.softPasses}); err != nil {
-				return err
-			}
-			t.Current()
-			r := t.VizRun()
-			fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r, t.Weights(), test, rounded))
-			if err := writeTrace(filepath.Join(o.out, slug(r.Name)+".json"), r.Trace); err != nil {
-				return err
-			}
-			softRuns = append(softRuns, r)
+			racers = append(racers, &racer{budget: o.softPasses, rho: rho,
+				advance: func(passes float64) error {
+					_, err := t.RunUntil(ctx, soft.Stop{Passes: passes})
+					t.Current()
+					return err
+				},
+				run: t.VizRun, weights: t.Weights})
 		}
-		if math.IsNaN(ref) {
-			ref = best(softRuns...)
+	}
+	if err := race(racers); err != nil {
+		return err
+	}
+	var hard, softRuns []viz.Run
+	ref := math.Inf(1)
+	for _, r := range racers {
+		run := r.run()
+		fmt.Fprintf(w, "%s: %s\n", run.Name, summary(run, r.weights(), test, rounded))
+		if err := writeTrace(filepath.Join(o.out, slug(run.Name)+".json"), run.Trace); err != nil {
+			return err
+		}
+		if r.hard {
+			hard = append(hard, run)
+			last := run.Trace[len(run.Trace)-1]
+			fmt.Fprintf(w, "  its own objective %.6f, certified gap %s\n", last.Primal, ssvmnb.Cell(last.Gap))
 		} else {
-			ref = math.Min(ref, best(softRuns...))
+			softRuns = append(softRuns, run)
 		}
+		ref = math.Min(ref, best(run))
 	}
 	if o.has("fig1") {
 		if err := save(o.out, "fig1-left", ssvmnb.SoftObjectives(ref, softRuns...)); err != nil {
@@ -201,12 +232,95 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		if err := save(o.out, "fig2-accuracy", ssvmnb.Accuracies(viz.Seconds, runs...)); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "best hard objective g = %.6f; solver seconds to come within 1%% (%.6f):\n", ref, 1.01*ref)
+		fmt.Fprintf(w, "best hard objective g = %.6f; first trace point within 1%% (g <= %.6f):\n", ref, 1.01*ref)
 		for _, r := range runs {
-			fmt.Fprintf(w, "  %-16s %s s\n", r.Name, ssvmnb.Cell(ssvmnb.SecondsTo(r, 1.01*ref)))
+			last := r.Trace[len(r.Trace)-1]
+			at := passesTo(r, 1.01*ref)
+			fmt.Fprintf(w, "  %-14s %8s s %8s passes (%.4f s a pass)\n", r.Name, ssvmnb.Cell(ssvmnb.SecondsTo(r, 1.01*ref)), ssvmnb.Cell(at), last.Seconds/last.Pass)
 		}
 	}
 	return nil
+}
+
+// crossValidate chooses lambda as Meshi et al. do: the k-fold
+// cross-validated test Hamming loss (LP + rounding) of soft BCFW (rho = 1,
+// gap sampling, the given passes) on the training set, for every lambda.
+func crossValidate(ctx context.Context, data *datasets.MultiLabelData, lambdas []float64, k int, passes float64, w io.Writer) error {
+	n := len(data.X)
+	fmt.Fprintf(w, "%d-fold cross-validation on the %d training examples (soft BCFW, rho = 1, %g passes):\n", k, n, passes)
+	for _, lambda := range lambdas {
+		var ham, f1 float64
+		for f := 0; f < k; f++ {
+			lo, hi := f*n/k, (f+1)*n/k
+			fit := &datasets.MultiLabelData{Features: data.Features, Labels: data.Labels,
+				X: append(append([]oracles.SparseVec(nil), data.X[:lo]...), data.X[hi:]...),
+				Y: append(append([][]int32(nil), data.Y[:lo]...), data.Y[hi:]...)}
+			val := &datasets.MultiLabelData{Features: data.Features, Labels: data.Labels, X: data.X[lo:hi], Y: data.Y[lo:hi]}
+			fm, vm, err := datasets.MultiLabelModels(fit, val, true)
+			if err != nil {
+				return err
+			}
+			vr, err := factorgraph.NewRounded(vm)
+			if err != nil {
+				return err
+			}
+			s, err := soft.New(fm, soft.Config{Lambda: lambda, Rho: 1, Sampling: soft.GapSampling, GapEvery: 10, Seed: 1})
+			if err != nil {
+				return err
+			}
+			if _, err := s.Run(ctx, soft.Stop{Passes: passes}); err != nil {
+				return err
+			}
+			loss, ms := soft.Metrics(vr, s.Weights(), 2)
+			ham += loss / float64(k)
+			for _, m := range ms {
+				if m.Name == factorgraph.MetricF1 {
+					f1 += m.Value / float64(k)
+				}
+			}
+		}
+		fmt.Fprintf(w, "  lambda %-6g Hamming loss %.4f, example F1 %.4f\n", lambda, ham, f1)
+	}
+	return nil
+}
+
+// racer is a run that race advances one pass at a time.
+type racer struct {
+	budget  float64
+	hard    bool
+	rho     float64
+	advance func(passes float64) error // run until this many passes in total
+	run     func() viz.Run
+	weights func() []float64
+}
+
+// race advances every run to its budget, one pass per run and round.
+func race(rs []*racer) error {
+	top := 0.0
+	for _, r := range rs {
+		top = math.Max(top, r.budget)
+	}
+	for k := 1.0; k <= math.Ceil(top); k++ {
+		for _, r := range rs {
+			if k-1 < r.budget {
+				if err := r.advance(math.Min(k, r.budget)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// passesTo returns the passes of the first point whose hard objective is
+// at most target (NaN if none).
+func passesTo(r viz.Run, target float64) float64 {
+	for _, p := range r.Trace {
+		if soft.HardObjective(p) <= target {
+			return p.Pass
+		}
+	}
+	return math.NaN()
 }
 
 // summary describes the end of a run: passes, solver time, hard objective

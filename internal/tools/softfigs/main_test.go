@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 )
@@ -51,12 +52,24 @@ func TestRun(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 	}
-	for _, want := range []string{"hamming_loss", "example_f1", "within 1%", "soft rho=10", "exact SSVM objective"} {
+	for _, want := range []string{"hamming_loss", "example_f1", "within 1%", "soft rho=10", "its own objective"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
 	}
 	if err := run(context.Background(), train, test, options{out: dir, sampling: "nope"}, &out); err == nil {
 		t.Fatal("unknown sampling accepted")
+	}
+	data := &datasets.MultiLabelData{Features: []string{"a", "b", "c"}, Labels: []string{"p", "q", "r", "s"}}
+	for m := 0; m < train.Len(); m++ {
+		data.X = append(data.X, train.Input(m, 0))
+		data.Y = append(data.Y, train.Truth(m))
+	}
+	out.Reset()
+	if err := crossValidate(context.Background(), data, []float64{0.01, 0.1}, 3, 2, &out); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), "Hamming loss") != 2 {
+		t.Fatalf("cross-validation output:\n%s", out.String())
 	}
 }
