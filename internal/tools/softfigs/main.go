@@ -162,19 +162,35 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		}
 	}
 	if o.has("fig1") || o.has("fig2") {
+		type variant struct {
+			name string
+			cfg  soft.Config
+			fig1 bool // drawn in Fig. 1
+		}
+		var variants []variant
 		for _, rho := range o.rhos {
 			cfg := base
 			cfg.Rho = rho
+			variants = append(variants, variant{fmt.Sprintf("soft rho=%g", rho), cfg, true})
+		}
+		if o.has("fig2") && samp != soft.GapSampling {
+			// Gap sampling (Osokin et al. 2016) converges faster in the tail.
+			cfg := base
+			cfg.Rho, cfg.Sampling = 1, soft.GapSampling
+			variants = append(variants, variant{"soft rho=1 gap", cfg, false})
+		}
+		for _, v := range variants {
+			rho := v.cfg.Rho
 			var test oracles.Problem
 			if o.has("fig2") && (rho == 1 || rho == 10) {
 				test = rounded // Fig. 2 shows the test accuracy of these
 			}
-			t, err := ssvmnb.NewSoft(fmt.Sprintf("soft rho=%g", rho), train, test, cfg)
+			t, err := ssvmnb.NewSoft(v.name, train, test, v.cfg)
 			if err != nil {
 				return err
 			}
 			t.Live = false
-			racers = append(racers, &racer{budget: o.softPasses, rho: rho,
+			racers = append(racers, &racer{budget: o.softPasses, fig1: v.fig1,
 				advance: func(passes float64) error {
 					_, err := t.RunUntil(ctx, soft.Stop{Passes: passes})
 					t.Current()
@@ -186,7 +202,7 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 	if err := race(racers); err != nil {
 		return err
 	}
-	var hard, softRuns []viz.Run
+	var hard, softRuns, fig1Runs []viz.Run
 	ref := math.Inf(1)
 	for _, r := range racers {
 		run := r.run()
@@ -201,10 +217,13 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		} else {
 			softRuns = append(softRuns, run)
 		}
+		if r.fig1 {
+			fig1Runs = append(fig1Runs, run)
+		}
 		ref = math.Min(ref, best(run))
 	}
 	if o.has("fig1") {
-		if err := save(o.out, "fig1-left", ssvmnb.SoftObjectives(ref, softRuns...)); err != nil {
+		if err := save(o.out, "fig1-left", ssvmnb.SoftObjectives(ref, fig1Runs...)); err != nil {
 			return err
 		}
 	}
@@ -220,8 +239,8 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 	}
 	if o.has("fig2") {
 		var runs []viz.Run
-		for k, r := range softRuns {
-			if o.rhos[k] == 1 || o.rhos[k] == 10 {
+		for _, r := range softRuns {
+			if rho := r.Trace[0].Rho; rho == 1 || rho == 10 {
 				runs = append(runs, r)
 			}
 		}
@@ -288,7 +307,7 @@ func crossValidate(ctx context.Context, data *datasets.MultiLabelData, lambdas [
 type racer struct {
 	budget  float64
 	hard    bool
-	rho     float64
+	fig1    bool                       // a soft run of Fig. 1
 	advance func(passes float64) error // run until this many passes in total
 	run     func() viz.Run
 	weights func() []float64
