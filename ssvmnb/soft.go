@@ -100,7 +100,7 @@ func (t *SoftTrainer) Weights() []float64 { return t.s.Weights() }
 // Passes returns the passes made so far.
 func (t *SoftTrainer) Passes() float64 { return t.s.Passes() }
 
-// Run returns the trainer's trace as a named run for the figures of viz.
+// VizRun returns the trainer's trace as a named run for the figures of viz.
 func (t *SoftTrainer) VizRun() viz.Run { return viz.Run{Name: t.Name, Trace: t.Trace()} }
 
 // ObjectivesFigure plots the run as Meshi's Fig. 1 (left) does: the soft

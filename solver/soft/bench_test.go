@@ -91,3 +91,46 @@ func BenchmarkYeastSoftPass(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkYeastHardOracle times the block step of the hard baselines at
+// the weights soft BCFW reaches in 20 passes (so that the ratios to
+// BenchmarkYeastSoftStep come from one run): one LP oracle call (the
+// loss-augmented LP over the local polytope, factorgraph.Relaxed) and one
+// exact oracle call (2^14 labelings, factorgraph.Exact) per example.
+func BenchmarkYeastHardOracle(b *testing.B) {
+	m := yeastModel(b)
+	s, err := New(m, Config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), Stop{Passes: 20}); err != nil {
+		b.Fatal(err)
+	}
+	w := s.Weights()
+	rel, err := factorgraph.NewRelaxed(m, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	exact, err := factorgraph.NewExact(m, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name   string
+		oracle func(i int, y []int32) ([]int32, error)
+	}{
+		{"lp", func(i int, y []int32) ([]int32, error) { y, _, err := rel.MaxOracleErr(i, w, y); return y, err }},
+		{"exact", func(i int, y []int32) ([]int32, error) { y, _ = exact.MaxOracle(i, w, y); return y, nil }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var y []int32
+			i := 0
+			for b.Loop() {
+				if y, err = bc.oracle(i, y); err != nil {
+					b.Fatal(err)
+				}
+				i = (i + 1) % m.Len()
+			}
+		})
+	}
+}
