@@ -427,13 +427,14 @@ func Accuracies(x viz.XAxis, runs ...viz.Run) *viz.Figure {
 	return f
 }
 
-// SecondsTo returns the solver time of the first trace point whose hard
-// objective (soft.HardObjective) is at most target, or NaN when the run
-// never gets there.
-func SecondsTo(r viz.Run, target float64) float64 {
+// Reaches returns the x coordinate (passes, solver time, oracle calls) of
+// the first trace point of r whose hard objective (soft.HardObjective) is
+// at most target, or NaN when the run never gets there: e.g. the time a run
+// takes to come within 1% of the best hard objective (Meshi Fig. 2).
+func Reaches(r viz.Run, x viz.XAxis, target float64) float64 {
 	for _, p := range r.Trace {
 		if soft.HardObjective(p) <= target {
-			return p.Seconds
+			return x.Of(p)
 		}
 	}
 	return math.NaN()

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/soft"
@@ -16,31 +16,17 @@ import (
 )
 
 // multiLabel returns random train and test multi-label models (Meshi
-// Sec. 6) of L labels over F features, labels following the features.
+// Sec. 6) of L labels over F features (see gendata.MultiLabel).
 func multiLabel(t testing.TB, n, L, F int, seed uint64) (train, test *factorgraph.Model) {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 3))
-	gen := func(n int) *factorgraph.Model {
-		x := make([]oracles.SparseVec, n)
-		y := make([][]int32, n)
-		for m := range x {
-			for f := 0; f < F; f++ {
-				x[m].Append(int32(f), rng.NormFloat64())
-			}
-			y[m] = make([]int32, L)
-			for i := range y[m] {
-				if x[m].Val[i%F]+0.5*rng.NormFloat64() > 0 {
-					y[m][i] = 1
-				}
-			}
-		}
-		mod, err := factorgraph.NewMultiLabel(factorgraph.MultiLabel{Labels: L, Features: F, Bias: true}, x, y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return mod
+	train, err := gendata.MultiLabel(n, L, F, seed)
+	if err == nil {
+		test, err = gendata.MultiLabel(n, L, F, seed+1000)
 	}
-	return gen(n), gen(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return train, test
 }
 
 // TestSoftTrainer: a soft trainer runs, draws its objectives live in a
@@ -206,10 +192,14 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 		t.Fatalf("soft objectives figure: %d series", len(f.Series))
 	}
 	first := soft.HardObjective(lpHard.Trace[0])
-	if got := SecondsTo(lpHard, first); got != lpHard.Trace[0].Seconds {
-		t.Fatalf("SecondsTo the first value: %v", got)
+	if got := Reaches(lpHard, viz.Seconds, first); got != lpHard.Trace[0].Seconds {
+		t.Fatalf("Reaches the first value at %v s", got)
 	}
-	if got := SecondsTo(lpHard, -1); !math.IsNaN(got) {
-		t.Fatalf("SecondsTo an unreachable target: %v", got)
+	last := lpHard.Trace[len(lpHard.Trace)-1]
+	if got := Reaches(lpHard, viz.Passes, soft.HardObjective(last)); !(got <= last.Pass) || got < 0 {
+		t.Fatalf("Reaches the last value at %v passes", got)
+	}
+	if got := Reaches(lpHard, viz.Seconds, -1); !math.IsNaN(got) {
+		t.Fatalf("Reaches an unreachable target: %v", got)
 	}
 }

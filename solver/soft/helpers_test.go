@@ -3,84 +3,22 @@ package soft
 import (
 	"encoding/json"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
-	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 )
 
-// tinyModel builds a model of n examples over one graph with the given
-// cardinalities and factor scopes: every variable has a one-hot term on
-// input 0 (weights shared by the variables of the largest cardinality) and
-// a bias of its own; every factor a one-hot term on the constant (its own
-// weights) or, for odd factors, on input 1 (two features). Loss tables
-// are random on the variables and on every other factor.
+// tinyModel builds a random model of n examples over one graph with the
+// given cardinalities and factor scopes (see gendata.Model).
 func tinyModel(t testing.TB, seed uint64, n int, cards []int, scopes [][]int, features int) *factorgraph.Model {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 17))
-	kmax := 0
-	for _, k := range cards {
-		kmax = max(kmax, k)
-	}
-	dim := features * kmax
-	terms := make([][]factorgraph.Term, len(cards))
-	for i, k := range cards {
-		if k == kmax && features > 0 {
-			terms[i] = append(terms[i], factorgraph.Term{T: factorgraph.OneHot(k, features), Input: 0})
-		}
-		terms[i] = append(terms[i], factorgraph.Term{T: factorgraph.OneHot(k, 1), Input: factorgraph.Const, Offset: dim})
-		dim += k
-	}
-	factors := make([]factorgraph.Factor, len(scopes))
-	for c, sc := range scopes {
-		states := 1
-		for _, v := range sc {
-			states *= cards[v]
-		}
-		tmpl, input := factorgraph.OneHot(states, 1), factorgraph.Const
-		if c%2 == 1 {
-			tmpl, input = factorgraph.OneHot(states, 2), 1
-		}
-		factors[c] = factorgraph.Factor{Scope: sc, Terms: []factorgraph.Term{{T: tmpl, Input: input, Offset: dim}}}
-		dim += tmpl.Width()
-	}
-	g, err := factorgraph.NewGraph(cards, terms, factors)
+	m, err := gendata.Model(n, cards, scopes, features, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples := make([]factorgraph.Example, n)
-	for m := range examples {
-		var x, pair oracles.SparseVec
-		for f := 0; f < features; f++ {
-			x.Append(int32(f), rng.NormFloat64())
-		}
-		pair.Append(0, rng.NormFloat64())
-		pair.Append(1, rng.NormFloat64())
-		truth := make([]int32, len(cards))
-		for i, k := range cards {
-			truth[i] = int32(rng.IntN(k))
-		}
-		loss := make([][]float64, g.NumNodes())
-		for a := range loss {
-			if a >= g.NumVars() && a%2 == 1 {
-				continue
-			}
-			tab := make([]float64, g.States(a))
-			for s := range tab {
-				tab[s] = rng.Float64()
-			}
-			tab[g.StateOf(a, truth)] = 0
-			loss[a] = tab
-		}
-		examples[m] = factorgraph.Example{Graph: g, Inputs: []oracles.SparseVec{x, pair}, Truth: truth, Loss: loss}
-	}
-	mod, err := factorgraph.NewModel(dim, examples)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mod
+	return m
 }
 
 // reference recomputes the objectives of Meshi et al. (2015) from their
@@ -410,35 +348,15 @@ func projectSimplex(v []float64) {
 	}
 }
 
-// multiLabel returns a random multi-label model (Meshi Sec. 6): n examples
-// of L binary labels over F dense features, every pair of labels a factor.
+// multiLabel returns a random multi-label model (Meshi Sec. 6) of n
+// examples, L labels and F features (see gendata.MultiLabel).
 func multiLabel(t testing.TB, n, L, F int, seed uint64) *factorgraph.Model {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 23))
-	x := make([]oracles.SparseVec, n)
-	y := make([][]int32, n)
-	for m := range x {
-		for f := 0; f < F; f++ {
-			x[m].Append(int32(f), rng.NormFloat64())
-		}
-		y[m] = make([]int32, L)
-		for i := range y[m] {
-			// Correlated labels: a label follows the sign of a feature, or
-			// of the previous label, with noise.
-			p := 0.5 + 0.4*math.Tanh(x[m].Val[i%F])
-			if i > 0 && rng.IntN(3) == 0 {
-				p = float64(y[m][i-1])*0.8 + 0.1
-			}
-			if rng.Float64() < p {
-				y[m][i] = 1
-			}
-		}
-	}
-	mod, err := factorgraph.NewMultiLabel(factorgraph.MultiLabel{Labels: L, Features: F, Bias: true}, x, y)
+	m, err := gendata.MultiLabel(n, L, F, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mod
+	return m
 }
 
 // samePoints reports whether two traces are equal but for the solver time,

@@ -254,8 +254,8 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		fmt.Fprintf(w, "best hard objective g = %.6f; first trace point within 1%% (g <= %.6f):\n", ref, 1.01*ref)
 		for _, r := range runs {
 			last := r.Trace[len(r.Trace)-1]
-			at := passesTo(r, 1.01*ref)
-			fmt.Fprintf(w, "  %-14s %8s s %8s passes (%.4f s a pass)\n", r.Name, ssvmnb.Cell(ssvmnb.SecondsTo(r, 1.01*ref)), ssvmnb.Cell(at), last.Seconds/last.Pass)
+			fmt.Fprintf(w, "  %-14s %8s s %8s passes (%.4f s a pass)\n", r.Name, ssvmnb.Cell(ssvmnb.Reaches(r, viz.Seconds, 1.01*ref)),
+				ssvmnb.Cell(ssvmnb.Reaches(r, viz.Passes, 1.01*ref)), last.Seconds/last.Pass)
 		}
 	}
 	return nil
@@ -329,17 +329,6 @@ func race(rs []*racer) error {
 		}
 	}
 	return nil
-}
-
-// passesTo returns the passes of the first point whose hard objective is
-// at most target (NaN if none).
-func passesTo(r viz.Run, target float64) float64 {
-	for _, p := range r.Trace {
-		if soft.HardObjective(p) <= target {
-			return p.Pass
-		}
-	}
-	return math.NaN()
 }
 
 // summary describes the end of a run: passes, solver time, hard objective

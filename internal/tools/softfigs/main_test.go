@@ -3,43 +3,26 @@ package main
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/factorgraph"
-	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 )
-
-func model(t *testing.T, n int, rng *rand.Rand) *factorgraph.Model {
-	x := make([]oracles.SparseVec, n)
-	y := make([][]int32, n)
-	for m := range x {
-		for f := 0; f < 3; f++ {
-			x[m].Append(int32(f), rng.NormFloat64())
-		}
-		y[m] = make([]int32, 4)
-		for i := range y[m] {
-			if x[m].Val[i%3]+0.5*rng.NormFloat64() > 0 {
-				y[m][i] = 1
-			}
-		}
-	}
-	mod, err := factorgraph.NewMultiLabel(factorgraph.MultiLabel{Labels: 4, Features: 3, Bias: true}, x, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mod
-}
 
 // TestRun runs every experiment on a small generated multi-label problem
 // and checks that the figures, traces and tables are written.
 func TestRun(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	train, test := model(t, 12, rng), model(t, 8, rng)
+	train, err := gendata.MultiLabel(12, 4, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := gendata.MultiLabel(8, 4, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	o := options{lambda: 0.05, out: dir, exps: []string{"fig1", "rho", "fig2"}, softPasses: 6, hardPasses: 4, trace: 1, sampling: "uniform",
 		sweep: []float64{0.1, 1}, budgets: []float64{2, 4}}
