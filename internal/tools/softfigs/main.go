@@ -119,10 +119,10 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		o.rhos = []float64{0.01, 0.1, 1, 10}
 	}
 	if o.sweep == nil {
-		o.sweep = []float64{0.01, 0.03, 0.1, 0.3, 1, 3, 10}
+		o.sweep = []float64{0.01, 0.03, 0.1, 0.3, 1, 3, 10, 100, 1000}
 	}
 	if o.budgets == nil {
-		o.budgets = []float64{5, 20, 50}
+		o.budgets = []float64{5, 20, 50, 100}
 	}
 	rounded, err := factorgraph.NewRounded(test)
 	if err != nil {
@@ -190,19 +190,29 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 				return err
 			}
 			t.Live = false
-			racers = append(racers, &racer{budget: o.softPasses, fig1: v.fig1,
-				advance: func(passes float64) error {
-					_, err := t.RunUntil(ctx, soft.Stop{Passes: passes})
-					t.Current()
+			rc := &racer{budget: o.softPasses, fig1: v.fig1, run: t.VizRun, weights: t.Weights}
+			rc.advance = func(passes float64) error {
+				if _, err := t.RunUntil(ctx, soft.Stop{Passes: passes}); err != nil {
 					return err
-				},
-				run: t.VizRun, weights: t.Weights})
+				}
+				pt := t.Current()
+				if test == nil {
+					return nil
+				}
+				// Also the LP-relaxed primal of the soft weights, min over
+				// delta of g(w, delta), the measure of the hard runs.
+				lp, err := soft.RelaxedPrimal(rel, o.lambda, t.Weights(), 2)
+				pt.HardPrimal = lp
+				rc.lp = append(rc.lp, pt)
+				return err
+			}
+			racers = append(racers, rc)
 		}
 	}
 	if err := race(racers); err != nil {
 		return err
 	}
-	var hard, softRuns, fig1Runs []viz.Run
+	var hard, softRuns, fig1Runs, lpRuns []viz.Run
 	ref := math.Inf(1)
 	for _, r := range racers {
 		run := r.run()
@@ -220,10 +230,15 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		if r.fig1 {
 			fig1Runs = append(fig1Runs, run)
 		}
+		if r.lp != nil {
+			lpRuns = append(lpRuns, viz.Run{Name: run.Name + " (LP primal of w)", Trace: r.lp})
+		}
 		ref = math.Min(ref, best(run))
 	}
 	if o.has("fig1") {
-		if err := save(o.out, "fig1-left", ssvmnb.SoftObjectives(ref, fig1Runs...)); err != nil {
+		f := ssvmnb.SoftObjectives(ref, fig1Runs...)
+		f.YRange = [2]float64{0.9 * ref, 1.4 * ref} // near the optimum, as Meshi's Fig. 1
+		if err := save(o.out, "fig1-left", f); err != nil {
 			return err
 		}
 	}
@@ -233,7 +248,9 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 			return err
 		}
 		fmt.Fprintln(w, res.Table().String())
-		if err := save(o.out, "fig1-right", res.Figure(ref)); err != nil {
+		f := res.Figure(ref)
+		f.YRange = [2]float64{0.98 * ref, 1.3 * ref}
+		if err := save(o.out, "fig1-right", f); err != nil {
 			return err
 		}
 	}
@@ -245,14 +262,17 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 			}
 		}
 		runs = append(runs, hard...)
-		if err := save(o.out, "fig2-objective", ssvmnb.HardObjectives(viz.Seconds, ref, runs...)); err != nil {
+		f := ssvmnb.HardObjectives(viz.Seconds, ref, runs...)
+		f.YRange = [2]float64{0.98 * ref, 1.2 * ref}
+		f.HLines = append(f.HLines, viz.HLine{Y: 1.01 * ref, Label: "best + 1%"})
+		if err := save(o.out, "fig2-objective", f); err != nil {
 			return err
 		}
 		if err := save(o.out, "fig2-accuracy", ssvmnb.Accuracies(viz.Seconds, runs...)); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "best hard objective g = %.6f; first trace point within 1%% (g <= %.6f):\n", ref, 1.01*ref)
-		for _, r := range runs {
+		for _, r := range append(runs, lpRuns...) {
 			last := r.Trace[len(r.Trace)-1]
 			fmt.Fprintf(w, "  %-14s %8s s %8s passes (%.4f s a pass)\n", r.Name, ssvmnb.Cell(ssvmnb.Reaches(r, viz.Seconds, 1.01*ref)),
 				ssvmnb.Cell(ssvmnb.Reaches(r, viz.Passes, 1.01*ref)), last.Seconds/last.Pass)
@@ -308,6 +328,7 @@ type racer struct {
 	budget  float64
 	hard    bool
 	fig1    bool                       // a soft run of Fig. 1
+	lp      []soft.TracePoint          // soft runs with a test set: the LP-relaxed primal of w at every pass
 	advance func(passes float64) error // run until this many passes in total
 	run     func() viz.Run
 	weights func() []float64
