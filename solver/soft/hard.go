@@ -16,11 +16,13 @@ import (
 // another solver whose HardPrimal a caller filled in with RelaxedPrimal),
 // else Primal (on a factorgraph.Relaxed view, the primal of BCFW is
 // min_delta g(w, delta); the example-level solver leaves HardPrimal NaN).
+// Points of checkpoints written before HardPrimal existed hold zero in both
+// Rho and HardPrimal, and count as the others.
 func HardObjective(p TracePoint) float64 {
-	if !math.IsNaN(p.HardPrimal) {
-		return p.HardPrimal
+	if math.IsNaN(p.HardPrimal) || p.HardPrimal == 0 && p.Rho == 0 {
+		return p.Primal
 	}
-	return p.Primal
+	return p.HardPrimal
 }
 
 // RelaxedPrimal returns the LP-relaxed hard primal at the weights w,

@@ -60,6 +60,16 @@ func TestRelaxedPrimal(t *testing.T) {
 	if HardObjective(cur) != cur.Primal {
 		t.Fatal("HardObjective of a hard point is not its primal")
 	}
+	old := cur
+	old.Rho, old.HardPrimal = 0, 0 // a point saved before the soft fields existed
+	if HardObjective(old) != cur.Primal {
+		t.Fatal("HardObjective of an old point is not its primal")
+	}
+	filled := cur
+	filled.HardPrimal = lp + 1
+	if HardObjective(filled) != lp+1 {
+		t.Fatal("HardObjective ignores a filled-in hard primal")
+	}
 	if v, err := RelaxedPrimal(rel, lambda, []float64{1}, 1); err == nil || !math.IsNaN(v) {
 		t.Fatal("weights of the wrong dimension accepted")
 	}
