@@ -41,11 +41,12 @@ func main() {
 	var o options
 	flag.Float64Var(&o.lambda, "lambda", 0.01, "regularization parameter lambda")
 	flag.StringVar(&o.out, "out", "out/soft", "folder of the figures and traces")
-	exp := flag.String("exp", "cv,fig1,rho,fig2", "experiments to run: cv, fig1, rho, fig2 (comma-separated)")
+	exp := flag.String("exp", "cv,ref,fig1,rho,fig2", "experiments to run: cv, ref, fig1, rho, fig2 (comma-separated)")
 	flag.Float64Var(&o.softPasses, "soft-passes", 100, "passes of the soft runs (fig1, fig2)")
 	flag.Float64Var(&o.hardPasses, "hard-passes", 60, "passes of the LP-hard and exact BCFW runs (fig2)")
 	flag.Float64Var(&o.trace, "trace-every", 1, "passes between trace points")
 	flag.StringVar(&o.sampling, "sampling", "uniform", "sampling of soft BCFW: uniform (Meshi Alg. 1), perm or gap")
+	flag.Float64Var(&o.refPasses, "ref-passes", 200, "pass budget of the reference run (ref)")
 	flag.Parse()
 	o.exps = strings.Split(*exp, ",")
 	if o.has("cv") {
@@ -89,6 +90,7 @@ type options struct {
 	out                    string
 	exps                   []string
 	softPasses, hardPasses float64
+	refPasses              float64
 	trace                  float64
 	sampling               string
 	rhos                   []float64 // Fig. 1 (left) and Fig. 2 use rhos[?]; nil: the paper's
@@ -131,6 +133,19 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 	rel, err := factorgraph.NewRelaxed(train, 2)
 	if err != nil {
 		return err
+	}
+	if o.has("ref") {
+		// g* itself, bracketed by LP-hard BCFW in its fastest variant
+		// (pairwise steps, gap sampling; Osokin et al. 2016).
+		s, err := solver.New(rel, solver.Config{Lambda: o.lambda, Step: solver.Pairwise, Sampling: solver.GapSampling, GapEvery: 5, Seed: 1})
+		if err != nil {
+			return err
+		}
+		res, err := s.Run(ctx, solver.Stop{Passes: o.refPasses, Gap: 1e-4})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "reference: LP-hard BCFW (pairwise, gap sampling), %.0f passes: g* in [%.6f, %.6f]\n", res.Last.Pass, res.Last.Dual, res.Last.Primal)
 	}
 	base := soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
 	fmt.Fprintf(w, "Yeast: %d training and %d test examples, d = %d, lambda = %g, soft sampling %v\n", train.Len(), test.Len(), train.Dim(), o.lambda, samp)

@@ -24,7 +24,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	o := options{lambda: 0.05, out: dir, exps: []string{"fig1", "rho", "fig2"}, softPasses: 6, hardPasses: 4, trace: 1, sampling: "uniform",
+	o := options{lambda: 0.05, out: dir, exps: []string{"ref", "fig1", "rho", "fig2"}, softPasses: 6, hardPasses: 4, refPasses: 5, trace: 1, sampling: "uniform",
 		sweep: []float64{0.1, 1}, budgets: []float64{2, 4}}
 	var out bytes.Buffer
 	if err := run(context.Background(), train, test, o, &out); err != nil {
@@ -35,7 +35,7 @@ func TestRun(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 	}
-	for _, want := range []string{"hamming_loss", "example_f1", "within 1%", "soft rho=10", "its own objective"} {
+	for _, want := range []string{"hamming_loss", "example_f1", "within 1%", "soft rho=10", "its own objective", "g* in ["} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
