@@ -126,6 +126,8 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 	if o.budgets == nil {
 		o.budgets = []float64{5, 20, 50, 100}
 	}
+	base := soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
+	fmt.Fprintf(w, "Yeast: %d training and %d test examples, d = %d, lambda = %g, soft sampling %v\n", train.Len(), test.Len(), train.Dim(), o.lambda, samp)
 	rounded, err := factorgraph.NewRounded(test)
 	if err != nil {
 		return err
@@ -147,8 +149,6 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 		}
 		fmt.Fprintf(w, "reference: LP-hard BCFW (pairwise, gap sampling), %.0f passes: g* in [%.6f, %.6f]\n", res.Last.Pass, res.Last.Dual, res.Last.Primal)
 	}
-	base := soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
-	fmt.Fprintf(w, "Yeast: %d training and %d test examples, d = %d, lambda = %g, soft sampling %v\n", train.Len(), test.Len(), train.Dim(), o.lambda, samp)
 
 	// Every run advances one pass at a time, in turn (round robin), so that
 	// on a shared machine they all see the same load and their solver
