@@ -40,7 +40,7 @@ demo:
 
 BENCHTIME ?= 2s
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./oracles ./solver ./datasets
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./oracles ./solver ./solver/soft ./datasets
 
 # go test -fuzz takes one function of one package at a time: list the Fuzz
 # functions of every package with tests (FUZZPKGS) and fuzz each for FUZZTIME.

@@ -166,7 +166,7 @@ func (s *Solver) countersPoint() TracePoint {
 		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: s.lambda,
 		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
 		CacheHits: s.hits, CacheMisses: s.misses, DropSteps: s.drops,
-		ActiveMean: nan, CacheMean: nan,
+		ActiveMean: nan, CacheMean: nan, Rho: nan, HardPrimal: nan,
 	}
 	if s.sets != nil {
 		var act, all int

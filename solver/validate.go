@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // ValidateProblem checks what is cheap to check of a problem before
@@ -75,16 +76,8 @@ func ValidateProblem(p oracles.Problem) error {
 
 // checkStoppable validates stop and refuses a Run that could never end.
 func (s *Solver) checkStoppable(stop Stop, ctx context.Context) error {
-	for _, c := range []struct {
-		name string
-		v    float64
-	}{{"Passes", stop.Passes}, {"Gap", stop.Gap}, {"GapEstimate", stop.GapEstimate}, {"EarlyCheck", stop.EarlyCheck}} {
-		if c.v < 0 || math.IsNaN(c.v) || math.IsInf(c.v, 0) {
-			return fmt.Errorf("solver: Stop.%s must be finite and >= 0 (0: off), got %v", c.name, c.v)
-		}
-	}
-	if stop.Duration < 0 {
-		return fmt.Errorf("solver: Stop.Duration must be >= 0 (0: off), got %v", stop.Duration)
+	if err := core.ValidateStop(ctx, stop); err != nil {
+		return fmt.Errorf("solver: %w", err)
 	}
 	if stop.Gap > 0 {
 		switch {
@@ -98,12 +91,6 @@ func (s *Solver) checkStoppable(stop Stop, ctx context.Context) error {
 	}
 	if stop.GapEstimate > 0 && s.cfg.Algorithm != BCFW {
 		return fmt.Errorf("solver: %v keeps no gap estimates; Stop.GapEstimate needs bcfw", s.cfg.Algorithm)
-	}
-	if stop.EarlyCheck > 0 && stop.Gap == 0 {
-		return errors.New("solver: Stop.EarlyCheck needs Stop.Gap")
-	}
-	if stop == (Stop{}) && ctx.Done() == nil {
-		return errors.New("solver: Run needs a stopping criterion (Stop) or a cancellable context")
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\nvectors) on the test (or training) split.\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\nvectors) on the test (or training) split, and its task metrics (e.g. pixel\naccuracy for segmentation, chunk F1 for chunking, Hamming loss and\nexample-based F1 for multi-label data).\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	var data dataFlags
@@ -60,7 +60,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *set == "train" {
 		p = train
 	}
-	fmt.Fprintf(stdout, "%s loss %.6f (%s, %d examples)\n", *set, meanLoss(p, w), describeData(name, data.split), p.Len())
+	printMetrics(stdout, *set, describeData(name, data.split), p, w)
 	return nil
 }
 

@@ -107,6 +107,7 @@ func (d *dataFlags) load() (train, test oracles.Problem, name string, err error)
 // solverFlags configures the solver.
 type solverFlags struct {
 	lambda     float64
+	rho        float64
 	algorithm  string
 	sampling   string
 	step       string
@@ -128,7 +129,8 @@ type solverFlags struct {
 
 func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.lambda, "lambda", 0.01, "regularization parameter lambda (> 0)")
-	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg or cp (cutting plane: fully corrective FW)")
+	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg or cp (cutting plane: fully corrective FW); on factor-graph data (yeast, MULAN) also lp-hard (bcfw on the LP relaxation)\nor soft (soft constraints, Meshi et al. 2015; see --rho)")
+	fs.Float64Var(&f.rho, "rho", 1, "penalty rho of --solver soft on the violated agreement constraints (> 0)")
 	fs.StringVar(&f.sampling, "sampling", "uniform", "block sampling of bcfw: uniform, perm or gap")
 	fs.StringVar(&f.step, "step", "fw", "block step of bcfw: fw, pairwise or away")
 	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")

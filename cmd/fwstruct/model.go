@@ -19,6 +19,7 @@ type modelFile struct {
 	SyntheticNoise float64   `json:"synthetic_noise,omitempty"`
 	Dim            int       `json:"dim"`
 	Lambda         float64   `json:"lambda"`
+	Rho            float64   `json:"rho,omitempty"`
 	Solver         string    `json:"solver"`
 	Passes         float64   `json:"passes"`
 	Gap            *float64  `json:"gap"`

@@ -59,27 +59,23 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--oracle-accuracy: %w", err)
 		}
 	}
-	cfg, err := sf.config(train.Dim())
-	if err != nil {
-		return err
-	}
 	pb := newBar(*bar, stderr, stop.Passes)
-	opts := []solver.Option{solver.WithTrainLoss(*trainLoss), solver.WithWorkers(sf.workers), solver.WithProgress(func(pt solver.TracePoint) {
+	wire := trainWiring{trainLoss: *trainLoss, workers: sf.workers, progress: func(pt solver.TracePoint) {
 		if *quiet {
 			return
 		}
 		pb.clear()
 		fmt.Fprintln(stdout, formatPoint(pt))
-	})}
+	}}
 	if !*noTest {
-		opts = append(opts, solver.WithTest(test))
+		wire.test = test
 	}
-	s, err := solver.New(train, cfg, opts...)
+	s, desc, err := newTrainer(&sf, train, wire)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), train.Dim())
-	fmt.Fprintf(stdout, "solver %s (sampling %s, %s steps, cache %v), lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda)
+	fmt.Fprintln(stdout, desc)
 	if sf.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", sf.accuracy)
 	}
@@ -96,8 +92,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *modelPath != "" {
 		m := &modelFile{
-			Data: name, Split: data.split, Dim: train.Dim(), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
-			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Weights: s.Weights(), AverageWeights: s.AverageWeights(),
+			Data: name, Split: data.split, Dim: train.Dim(), Lambda: sf.lambda, Solver: sf.algorithm,
+			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Weights: s.Weights(), AverageWeights: averageWeights(s),
+		}
+		if sf.algorithm == "soft" {
+			m.Rho = sf.rho
 		}
 		if name == "synthetic" {
 			m.SyntheticWords, m.SyntheticSeed, m.SyntheticNoise = data.synthWords, data.synthSeed, data.synthNoise
@@ -170,6 +169,9 @@ func formatPoint(p solver.TracePoint) string {
 	}
 	if !math.IsNaN(p.GapAvg) {
 		line += fmt.Sprintf(" gap-avg %-10s", fmtFloat(p.GapAvg))
+	}
+	if !math.IsNaN(p.HardPrimal) {
+		line += fmt.Sprintf(" hard %-10.6g", p.HardPrimal)
 	}
 	if !math.IsNaN(p.TrainLoss) {
 		line += fmt.Sprintf(" train %.4f", p.TrainLoss)

@@ -69,6 +69,16 @@ type Point struct {
 	// Event records what changed in the run since the previous trace point
 	// (a knob changed mid-run, a fork), empty when nothing did.
 	Event string
+
+	// Rho is the penalty of the soft-constraint solver (package soft;
+	// Meshi et al. 2015, eq. 5), NaN for the others. On its points Primal,
+	// Dual and Gap are the soft objectives g_rho (eq. 6) and f_rho (eq. 5)
+	// and their gap, a certificate of the soft problem.
+	Rho float64
+	// HardPrimal is the hard (constrained) primal g(w, delta) of Meshi's
+	// eq. 2 at the soft solver's (w, delta) = (Psi mu, A mu), the quantity
+	// that compares with hard solvers (NaN for the others).
+	HardPrimal float64
 }
 
 // StalenessRatio returns GapEstimate / Gap (Osokin et al. 2016, Fig. 1b).
@@ -106,6 +116,8 @@ type tracePointJSON struct {
 	CacheMean        *float64 `json:"cache_size_mean,omitempty"`
 	ApproximateGap   bool     `json:"approximate_gap,omitempty"`
 	Event            string   `json:"event,omitempty"`
+	Rho              *float64 `json:"rho,omitempty"`
+	HardPrimal       *float64 `json:"hard_primal,omitempty"`
 }
 
 func finite(v float64) *float64 {
@@ -136,6 +148,7 @@ func (p Point) MarshalJSON() ([]byte, error) {
 		CacheHits:      p.CacheHits, CacheMisses: p.CacheMisses, DropSteps: p.DropSteps,
 		ActiveMean: finite(p.ActiveMean), CacheMean: finite(p.CacheMean),
 		ApproximateGap: p.ApproximateGap, Event: p.Event,
+		Rho: finite(p.Rho), HardPrimal: finite(p.HardPrimal),
 	})
 }
 
@@ -157,6 +170,7 @@ func (p *Point) UnmarshalJSON(b []byte) error {
 		CacheHits:      j.CacheHits, CacheMisses: j.CacheMisses, DropSteps: j.DropSteps,
 		ActiveMean: orNaN(j.ActiveMean), CacheMean: orNaN(j.CacheMean),
 		ApproximateGap: j.ApproximateGap, Event: j.Event,
+		Rho: orNaN(j.Rho), HardPrimal: orNaN(j.HardPrimal),
 	}
 	return nil
 }

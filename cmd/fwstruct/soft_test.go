@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// writeToyMULAN writes a dense MULAN dataset of 3 features and 4 labels
+// (toy-train.arff, toy-test.arff, toy.xml) whose labels follow the
+// features, and returns the training file.
+func writeToyMULAN(t *testing.T, dir string) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(4, 5))
+	arff := func(n int) string {
+		var b strings.Builder
+		b.WriteString("@relation toy\n@attribute x0 numeric\n@attribute x1 numeric\n@attribute x2 numeric\n")
+		for l := 0; l < 4; l++ {
+			fmt.Fprintf(&b, "@attribute l%d {0,1}\n", l)
+		}
+		b.WriteString("@data\n")
+		for m := 0; m < n; m++ {
+			x := []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			fmt.Fprintf(&b, "%.4f,%.4f,%.4f", x[0], x[1], x[2])
+			for l := 0; l < 4; l++ {
+				y := 0
+				if x[l%3]+0.4*rng.NormFloat64() > 0 {
+					y = 1
+				}
+				fmt.Fprintf(&b, ",%d", y)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	xml := `<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/labels"><label name="l0"/><label name="l1"/><label name="l2"/><label name="l3"/></labels>`
+	for name, text := range map[string]string{"toy-train.arff": arff(30), "toy-test.arff": arff(20), "toy.xml": xml} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "toy-train.arff")
+}
+
+// TestFactorGraphSolvers trains the soft, LP-hard and exact solvers on a
+// MULAN dataset by path and evaluates the models: the soft trace carries
+// rho and the hard primal, eval prints Hamming loss and example-based F1
+// for exact MAP and for LP plus rounding.
+func TestFactorGraphSolvers(t *testing.T) {
+	dir := t.TempDir()
+	data := writeToyMULAN(t, dir)
+	for _, tc := range []struct {
+		solver string
+		want   string
+	}{{"soft", "solver soft"}, {"lp-hard", "LP-hard"}, {"bcfw", "solver bcfw"}} {
+		trace, model := filepath.Join(dir, tc.solver+".json"), filepath.Join(dir, tc.solver+"-model.json")
+		code, out, errOut := runCLI(t, "train", "--data", data, "--solver", tc.solver, "--rho", "0.5", "--lambda", "0.05",
+			"--passes", "6", "--gap-every", "2", "--trace", trace, "--model", model)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Fatalf("%s: exit %d: %s %s", tc.solver, code, out, errOut)
+		}
+		raw, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pts []solver.TracePoint
+		if err := json.Unmarshal(raw, &pts); err != nil {
+			t.Fatal(err)
+		}
+		last := pts[len(pts)-1]
+		if soft := tc.solver == "soft"; soft != (last.Rho == 0.5) || soft != !(last.HardPrimal != last.HardPrimal) || soft != strings.Contains(out, " hard ") {
+			t.Fatalf("%s: rho %v, hard primal %v in the trace", tc.solver, last.Rho, last.HardPrimal)
+		}
+		if !(last.TestLoss >= 0 && last.TestLoss < 0.5) || last.Pass > 6 {
+			t.Fatalf("%s: last point %+v", tc.solver, last)
+		}
+		code, out, errOut = runCLI(t, "eval", "--model", model, "--data", data)
+		if code != 0 || strings.Count(out, "hamming_loss") != 2 || strings.Count(out, "example_f1") != 2 || !strings.Contains(out, "LP + rounding") {
+			t.Fatalf("%s eval: exit %d: %s %s", tc.solver, code, out, errOut)
+		}
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", data, "--solver", "soft", "--rho", "0"}, "rho"},
+		{[]string{"--data", data, "--solver", "soft", "--rho", "-1"}, "rho"},
+		{[]string{"--data", data, "--solver", "soft", "--rho", "NaN"}, "rho"},
+		{[]string{"--data", data, "--solver", "soft", "--rho", "Inf"}, "rho"},
+		{[]string{"--data", data, "--solver", "soft", "--averaging"}, "--averaging"},
+		{[]string{"--data", data, "--solver", "soft", "--train-loss"}, "--train-loss"},
+		{[]string{"--data", "synthetic", "--solver", "soft"}, "factor-graph data"},
+		{[]string{"--data", "synthetic", "--solver", "lp-hard"}, "factor-graph data"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "1"}, bad.args...)...)
+		if code != 1 || !strings.Contains(errOut, bad.want) {
+			t.Fatalf("%v: exit %d, %q does not name %s", bad.args, code, errOut, bad.want)
+		}
+	}
+}

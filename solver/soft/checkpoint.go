@@ -1,0 +1,182 @@
+package soft
+
+import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+)
+
+const checkpointVersion = 1
+
+// checkpoint is the serialized state of a Solver. The model itself is not
+// saved: Load gets it again and checks it through a fingerprint. Nor is the
+// wiring (test set, progress callback, workers).
+type checkpoint struct {
+	Version     int
+	Fingerprint uint64
+	Examples, D int
+	Blocks      int
+
+	Config Config
+
+	W, Delta, Mu []float64
+
+	GapEst    []float64
+	EstFinite float64
+	EstInf    int
+	LastGap   float64
+	GapAt     int64
+	Draws     core.Draws
+
+	Steps, Calls                 int64
+	Elapsed                      time.Duration
+	Trace                        []TracePoint
+	NextGap, NextTrace, LastEval int64
+}
+
+// Fingerprint identifies a model by its size, the shape of its graphs and
+// its ground truths; Load uses it to refuse a checkpoint of another model.
+func Fingerprint(m *factorgraph.Model) uint64 {
+	h := uint64(m.Len())*1000003 ^ uint64(m.Dim())
+	for i := 0; i < m.Len(); i++ {
+		g := m.Graph(i)
+		h = h*1099511628211 ^ uint64(g.NumNodes())<<40 ^ uint64(g.TableLen())<<20 ^ uint64(g.DeltaLen())
+		h = h*1099511628211 ^ oracles.HashLabeling(m.Truth(i))
+	}
+	return h
+}
+
+// Save writes the whole state of the solver (marginals, w, delta, sampler
+// and random state, counters and trace) so that Load continues the run
+// identically. The model and the wiring are not saved.
+func (s *Solver) Save(w io.Writer) error {
+	c := checkpoint{
+		Version: checkpointVersion, Fingerprint: Fingerprint(s.m), Examples: s.nEx, D: s.d, Blocks: s.blocks,
+		Config: s.cfg, W: s.w, Delta: s.delta, Mu: s.mu,
+		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, LastGap: s.lastGap, GapAt: s.gapAt,
+		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
+		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval,
+	}
+	var err error
+	if c.Draws, err = s.samp.Checkpoint(s.pcg); err == nil {
+		err = gob.NewEncoder(w).Encode(&c)
+	}
+	if err != nil {
+		return fmt.Errorf("soft: save: %w", err)
+	}
+	return nil
+}
+
+// Load restores a solver saved by Save for the model m, which must be the
+// model it was saved with; opts wire it (WithTest, WithProgress, ...).
+// Every field of the checkpoint is checked (lengths, finite values,
+// marginals on their simplices, counters), so that a corrupt file is an
+// error here rather than a failure of the next Run.
+func Load(r io.Reader, m *factorgraph.Model, opts ...Option) (*Solver, error) {
+	if m == nil {
+		return nil, errors.New("soft: load: nil model")
+	}
+	var c checkpoint
+	if err := gob.NewDecoder(r).Decode(&c); err != nil {
+		return nil, fmt.Errorf("soft: load: not a readable checkpoint: %w", err)
+	}
+	if c.Version != checkpointVersion {
+		return nil, fmt.Errorf("soft: load: checkpoint version %d, this build reads %d", c.Version, checkpointVersion)
+	}
+	if c.Examples != m.Len() || c.D != m.Dim() || c.Fingerprint != Fingerprint(m) {
+		return nil, fmt.Errorf("soft: load: checkpoint of a model with %d examples and d=%d does not match this model (%d examples, d=%d) or its graphs and labels", c.Examples, c.D, m.Len(), m.Dim())
+	}
+	s, err := New(m, c.Config, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("soft: load: %w", err)
+	}
+	if err := s.restore(&c); err != nil {
+		return nil, fmt.Errorf("soft: load: corrupt checkpoint: %w", err)
+	}
+	return s, nil
+}
+
+func (s *Solver) restore(c *checkpoint) error {
+	if err := errors.Join(checkVec("w", c.W, len(s.w), true), checkVec("delta", c.Delta, len(s.delta), true),
+		checkVec("mu", c.Mu, len(s.mu), false), checkVec("gap estimates", c.GapEst, s.blocks, false)); err != nil {
+		return err
+	}
+	if err := s.checkMarginals(c.Mu); err != nil {
+		return err
+	}
+	inf := 0
+	for b, g := range c.GapEst {
+		if math.IsInf(g, 1) {
+			inf++
+		} else if math.IsNaN(g) || math.IsInf(g, -1) {
+			return fmt.Errorf("gap estimate of block %d is %v", b, g)
+		}
+	}
+	if inf != c.EstInf || math.IsNaN(c.EstFinite) || math.IsInf(c.EstFinite, 0) {
+		return fmt.Errorf("the running sum of the gap estimates (%v finite, %d unvisited) does not match them (%d unvisited)", c.EstFinite, c.EstInf, inf)
+	}
+	if c.Steps < 0 || c.Calls < 0 || c.Elapsed < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
+		c.NextGap < 1 || c.NextTrace < 1 || c.GapAt < -1 || c.GapAt > c.Steps {
+		return errors.New("counters out of range")
+	}
+	copy(s.w, c.W)
+	copy(s.delta, c.Delta)
+	copy(s.mu, c.Mu)
+	copy(s.gapEst, c.GapEst)
+	s.est = core.EstimateSum{Finite: c.EstFinite, Inf: c.EstInf}
+	s.lastGap, s.gapAt = c.LastGap, c.GapAt
+	pcg, err := s.samp.Resume(c.Draws, s.gapEst)
+	if err != nil {
+		return err
+	}
+	s.pcg, s.rng = pcg, rand.New(pcg)
+	s.steps, s.calls = c.Steps, c.Calls
+	s.loop.Elapsed = c.Elapsed
+	s.trace = c.Trace
+	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
+	return nil
+}
+
+// checkMarginals checks that every block's table of mu lies on its simplex
+// (entries in [0, 1] and summing to 1, within rounding).
+func (s *Solver) checkMarginals(mu []float64) error {
+	for i := 0; i < s.nEx; i++ {
+		g := s.m.Graph(i)
+		for a := 0; a < g.NumNodes(); a++ {
+			off := s.muOff[i] + g.TableOffset(a)
+			var sum float64
+			for _, v := range mu[off : off+g.States(a)] {
+				if !(v >= -1e-12 && v <= 1+1e-12) {
+					return fmt.Errorf("marginal of example %d node %d is %v, outside [0, 1]", i, a, v)
+				}
+				sum += v
+			}
+			if math.Abs(sum-1) > 1e-9 {
+				return fmt.Errorf("marginals of example %d node %d sum to %v, not 1", i, a, sum)
+			}
+		}
+	}
+	return nil
+}
+
+// checkVec checks the length of a saved vector and, with finite, its
+// values.
+func checkVec(name string, x []float64, n int, finite bool) error {
+	if len(x) != n {
+		return fmt.Errorf("%s has %d entries, want %d", name, len(x), n)
+	}
+	for j := 0; finite && j < n; j++ {
+		if math.IsNaN(x[j]) || math.IsInf(x[j], 0) {
+			return fmt.Errorf("%s[%d] = %v", name, j, x[j])
+		}
+	}
+	return nil
+}

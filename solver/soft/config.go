@@ -1,0 +1,80 @@
+package soft
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// Sampling selects how the solver picks its next block; the values are
+// those of the example-level solver.
+type Sampling = solver.Sampling
+
+// The samplings: uniform over the blocks (Meshi Alg. 1, line 3), a fresh
+// random order every pass, or proportional to the last block gap (Osokin
+// et al. 2016, Alg. 2), unvisited blocks first.
+const (
+	Uniform     = solver.Uniform
+	Permutation = solver.Permutation
+	GapSampling = solver.GapSampling
+)
+
+// Config holds the hyperparameters of a soft solver: plain data, what a
+// checkpoint keeps and a notebook session compares. The zero value of every
+// field but Lambda and Rho is a sensible default: uniform sampling and an
+// exact gap every 10 passes. What a run is connected to (test set,
+// progress callback, workers) is set with Options.
+type Config struct {
+	// Lambda is the regularization parameter (> 0) of Meshi's eq. 2.
+	Lambda float64
+	// Rho is the penalty on the violation of the agreement constraints
+	// (> 0, finite; Meshi eq. 5): the smaller, the closer the soft optimum
+	// g*_rho to the hard one g*, and the slower the convergence.
+	Rho float64
+	// Sampling is Uniform (default), Permutation or GapSampling.
+	Sampling Sampling
+	// GapEvery is the number of passes (block steps / Blocks) between two
+	// exact gap passes; zero means 10 and +Inf never. A gap pass maximizes
+	// every block once: it refreshes the block gaps of gap sampling,
+	// re-anchors w and delta on mu, certifies the gap for stopping and is
+	// recorded in the trace; it counts as a pass of oracle calls (its time
+	// is not counted, as for every exact evaluation).
+	GapEvery float64
+	// TraceEvery adds observe-only evaluations every TraceEvery passes
+	// (zero: none); they never change the run.
+	TraceEvery float64
+	// Seed seeds the random sampling; runs with equal seeds are identical.
+	Seed uint64
+}
+
+// WithDefaults returns cfg with its zero values replaced by the defaults
+// New uses (GapEvery 10).
+func (cfg Config) WithDefaults() Config {
+	if cfg.GapEvery == 0 {
+		cfg.GapEvery = 10
+	}
+	return cfg
+}
+
+// Validate checks cfg (after defaults): lambda and rho positive and
+// finite, a known sampling, GapEvery positive, TraceEvery finite and >= 0.
+func (cfg Config) Validate() error {
+	bad := func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) }
+	if bad(cfg.Lambda) {
+		return fmt.Errorf("soft: lambda must be a positive finite number, got %v", cfg.Lambda)
+	}
+	if bad(cfg.Rho) {
+		return fmt.Errorf("soft: rho must be a positive finite number (the penalty of the soft constraints, Meshi eq. 5), got %v", cfg.Rho)
+	}
+	if cfg.Sampling < Uniform || cfg.Sampling > GapSampling {
+		return fmt.Errorf("soft: unknown sampling %d", cfg.Sampling)
+	}
+	if !(cfg.GapEvery > 0) {
+		return fmt.Errorf("soft: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
+	}
+	if !(cfg.TraceEvery >= 0) || math.IsInf(cfg.TraceEvery, 1) {
+		return fmt.Errorf("soft: TraceEvery must be finite and >= 0 (0: none), got %v", cfg.TraceEvery)
+	}
+	return nil
+}

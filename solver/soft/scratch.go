@@ -1,0 +1,55 @@
+package soft
+
+import "github.com/fwstruct/fwstruct/oracles"
+
+// scratch holds the reusable buffers of the steps and evaluations, so that
+// a step does not allocate.
+type scratch struct {
+	theta []float64           // reparameterized scores of the block
+	dir   []float64           // d = s - mu of the block
+	marg  []float64           // A_ci d for every scope position of a factor
+	acc   oracles.Accumulator // builds P = NodePsi(d)
+	psi   oracles.SparseVec   // P
+
+	exBound []float64 // per example: sum_alpha max theta (the bracket of eq. 2)
+	exLoss  []float64 // per example: Delta . mu
+	blkGap  []float64 // per block: its exact gap
+	workers []workerScratch
+}
+
+type workerScratch struct {
+	theta []float64
+	marg  []float64
+	y     []int32
+}
+
+func (ws *scratch) init(s *Solver) {
+	maxStates, maxMarg := 1, 1
+	for i := 0; i < s.nEx; i++ {
+		g := s.m.Graph(i)
+		for a := 0; a < g.NumNodes(); a++ {
+			maxStates = max(maxStates, g.States(a))
+			k := 0
+			for _, v := range g.Scope(a) {
+				k += g.Card(int(v))
+			}
+			maxMarg = max(maxMarg, k)
+		}
+	}
+	ws.theta = make([]float64, maxStates)
+	ws.dir = make([]float64, maxStates)
+	ws.marg = make([]float64, maxMarg)
+	ws.acc.Ensure(s.d)
+	ws.exBound = make([]float64, s.nEx)
+	ws.exLoss = make([]float64, s.nEx)
+	ws.blkGap = make([]float64, s.blocks)
+	ws.grow(s.workers)
+}
+
+// grow makes the per-worker scratch of k workers.
+func (ws *scratch) grow(k int) {
+	ws.workers = make([]workerScratch, k)
+	for j := range ws.workers {
+		ws.workers[j] = workerScratch{theta: make([]float64, len(ws.theta)), marg: make([]float64, len(ws.marg))}
+	}
+}

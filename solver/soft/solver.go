@@ -1,0 +1,248 @@
+package soft
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+)
+
+// Solver is the state of one soft-constraint training run (Meshi et al.
+// 2015, Alg. 1): the marginals mu of every block, w = Psi mu and
+// delta = A mu, the sampler and the trace. It can run a few passes, stop, be
+// inspected, be saved, and go on.
+type Solver struct {
+	m      *factorgraph.Model
+	cfg    Config
+	nEx, d int
+	blocks int
+
+	blockOff []int32 // per example: its first block (len nEx+1)
+	blockEx  []int32 // per block: its example
+	muOff    []int   // per example: the start of its tables in mu (len nEx+1)
+	deltaOff []int   // per example: the start of its delta (len nEx+1)
+
+	mu    []float64 // the marginals of every block, flat per example (Graph.TableOffset)
+	delta []float64 // the agreement variables delta = A mu, per example (Graph.DeltaOffset)
+	w     []float64 // w = Psi mu
+
+	gapEst  []float64        // stale block gaps; +Inf before the first visit
+	est     core.EstimateSum // running sum of gapEst
+	lastGap float64          // the gap of the last recorded evaluation
+	gapAt   int64            // steps at that evaluation (-1: none)
+
+	samp *core.Sampler
+	pcg  *rand.PCG
+	rng  *rand.Rand
+
+	steps, calls int64
+	loop         core.Loop
+	trace        []TracePoint
+
+	wiring
+	work scratch
+}
+
+// New returns a soft solver for the model m at the starting point of Alg. 1
+// (line 1): every block's marginals on the true state, w = 0, delta = 0.
+// It validates the configuration (lambda and rho positive and finite).
+func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
+	if m == nil {
+		return nil, errors.New("soft: nil model")
+	}
+	if m.Len() < 1 {
+		return nil, errors.New("soft: the model has no example")
+	}
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Solver{m: m, cfg: cfg, nEx: m.Len(), d: m.Dim(), lastGap: math.NaN(), gapAt: -1}
+	s.wiring = wiring{workers: runtime.GOMAXPROCS(0)}
+	s.layout()
+	s.mu = make([]float64, s.muOff[s.nEx])
+	for i := 0; i < s.nEx; i++ {
+		g := m.Graph(i)
+		for a := 0; a < g.NumNodes(); a++ {
+			s.mu[s.muOff[i]+g.TableOffset(a)+m.TrueState(i, a)] = 1
+		}
+	}
+	s.delta = make([]float64, s.deltaOff[s.nEx])
+	s.w = make([]float64, s.d)
+	s.gapEst = make([]float64, s.blocks)
+	for b := range s.gapEst {
+		s.gapEst[b] = math.Inf(1)
+	}
+	s.est.Reset(s.gapEst)
+	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), s.blocks)
+	s.pcg = rand.NewPCG(cfg.Seed, 0x50f7_c0a5_7a17)
+	s.rng = rand.New(s.pcg)
+	s.loop = core.NewLoop(int64(s.blocks), cfg.GapEvery, cfg.TraceEvery, 1, true)
+	s.work.init(s)
+	for _, o := range opts {
+		if err := o(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// layout numbers the blocks and places every example's tables.
+func (s *Solver) layout() {
+	s.blockOff = make([]int32, s.nEx+1)
+	s.muOff = make([]int, s.nEx+1)
+	s.deltaOff = make([]int, s.nEx+1)
+	for i := 0; i < s.nEx; i++ {
+		g := s.m.Graph(i)
+		s.blockOff[i+1] = s.blockOff[i] + int32(g.NumNodes())
+		s.muOff[i+1] = s.muOff[i] + g.TableLen()
+		s.deltaOff[i+1] = s.deltaOff[i] + g.DeltaLen()
+	}
+	s.blocks = int(s.blockOff[s.nEx])
+	s.blockEx = make([]int32, s.blocks)
+	for i := 0; i < s.nEx; i++ {
+		for b := s.blockOff[i]; b < s.blockOff[i+1]; b++ {
+			s.blockEx[b] = int32(i)
+		}
+	}
+}
+
+// Run optimizes until a criterion of stop is met or ctx is canceled, and
+// returns why it stopped with the last trace point; it can be called again
+// to continue. The schedule is that of the family (core.Loop): a run never
+// exceeds Stop.Passes (a gap pass costs one pass: when one falls due with
+// less than a pass of budget left, Run returns StatusPasses there and the
+// next call starts with it), and Result.Current says whether the last trace
+// point describes the final iterate (Current evaluates it otherwise).
+func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
+	if err := s.checkStoppable(ctx, stop); err != nil {
+		return Result{}, err
+	}
+	st, err := s.loop.Run(ctx, stop, engine{s})
+	last, _ := s.Last()
+	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}, err
+}
+
+// checkStoppable validates stop and refuses a run that could never end.
+func (s *Solver) checkStoppable(ctx context.Context, stop Stop) error {
+	if err := core.ValidateStop(ctx, stop); err != nil {
+		return fmt.Errorf("soft: %w", err)
+	}
+	if stop.Gap > 0 && math.IsInf(s.cfg.GapEvery, 1) && s.cfg.TraceEvery == 0 && stop.EarlyCheck == 0 {
+		return errors.New("soft: with GapEvery = +Inf and no TraceEvery the gap is never computed, so Stop.Gap can never stop the run; set GapEvery, TraceEvery or EarlyCheck")
+	}
+	return nil
+}
+
+// engine adapts the solver to the schedule of core.Loop.
+type engine struct{ s *Solver }
+
+func (e engine) Step() error               { e.s.step(); return nil }
+func (e engine) Clock() int64              { return e.s.steps }
+func (e engine) Passes() float64           { return e.s.Passes() }
+func (e engine) Record(refresh bool) error { return e.s.record(refresh) }
+
+// Reached: an exact gap of the current iterate at most Stop.Gap, or the
+// sum of the stale block gaps at most Stop.GapEstimate.
+func (e engine) Reached(stop Stop) (Status, bool) {
+	s := e.s
+	if stop.Gap > 0 && s.gapAt == s.steps && s.lastGap <= stop.Gap {
+		return StatusConverged, true
+	}
+	if stop.GapEstimate > 0 && s.est.Sum() <= stop.GapEstimate {
+		return StatusEstimateConverged, true
+	}
+	return 0, false
+}
+
+// EarlyCheckDue: the stale estimate fell below Stop.EarlyCheck * Stop.Gap.
+func (e engine) EarlyCheckDue(stop Stop) bool {
+	s := e.s
+	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
+}
+
+// Current returns an exact evaluation of the current iterate: the last
+// trace point when it describes it, else a new observe-only evaluation
+// appended to the trace.
+func (s *Solver) Current() (TracePoint, error) {
+	if len(s.trace) == 0 || s.loop.LastEval != s.steps {
+		if err := s.record(false); err != nil {
+			return TracePoint{}, err
+		}
+	}
+	return s.trace[len(s.trace)-1], nil
+}
+
+// Evaluate computes an exact evaluation of the current iterate without
+// recording it or changing any state.
+func (s *Solver) Evaluate() (TracePoint, error) { return s.evaluate(false, false) }
+
+// Passes returns the effective passes made so far: oracle calls (block
+// maximizations, gap passes included) / Blocks().
+func (s *Solver) Passes() float64 { return float64(s.calls) / float64(s.blocks) }
+
+// Steps returns the number of block steps made so far.
+func (s *Solver) Steps() int64 { return s.steps }
+
+// OracleCalls returns the number of block maximizations made by the
+// algorithm (its gap passes included).
+func (s *Solver) OracleCalls() int64 { return s.calls }
+
+// Blocks returns the number of blocks, sum over examples of
+// Graph.NumNodes: the block steps of one pass.
+func (s *Solver) Blocks() int { return s.blocks }
+
+// Elapsed returns the solver time so far (exact evaluations excluded).
+func (s *Solver) Elapsed() time.Duration { return s.loop.Elapsed }
+
+// Config returns the configuration, with defaults filled in.
+func (s *Solver) Config() Config { return s.cfg }
+
+// Model returns the training model.
+func (s *Solver) Model() *factorgraph.Model { return s.m }
+
+// Weights returns a copy of w = Psi mu.
+func (s *Solver) Weights() []float64 { return append([]float64(nil), s.w...) }
+
+// Delta returns a copy of the agreement variables delta = A mu of example
+// i, laid out by Graph.DeltaOffset.
+func (s *Solver) Delta(i int) []float64 {
+	return append([]float64(nil), s.delta[s.deltaOff[i]:s.deltaOff[i+1]]...)
+}
+
+// Marginals returns a copy of the marginals mu of node a of example i.
+func (s *Solver) Marginals(i, a int) []float64 {
+	g := s.m.Graph(i)
+	off := s.muOff[i] + g.TableOffset(a)
+	return append([]float64(nil), s.mu[off:off+g.States(a)]...)
+}
+
+// GapEstimate returns the sum of the stale block gaps the solver holds
+// (+Inf while a block has not been visited).
+func (s *Solver) GapEstimate() float64 { return s.est.Sum() }
+
+// Trace returns a copy of the trace.
+func (s *Solver) Trace() []TracePoint { return append([]TracePoint(nil), s.trace...) }
+
+// Last returns the last trace point (ok is false before the first).
+func (s *Solver) Last() (TracePoint, bool) {
+	if len(s.trace) == 0 {
+		return TracePoint{}, false
+	}
+	return s.trace[len(s.trace)-1], true
+}
+
+// wiring is what a run is connected to, as opposed to its hyperparameters:
+// none of it changes the trajectory, none of it is saved.
+type wiring struct {
+	test     oracles.Problem
+	progress func(TracePoint)
+	workers  int
+}
