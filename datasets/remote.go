@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -251,7 +252,8 @@ var ErrUnreachable = errors.New("cannot reach the server")
 // Download fetches every file of ds that is not already under root (in any
 // layout accepted by Dataset.Paths) into root/<file Path>, creating folders as
 // needed. An empty root means CacheDir() and a nil client
-// http.DefaultClient.
+// NewHTTPClient(DefaultTimeout), which gives up on a server that stops
+// answering for a minute.
 //
 // Each file is written to a temporary file in its destination folder, checked
 // against its size and SHA-256 digest, and renamed into place only when
@@ -269,7 +271,7 @@ func Download(ctx context.Context, ds Dataset, root string, client *http.Client)
 		}
 	}
 	if client == nil {
-		client = http.DefaultClient
+		client = NewHTTPClient(DefaultTimeout)
 	}
 	var created []string // folders this call created, deepest last
 	defer func() {
@@ -310,11 +312,15 @@ func byHand(files []RemoteFile, root string) string {
 
 // unreachableError is a failure to reach host, or a lost connection.
 type unreachableError struct {
-	host string
-	err  error
+	host    string
+	err     error
+	timeout bool // the server stopped answering
 }
 
 func (e *unreachableError) Error() string {
+	if e.timeout {
+		return fmt.Sprintf("%s stopped answering (a stalled server or a very slow network): %v", e.host, e.err)
+	}
 	return fmt.Sprintf("cannot reach %s (the network may be offline): %v", e.host, e.err)
 }
 
@@ -334,7 +340,9 @@ func unreachable(rawURL string, err error) error {
 	if err == io.EOF {
 		err = errors.New("the server closed the connection")
 	}
-	return &unreachableError{host: host, err: err}
+	var ne net.Error
+	timeout := errors.As(err, &ne) && ne.Timeout() || errors.Is(err, errStalled)
+	return &unreachableError{host: host, err: err, timeout: timeout}
 }
 
 // fetch downloads f into dest through a verified temporary file, appending
