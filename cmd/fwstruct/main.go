@@ -20,10 +20,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM (kill, a batch scheduler, a container stopping) is handled
+	// like SIGINT: the run stops at the next step and writes its outputs.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -65,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			case errors.Is(err, errUsage):
 				return 2
 			default:
-				fmt.Fprintf(stderr, "fwstruct %s: %v\n", c.name, err)
+				fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
 				return 1
 			}
 		}
@@ -100,4 +103,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
 }

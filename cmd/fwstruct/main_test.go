@@ -29,7 +29,7 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 	dir := t.TempDir()
 	trace, model := filepath.Join(dir, "trace.json"), filepath.Join(dir, "model.json")
 	code, out, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "60", "--passes", "6",
-		"--gap-every", "2", "--averaging", "--trace", trace, "--model", model, "--seed", "3")
+		"--gap-every", "2", "--averaging", "--trace", trace, "--model", model, "--seed", "3", "--preset", "paper")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,8 +24,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	outDir := fs.String("out", "report", "folder to write the figures to")
 	formats := fs.String("formats", "png,html", "comma-separated formats: png, svg, pdf, html")
-	width := fs.Int("width", 800, "width of static figures in pixels")
-	height := fs.Int("height", 480, "height of static figures in pixels")
+	width := fs.Int("width", 800, "width of static figures in pixels (100 to 10000)")
+	height := fs.Int("height", 480, "height of static figures in pixels (100 to 10000)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return err
@@ -34,6 +35,14 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return errUsage
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"width", *width}, {"height", *height}} {
+		if c.v < 100 || c.v > 10000 {
+			return fmt.Errorf("--%s must be between 100 and 10000 pixels, got %d", c.name, c.v)
+		}
 	}
 	var runs []viz.Run
 	for _, arg := range fs.Args() {
@@ -45,12 +54,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		var trace []solver.TracePoint
-		if err := json.Unmarshal(raw, &trace); err != nil {
-			return fmt.Errorf("%s: not a trace (a JSON array of trace points): %w", path, err)
-		}
-		if len(trace) == 0 {
-			return fmt.Errorf("%s: empty trace", path)
+		trace, err := parseTrace(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		runs = append(runs, viz.Run{Name: name, Trace: trace})
 	}
@@ -65,18 +71,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return err
 	}
-	figures := []struct {
-		name string
-		fig  *viz.Figure
-	}{
-		{"gap-passes", viz.GapCurves(runs, viz.Passes)},
-		{"gap-time", viz.GapCurves(runs, viz.Seconds)},
-		{"objectives", viz.ObjectiveCurves(runs, viz.Passes)},
-		{"staleness", viz.StalenessCurves(runs)},
-		{"cache-hits", viz.CacheHitRates(runs)},
-		{"losses", viz.LossCurves(runs)},
-	}
-	for _, f := range figures {
+	for _, f := range reportFigures(runs) {
 		for _, e := range exts {
 			path := filepath.Join(*outDir, f.name+"."+e)
 			if err := f.fig.Save(path, *width, *height); err != nil {
@@ -86,4 +81,40 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return nil
+}
+
+// figure is a named figure of a report.
+type figure struct {
+	name string
+	fig  *viz.Figure
+}
+
+// reportFigures returns the figures of a report of runs.
+func reportFigures(runs []viz.Run) []figure {
+	return []figure{
+		{"gap-passes", viz.GapCurves(runs, viz.Passes)},
+		{"gap-time", viz.GapCurves(runs, viz.Seconds)},
+		{"objectives", viz.ObjectiveCurves(runs, viz.Passes)},
+		{"staleness", viz.StalenessCurves(runs)},
+		{"cache-hits", viz.CacheHitRates(runs)},
+		{"losses", viz.LossCurves(runs)},
+	}
+}
+
+// parseTrace reads a trace written by fwstruct train --trace: a non-empty
+// JSON array of trace points, with non-negative counters.
+func parseTrace(b []byte) ([]solver.TracePoint, error) {
+	var trace []solver.TracePoint
+	if err := json.Unmarshal(b, &trace); err != nil {
+		return nil, fmt.Errorf("not a trace (a JSON array of trace points): %w", jsonError(err))
+	}
+	if len(trace) == 0 {
+		return nil, errors.New("empty trace")
+	}
+	for k, p := range trace {
+		if p.Pass < 0 || p.OracleCalls < 0 || p.Steps < 0 || p.Seconds < 0 || p.CacheHits < 0 || p.CacheMisses < 0 || p.DropSteps < 0 {
+			return nil, fmt.Errorf("trace point %d: negative counter", k)
+		}
+	}
+	return trace, nil
 }
