@@ -85,6 +85,8 @@ func TestZeroMeansWhatTheHelpSays(t *testing.T) {
 		{append(train, "--synthetic-noise", "0"), "--synthetic-noise must be in (0, 0.5]"},
 		{append(train, "--checkpoint", filepath.Join(t.TempDir(), "c"), "--checkpoint-every", "0"), "--checkpoint-every"},
 		{append(train, "--preset", "fast"), `--preset: want recommended or paper, got "fast"`},
+		{append(train, "--progress", "maybe"), `--progress: want auto, on or off, got "maybe"`},
+		{append(train, "--checkpoint-every", "10"), "--checkpoint-every needs --checkpoint FILE"},
 		{append(path, "--epsilon", "0"), "--epsilon must be positive"},
 		{append(path, "--kappa", "0"), "--kappa must be in (0, 1)"},
 		{append(path, "--lambda-min", "0"), "--lambda-min must be positive"},

@@ -66,6 +66,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if *bar != "auto" && *bar != "on" && *bar != "off" {
+		return fmt.Errorf("--progress: want auto, on or off, got %s", quote(*bar))
+	}
+	if *ckPath == "" && flagSet(fs, "checkpoint-every") {
+		return errors.New("--checkpoint-every needs --checkpoint FILE")
+	}
 	var ck *checkpointer
 	if *ckPath != "" {
 		ck = &checkpointer{path: *ckPath}
