@@ -241,26 +241,14 @@ func (f *solverFlags) config(fs *flag.FlagSet, d int) (solver.Config, error) {
 	default:
 		return solver.Config{}, fmt.Errorf("--step-size: want line or predefined, got %s", quote(f.stepSize))
 	}
-	for _, c := range []struct {
-		name, want string
-		v          float64
-		ok         bool
-	}{
-		{"lambda", "positive and finite", f.lambda, f.lambda > 0 && !math.IsInf(f.lambda, 1)},
-		{"cache-f", "positive and finite", f.cacheF, f.cacheF > 0 && !math.IsInf(f.cacheF, 1)},
-		{"cache-nu", "positive and finite", f.cacheNu, f.cacheNu > 0 && !math.IsInf(f.cacheNu, 1)},
-		{"gap-every", "positive (inf: never)", f.gapEvery, f.gapEvery > 0},
-		{"trace-every", "finite and >= 0 (0: none)", f.traceEvery, f.traceEvery >= 0 && !math.IsInf(f.traceEvery, 1)},
-	} {
-		if !c.ok {
-			return solver.Config{}, fmt.Errorf("--%s must be %s, got %v", c.name, c.want, c.v)
-		}
-	}
-	if f.cacheSize < 1 {
-		return solver.Config{}, fmt.Errorf("--cache-size must be >= 1, got %d", f.cacheSize)
-	}
-	if f.workers < 0 {
-		return solver.Config{}, fmt.Errorf("--workers must be >= 0 (0: one per CPU), got %d", f.workers)
+	if err := checkFlags(
+		positive("lambda", f.lambda), positive("cache-f", f.cacheF), positive("cache-nu", f.cacheNu),
+		flagCheck{"gap-every", "positive (inf: never)", f.gapEvery, f.gapEvery > 0},
+		flagCheck{"trace-every", "finite and >= 0 (0: none)", f.traceEvery, f.traceEvery >= 0 && !math.IsInf(f.traceEvery, 1)},
+		flagCheck{"cache-size", ">= 1", float64(f.cacheSize), f.cacheSize >= 1},
+		flagCheck{"workers", ">= 0 (0: one per CPU)", float64(f.workers), f.workers >= 0},
+	); err != nil {
+		return solver.Config{}, err
 	}
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
@@ -347,13 +335,11 @@ func (s *stopFlags) register(fs *flag.FlagSet) {
 // solver (Solver.CheckStop checks the rest).
 func (s *stopFlags) stop() (solver.Stop, error) {
 	st := solver.Stop{Passes: s.passes, Gap: s.gapTol, EarlyCheck: s.earlyCheck, Duration: s.limit}
-	for _, c := range []struct {
-		name string
-		v    float64
-	}{{"passes", st.Passes}, {"gap-tol", st.Gap}, {"early-check", st.EarlyCheck}} {
-		if !(c.v >= 0) || math.IsInf(c.v, 1) {
-			return st, fmt.Errorf("--%s must be finite and >= 0 (0: off), got %v", c.name, c.v)
-		}
+	offOr := func(name string, v float64) flagCheck {
+		return flagCheck{name, "finite and >= 0 (0: off)", v, v >= 0 && !math.IsInf(v, 1)}
+	}
+	if err := checkFlags(offOr("passes", st.Passes), offOr("gap-tol", st.Gap), offOr("early-check", st.EarlyCheck)); err != nil {
+		return st, err
 	}
 	if st.Duration < 0 {
 		return st, fmt.Errorf("--time must be >= 0 (0: none), got %v", st.Duration)
@@ -362,4 +348,26 @@ func (s *stopFlags) stop() (solver.Stop, error) {
 		return st, fmt.Errorf("give at least one of --passes, --gap-tol or --time")
 	}
 	return st, nil
+}
+
+// flagCheck is a condition a flag's value must meet.
+type flagCheck struct {
+	name, want string // the flag, and what its value must be
+	v          float64
+	ok         bool
+}
+
+// positive checks that a flag is positive and finite (NaN is not).
+func positive(name string, v float64) flagCheck {
+	return flagCheck{name, "positive and finite", v, v > 0 && !math.IsInf(v, 1)}
+}
+
+// checkFlags returns an error naming the first flag whose check fails.
+func checkFlags(checks ...flagCheck) error {
+	for _, c := range checks {
+		if !c.ok {
+			return fmt.Errorf("--%s must be %s, got %v", c.name, c.want, c.v)
+		}
+	}
+	return nil
 }

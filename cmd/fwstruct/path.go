@@ -70,20 +70,12 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	for _, c := range []struct {
-		name, want string
-		v          float64
-		ok         bool
-	}{
-		{"epsilon", "positive and finite", *eps, *eps > 0 && !math.IsInf(*eps, 1)},
-		{"kappa", "in (0, 1)", *kappa, *kappa > 0 && *kappa < 1},
-		{"lambda-min", "positive and finite", *lmin, *lmin > 0 && !math.IsInf(*lmin, 1)},
-		{"max-passes", "positive and finite", *maxPasses, *maxPasses > 0 && !math.IsInf(*maxPasses, 1)},
-		{"max-breakpoints", ">= 1", float64(*maxBreakpoints), *maxBreakpoints >= 1},
-	} {
-		if !c.ok {
-			return fmt.Errorf("--%s must be %s, got %v", c.name, c.want, c.v)
-		}
+	if err := checkFlags(
+		positive("epsilon", *eps), flagCheck{"kappa", "in (0, 1)", *kappa, *kappa > 0 && *kappa < 1},
+		positive("lambda-min", *lmin), positive("max-passes", *maxPasses),
+		flagCheck{"max-breakpoints", ">= 1", float64(*maxBreakpoints), *maxBreakpoints >= 1},
+	); err != nil {
+		return err
 	}
 	if err := checkOutputs(output{"out", *out}); err != nil {
 		return err

@@ -36,13 +36,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	for _, c := range []struct {
-		name string
-		v    int
-	}{{"width", *width}, {"height", *height}} {
-		if c.v < 100 || c.v > 10000 {
-			return fmt.Errorf("--%s must be between 100 and 10000 pixels, got %d", c.name, c.v)
-		}
+	pixels := func(name string, v int) flagCheck {
+		return flagCheck{name, "between 100 and 10000 pixels", float64(v), v >= 100 && v <= 10000}
+	}
+	if err := checkFlags(pixels("width", *width), pixels("height", *height)); err != nil {
+		return err
 	}
 	var runs []viz.Run
 	for _, arg := range fs.Args() {
