@@ -59,15 +59,16 @@ func TestDownloadGivesUpOnStalledServers(t *testing.T) {
 
 	steady := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b := content[filepath.Base(r.URL.Path)]
-		for k := 0; k < 4; k++ { // 4 pieces, 4 x 60 ms > the 100 ms timeout
-			time.Sleep(60 * time.Millisecond)
-			w.Write(b[k*len(b)/4 : (k+1)*len(b)/4])
+		const pieces = 10 // 10 x 40 ms > the 300 ms timeout, each wait far below it
+		for k := 0; k < pieces; k++ {
+			time.Sleep(40 * time.Millisecond)
+			w.Write(b[k*len(b)/pieces : (k+1)*len(b)/pieces])
 			w.(http.Flusher).Flush()
 		}
 	}))
 	defer steady.Close()
 	root := t.TempDir()
-	if err := Download(context.Background(), ds.WithBaseURL(steady.URL), root, NewHTTPClient(100*time.Millisecond)); err != nil {
+	if err := Download(context.Background(), ds.WithBaseURL(steady.URL), root, NewHTTPClient(300*time.Millisecond)); err != nil {
 		t.Fatalf("a slow but steady download was cut: %v", err)
 	}
 	for name, want := range content {

@@ -15,6 +15,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 )
 
 // EnvVar is the environment variable naming the data root, the folder that
@@ -347,7 +349,7 @@ func unreachable(rawURL string, err error) error {
 
 // fetch downloads f into dest through a verified temporary file, appending
 // the folders it creates to created.
-func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, created *[]string) (err error) {
+func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, created *[]string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("GET %s: %w", f.URL, err)
 	}
@@ -366,55 +368,38 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, 
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", f.URL, resp.Status)
 	}
-	dir := filepath.Dir(dest)
-	if err := mkdirAll(dir, created); err != nil {
+	if err := mkdirAll(filepath.Dir(dest), created); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*.part")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	var body io.Reader = resp.Body
 	if f.Size > 0 {
 		// Never read much more than expected from a misbehaving server.
 		body = io.LimitReader(resp.Body, f.Size+1)
 	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), body)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+	// Through a temporary file renamed into place only when verified.
+	return atomicfile.WriteFile(dest, 0o644, func(w io.Writer) error {
+		h := sha256.New()
+		n, err := io.Copy(io.MultiWriter(w, h), body)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+			}
+			var pe *fs.PathError
+			if errors.As(err, &pe) { // writing the temporary file
+				return err
+			}
+			return unreachable(f.URL, fmt.Errorf("connection lost after %d bytes: %w", n, err))
 		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) { // writing the temporary file
-			return err
+		got := hex.EncodeToString(h.Sum(nil))
+		if (f.Size > 0 && n != f.Size) || (f.SHA256 != "" && !strings.EqualFold(got, f.SHA256)) {
+			want := f.SHA256
+			if want == "" {
+				want = "(any)"
+			}
+			return fmt.Errorf("GET %s: %w: expected sha256 %s (%d bytes), got %s (%d bytes)", f.URL, ErrChecksum, want, f.Size, got, n)
 		}
-		return unreachable(f.URL, fmt.Errorf("connection lost after %d bytes: %w", n, err))
-	}
-	got := hex.EncodeToString(h.Sum(nil))
-	if (f.Size > 0 && n != f.Size) || (f.SHA256 != "" && !strings.EqualFold(got, f.SHA256)) {
-		want := f.SHA256
-		if want == "" {
-			want = "(any)"
-		}
-		return fmt.Errorf("GET %s: %w: expected sha256 %s (%d bytes), got %s (%d bytes)", f.URL, ErrChecksum, want, f.Size, got, n)
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dest)
+		return nil
+	})
 }
 
 // mkdirAll creates dir and its missing parents, appending those it created

@@ -5,23 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
-
-// primalAt returns lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w), computed with
-// the problem's own oracle, independently of any dual variable.
-func primalAt(p oracles.Problem, lambda float64, w []float64) float64 {
-	var sum float64
-	var y []int32
-	for i := 0; i < p.Len(); i++ {
-		var h float64
-		y, h = p.MaxOracle(i, w, y)
-		sum += h
-	}
-	return lambda/2*floats.Dot(w, w) + sum/float64(p.Len())
-}
 
 // optimum solves the SSVM at lambda to a gap of 1e-8 and returns the
 // optimal primal value within that accuracy.
@@ -86,7 +72,7 @@ func TestPathIsEpsilonApproximate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			subopt := primalAt(p, lambda, w) - optimum(t, p, lambda)
+			subopt := oraclestest.Primal(p, lambda, w) - optimum(t, p, lambda)
 			if subopt > eps+1e-9 || bound > eps+1e-9 || subopt > bound+1e-9 {
 				t.Fatalf("lambda %v: suboptimality %v, bound %v, epsilon %v", lambda, subopt, bound, eps)
 			}
@@ -115,7 +101,7 @@ func TestPathCompletes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if subopt := primalAt(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 || subopt > bound+1e-9 {
+		if subopt := oraclestest.Primal(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 || subopt > bound+1e-9 {
 			t.Fatalf("lambda %v: suboptimality %v, bound %v", lambda, subopt, bound)
 		}
 	}
@@ -196,7 +182,7 @@ func TestGridSearch(t *testing.T) {
 		res[k] = pts
 	}
 	for j := range grid {
-		a, b := primalAt(p, res[0][j].Lambda, res[0][j].W), primalAt(p, res[1][j].Lambda, res[1][j].W)
+		a, b := oraclestest.Primal(p, res[0][j].Lambda, res[0][j].W), oraclestest.Primal(p, res[1][j].Lambda, res[1][j].W)
 		if math.Abs(a-b) > 2*tol {
 			t.Fatalf("lambda %v: cold %v vs warm %v", res[0][j].Lambda, a, b)
 		}
@@ -341,7 +327,7 @@ func TestPathStoppedEarlyIsHonest(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if subopt := primalAt(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 {
+				if subopt := oraclestest.Primal(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 {
 					t.Fatalf("lambda %v: suboptimality %v, bound %v", lambda, subopt, bound)
 				}
 			}

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
 // hookWriter calls fn with everything written so far after every write.
@@ -83,19 +82,6 @@ func TestModelWrittenWhenTraceCannotBe(t *testing.T) {
 	}
 }
 
-// primalOf computes lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w) with the
-// problem's own oracle, independently of the solver.
-func primalOf(p oracles.Problem, lambda float64, w []float64) float64 {
-	var sum float64
-	var y []int32
-	for i := 0; i < p.Len(); i++ {
-		var h float64
-		y, h = p.MaxOracle(i, w, y)
-		sum += h
-	}
-	return lambda/2*floats.Dot(w, w) + sum/float64(p.Len())
-}
-
 // TestSummaryDescribesTheFinalIterate: whatever stops the run (a pass
 // budget, with or without the cache, a time budget too short for a single
 // step), the summary line, the last trace point and the model describe the
@@ -137,7 +123,7 @@ func TestSummaryDescribesTheFinalIterate(t *testing.T) {
 			if !tc.passes(m.Passes) || last.Pass != m.Passes {
 				t.Fatalf("model at %v passes, last trace point at %v", m.Passes, last.Pass)
 			}
-			primal := primalOf(train, 0.05, m.Weights)
+			primal := oraclestest.Primal(train, 0.05, m.Weights)
 			if math.Abs(last.Primal-primal) > 1e-9 || math.Abs(last.Gap-(last.Primal-last.Dual)) > 1e-9 || m.Gap == nil || *m.Gap != last.Gap {
 				t.Fatalf("last point %+v; independent primal %v; model gap %v", last, primal, m.Gap)
 			}
