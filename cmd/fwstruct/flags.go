@@ -324,7 +324,8 @@ type stopFlags struct {
 
 func (s *stopFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&s.passes, "passes", 50, "stop after this many effective passes in total (oracle calls / n, the exact gap passes\n"+
-		"of bcfw included; a resumed run counts the passes before it); 0: no pass budget")
+		"of bcfw included; a resumed run counts the passes before it); never exceeded: a gap pass that\n"+
+		"does not fit ends the run up to a pass early; 0: no pass budget")
 	fs.Float64Var(&s.gapTol, "gap-tol", 0, "stop once the certified duality gap is at most this (0: off)")
 	fs.Float64Var(&s.earlyCheck, "early-check", 0, "with --gap-tol (bcfw): certify the gap as soon as the stale gap estimate\n"+
 		"falls below this times --gap-tol, e.g. 0.8, instead of waiting for the next scheduled gap pass (0: off)")

@@ -4,12 +4,15 @@
 // Usage:
 //
 //	fwstruct train    [flags]   train a model, print one line per gap evaluation
+//	                            (--checkpoint FILE, then --resume FILE after an interruption)
 //	fwstruct eval     [flags]   print the task loss of a saved model
 //	fwstruct path     [flags]   compute an epsilon-approximate regularization path
 //	fwstruct report   [flags] TRACE.json...   draw the figures of traces
 //	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
 //
-// Run "fwstruct COMMAND -h" for the flags of a command.
+// Run "fwstruct COMMAND -h" for the flags of a command. Errors are one
+// line; outputs are checked before any work and written atomically; SIGINT
+// and SIGTERM stop a run at its next step and write its outputs.
 package main
 
 import (
