@@ -4,6 +4,7 @@
 #   make demo       train on OCR when present (else the built-in synthetic data), write the trace
 #   make bench      benchmarks of the hot paths (oracle, block step, gap pass, memory)
 #   make fuzz       run every Fuzz test for FUZZTIME each (their seed corpora run in make test)
+#   make race       the whole test suite under the race detector (slow; not part of make test)
 #   make notebooks  install Jupyter + GoNB and execute every notebook headlessly
 #   make browser-check  render an interactive chart in headless Chromium and check the screenshot
 
@@ -18,7 +19,7 @@ endif
 
 OUT := out
 
-.PHONY: all test vet fmt-check demo bench fuzz clean
+.PHONY: all test vet fmt-check demo bench fuzz race clean
 
 all: test
 
@@ -72,6 +73,11 @@ fuzz:
 	done; \
 	echo "fuzz: $$found Fuzz functions, $(FUZZTIME) each"; \
 	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed"; exit 1; fi
+
+# The race detector slows the tests down 2-20x (real-data tests most): the
+# suite takes RACE_MINUTES_MEASURED on a 2-core machine with the data.
+race:
+	$(GO) test -race -count=1 -timeout 120m ./...
 
 clean:
 	rm -rf $(OUT)

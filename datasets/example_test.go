@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"strings"
+	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
@@ -238,4 +239,15 @@ func ExampleReadARFF() {
 	// [f1 f2] [label1 label2]
 	// [0.5 -1] [1 0]
 	// [0 2] [0 1]
+}
+
+// Download a dataset from a mirror, giving up on a server that does not
+// answer or stops sending for 30 seconds (Download's default client waits a
+// minute; http.DefaultClient would wait for ever).
+func ExampleNewHTTPClient() {
+	ds := datasets.USPS.WithBaseURL("https://mirror.example.org/usps")
+	err := datasets.Download(context.Background(), ds, "", datasets.NewHTTPClient(30*time.Second))
+	if errors.Is(err, datasets.ErrUnreachable) {
+		fmt.Println("offline:", err)
+	}
 }

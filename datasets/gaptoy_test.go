@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
 func TestGapToyStructure(t *testing.T) {
@@ -59,21 +60,6 @@ func TestGapToyErrors(t *testing.T) {
 	}
 }
 
-// primal returns lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w).
-func primal(p oracles.Problem, lambda float64, w []float64) float64 {
-	var sq, sum float64
-	for _, v := range w {
-		sq += v * v
-	}
-	var y []int32
-	for i := 0; i < p.Len(); i++ {
-		var h float64
-		y, h = p.MaxOracle(i, w, y)
-		sum += h
-	}
-	return lambda/2*sq + sum/float64(p.Len())
-}
-
 // TestGapToyOptimum checks GapToyOptimum through strong duality: the dual
 // point described in its comment maps to w* and has the same objective.
 func TestGapToyOptimum(t *testing.T) {
@@ -109,7 +95,7 @@ func TestGapToyOptimum(t *testing.T) {
 			sq += w[j] * w[j]
 		}
 		dual := ell - lambda/2*sq
-		P := primal(p, lambda, wStar)
+		P := oraclestest.Primal(p, lambda, wStar)
 		want := (1+1/(2*K))/(2*n) + (1-1/(2*K))/n
 		if math.Abs(P-dual) > 1e-12 || math.Abs(P-want) > 1e-12 {
 			t.Errorf("n=%d K=%d: primal %v, dual %v, documented %v", tc.n, tc.K, P, dual, want)
@@ -120,7 +106,7 @@ func TestGapToyOptimum(t *testing.T) {
 			paper[k] = 1 / K
 		}
 		paper[tc.K] = 1
-		if pp := primal(p, lambda, paper); pp <= P+1e-9 {
+		if pp := oraclestest.Primal(p, lambda, paper); pp <= P+1e-9 {
 			t.Errorf("n=%d K=%d: the paper's w* has primal %v <= %v", tc.n, tc.K, pp, P)
 		}
 	}

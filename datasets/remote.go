@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 )
 
 // EnvVar is the environment variable naming the data root, the folder that
@@ -251,7 +254,8 @@ var ErrUnreachable = errors.New("cannot reach the server")
 // Download fetches every file of ds that is not already under root (in any
 // layout accepted by Dataset.Paths) into root/<file Path>, creating folders as
 // needed. An empty root means CacheDir() and a nil client
-// http.DefaultClient.
+// NewHTTPClient(DefaultTimeout), which gives up on a server that stops
+// answering for a minute.
 //
 // Each file is written to a temporary file in its destination folder, checked
 // against its size and SHA-256 digest, and renamed into place only when
@@ -269,7 +273,7 @@ func Download(ctx context.Context, ds Dataset, root string, client *http.Client)
 		}
 	}
 	if client == nil {
-		client = http.DefaultClient
+		client = NewHTTPClient(DefaultTimeout)
 	}
 	var created []string // folders this call created, deepest last
 	defer func() {
@@ -310,11 +314,15 @@ func byHand(files []RemoteFile, root string) string {
 
 // unreachableError is a failure to reach host, or a lost connection.
 type unreachableError struct {
-	host string
-	err  error
+	host    string
+	err     error
+	timeout bool // the server stopped answering
 }
 
 func (e *unreachableError) Error() string {
+	if e.timeout {
+		return fmt.Sprintf("%s stopped answering (a stalled server or a very slow network): %v", e.host, e.err)
+	}
 	return fmt.Sprintf("cannot reach %s (the network may be offline): %v", e.host, e.err)
 }
 
@@ -334,12 +342,14 @@ func unreachable(rawURL string, err error) error {
 	if err == io.EOF {
 		err = errors.New("the server closed the connection")
 	}
-	return &unreachableError{host: host, err: err}
+	var ne net.Error
+	timeout := errors.As(err, &ne) && ne.Timeout() || errors.Is(err, errStalled)
+	return &unreachableError{host: host, err: err, timeout: timeout}
 }
 
 // fetch downloads f into dest through a verified temporary file, appending
 // the folders it creates to created.
-func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, created *[]string) (err error) {
+func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, created *[]string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("GET %s: %w", f.URL, err)
 	}
@@ -358,55 +368,38 @@ func fetch(ctx context.Context, client *http.Client, f RemoteFile, dest string, 
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", f.URL, resp.Status)
 	}
-	dir := filepath.Dir(dest)
-	if err := mkdirAll(dir, created); err != nil {
+	if err := mkdirAll(filepath.Dir(dest), created); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*.part")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	var body io.Reader = resp.Body
 	if f.Size > 0 {
 		// Never read much more than expected from a misbehaving server.
 		body = io.LimitReader(resp.Body, f.Size+1)
 	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), body)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+	// Through a temporary file renamed into place only when verified.
+	return atomicfile.WriteFile(dest, 0o644, func(w io.Writer) error {
+		h := sha256.New()
+		n, err := io.Copy(io.MultiWriter(w, h), body)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("GET %s: reading the body: %w", f.URL, ctxErr(ctx, err))
+			}
+			var pe *fs.PathError
+			if errors.As(err, &pe) { // writing the temporary file
+				return err
+			}
+			return unreachable(f.URL, fmt.Errorf("connection lost after %d bytes: %w", n, err))
 		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) { // writing the temporary file
-			return err
+		got := hex.EncodeToString(h.Sum(nil))
+		if (f.Size > 0 && n != f.Size) || (f.SHA256 != "" && !strings.EqualFold(got, f.SHA256)) {
+			want := f.SHA256
+			if want == "" {
+				want = "(any)"
+			}
+			return fmt.Errorf("GET %s: %w: expected sha256 %s (%d bytes), got %s (%d bytes)", f.URL, ErrChecksum, want, f.Size, got, n)
 		}
-		return unreachable(f.URL, fmt.Errorf("connection lost after %d bytes: %w", n, err))
-	}
-	got := hex.EncodeToString(h.Sum(nil))
-	if (f.Size > 0 && n != f.Size) || (f.SHA256 != "" && !strings.EqualFold(got, f.SHA256)) {
-		want := f.SHA256
-		if want == "" {
-			want = "(any)"
-		}
-		return fmt.Errorf("GET %s: %w: expected sha256 %s (%d bytes), got %s (%d bytes)", f.URL, ErrChecksum, want, f.Size, got, n)
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dest)
+		return nil
+	})
 }
 
 // mkdirAll creates dir and its missing parents, appending those it created

@@ -199,7 +199,7 @@ func TestChainOracleAllocationFree(t *testing.T) {
 			c.Predict(i, w, y)
 		}
 	})
-	if allocs != 0 {
+	if allocs != 0 && !oraclestest.RaceEnabled {
 		t.Fatalf("oracle calls allocate %v times per run, want 0", allocs)
 	}
 }

@@ -17,6 +17,19 @@ package oracles
 // Implementations must be safe for concurrent use by several goroutines as
 // long as each call gets its own dst buffers: solvers evaluate the duality gap
 // in parallel.
+//
+// Scratch space: an oracle that needs working memory (a score table,
+// Viterbi messages, a max-flow graph) must not keep it in the Problem's
+// fields, which concurrent calls share, and should not allocate it on every
+// call, which solvers make millions of times. Keep it in a sync.Pool field:
+// Get a buffer at the start of MaxOracle (or Predict, Psi), grow it when
+// needed, and Put it back before returning. Each goroutine then works in a
+// buffer of its own, reused across its calls, and steady state allocates
+// nothing; Chain does this with its Viterbi tables. See the example of a
+// user-written Problem (Example_userProblem), which also runs
+// oraclestest.CheckProblem, the checker of the contract below (brute force
+// on small instances, concurrent calls) that a new model should pass; its
+// Conformance also checks that MaxOracle and Predict do not allocate.
 type Problem interface {
 	// Len is the number of examples n.
 	Len() int

@@ -317,8 +317,15 @@ func (cs *cornerSet) restore(sv savedSet, d int) error {
 		return errors.New("psi arenas of different lengths")
 	}
 	cs.entries = cs.entries[:0]
+	// The corners tile the arenas in order, as add and remove keep them
+	// (remove shifts the offsets of the corners after the one removed).
+	var yEnd, psiEnd int64
 	for _, e := range sv.Entries {
-		if e.YOff < 0 || e.YLen < 0 || int64(e.YOff)+int64(e.YLen) > int64(len(sv.Ys)) || e.PsiOff < 0 || e.Nnz < 0 || int64(e.PsiOff)+int64(e.Nnz) > int64(len(sv.Idx)) {
+		if int64(e.YOff) != yEnd || e.YLen < 0 || int64(e.PsiOff) != psiEnd || e.Nnz < 0 {
+			return errors.New("corners do not tile their arenas")
+		}
+		yEnd, psiEnd = yEnd+int64(e.YLen), psiEnd+int64(e.Nnz)
+		if yEnd > int64(len(sv.Ys)) || psiEnd > int64(len(sv.Idx)) {
 			return errors.New("corner outside its arena")
 		}
 		if !(e.Alpha >= 0 && e.Alpha <= 1+1e-9) || math.IsNaN(e.Loss) || math.IsInf(e.Loss, 0) {
@@ -328,6 +335,9 @@ func (cs *cornerSet) restore(sv savedSet, d int) error {
 			yOff: e.YOff, yLen: e.YLen, psiOff: e.PsiOff, nnz: e.Nnz,
 			loss: e.Loss, normSq: e.NormSq, alpha: e.Alpha, hash: e.Hash, lastUse: e.LastUse,
 		})
+	}
+	if yEnd != int64(len(sv.Ys)) || psiEnd != int64(len(sv.Idx)) {
+		return errors.New("arenas longer than their corners")
 	}
 	for _, j := range sv.Idx {
 		if j < 0 || int(j) >= d {

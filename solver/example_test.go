@@ -65,3 +65,25 @@ func ExampleSolver_SetLambda() {
 	// Output:
 	// converged 0.5
 }
+
+// Train with the recommended configuration (gap sampling, pairwise steps,
+// cache); the zero Config is the papers' baseline, plain BCFW.
+func ExampleRecommended() {
+	train, _, err := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	cfg := solver.Recommended()
+	cfg.Lambda = 0.01
+	s, err := solver.New(train, cfg)
+	if err != nil {
+		panic(err)
+	}
+	res, err := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 1000})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Status, cfg.Sampling, cfg.Step, cfg.Cache.Enabled)
+	// Output:
+	// converged gap pairwise true
+}

@@ -36,6 +36,15 @@ type PathConfig struct {
 	// MaxPasses bounds the effective passes spent on one breakpoint; zero
 	// means 10000. Reaching it ends the path with an error.
 	MaxPasses float64
+	// MaxBreakpoints bounds the number of breakpoints; zero means 10000.
+	// Reaching it ends the path with an error. The number of breakpoints
+	// grows as 1/Epsilon (OCR-small: 157 for Epsilon = 0.1, 2138 for 0.01),
+	// so that without a bound a tiny Epsilon would never end. The path also
+	// ends with an error, at once, when the step from one breakpoint to the
+	// next is so small that reaching LambdaMin at that rate would take over
+	// 100 MaxBreakpoints (an Epsilon of 1e-12 moves lambda by a factor
+	// 1 - 1e-13).
+	MaxBreakpoints int
 	// EarlyCheck certifies a breakpoint as soon as the stale gap estimate
 	// falls below EarlyCheck*Kappa*Epsilon (see Stop.EarlyCheck); zero means
 	// 0.8, negative disables it.
@@ -59,7 +68,8 @@ type Breakpoint struct {
 	TrueGap float64 `json:"true_gap"`
 	// Delta is sum_i delta_i = (1/n) sum_i sum_y alpha_i(y) H_i(y; w): the
 	// gap at lambda <= Lambda is Gap + (1 - lambda/Lambda) Delta
-	// (Proposition 1).
+	// (Proposition 1). It is NaN when the path stopped before computing it
+	// (then LowerEnd is this breakpoint's Lambda).
 	Delta float64 `json:"delta"`
 	// Passes, Seconds, WallSeconds and OracleCalls are cumulative from the
 	// start of the path (initialization included) to this breakpoint;
@@ -77,9 +87,14 @@ type Path struct {
 	Heuristic      bool
 	// Breakpoints in decreasing order of Lambda; the first is lambda_inf.
 	Breakpoints []Breakpoint
-	// LowerEnd is the smallest lambda the last breakpoint covers: 0 when
-	// the path is complete (Delta <= tau: the last w is epsilon-approximate
-	// for every smaller lambda), else the next breakpoint, below LambdaMin.
+	// LowerEnd is the smallest lambda the path covers, always computed: 0
+	// when the path is complete (Delta <= tau: the last w is
+	// epsilon-approximate for every smaller lambda); else the lambda down to
+	// which the last breakpoint's weights are epsilon-approximate by
+	// Proposition 1 (the next breakpoint, where the path stopped: below
+	// LambdaMin, MaxBreakpoints reached, an error or a cancellation while
+	// solving it); or the last breakpoint's own Lambda when the path stopped
+	// before computing its Delta.
 	LowerEnd float64
 	// Complete reports Delta <= tau at the last breakpoint.
 	Complete bool
@@ -134,6 +149,9 @@ func (cfg PathConfig) withDefaults() PathConfig {
 	if cfg.EarlyCheck == 0 {
 		cfg.EarlyCheck = 0.8
 	}
+	if cfg.MaxBreakpoints == 0 {
+		cfg.MaxBreakpoints = 10000
+	}
 	return cfg
 }
 
@@ -145,8 +163,10 @@ func (cfg *PathConfig) validate() error {
 		return fmt.Errorf("solver: path kappa must lie in (0, 1), got %v", cfg.Kappa)
 	case !(cfg.LambdaMin > 0) || math.IsInf(cfg.LambdaMin, 1):
 		return fmt.Errorf("solver: path lambda-min must be positive and finite, got %v", cfg.LambdaMin)
-	case !(cfg.MaxPasses > 0):
-		return fmt.Errorf("solver: path max passes must be positive, got %v", cfg.MaxPasses)
+	case !(cfg.MaxPasses > 0) || math.IsInf(cfg.MaxPasses, 1):
+		return fmt.Errorf("solver: path max passes must be positive and finite, got %v", cfg.MaxPasses)
+	case cfg.MaxBreakpoints < 1:
+		return fmt.Errorf("solver: path max breakpoints must be positive, got %d", cfg.MaxBreakpoints)
 	case cfg.Solver.Algorithm != BCFW:
 		return fmt.Errorf("solver: the path needs a BCFW solver (gap estimates and dual variables), not %v", cfg.Solver.Algorithm)
 	}
@@ -169,8 +189,9 @@ func (cfg *PathConfig) validate() error {
 // constraints, every finite bound must be zero (e.g. positivity), so that
 // truncation commutes with the scaling of the first piece.
 //
-// On error (cancellation, a breakpoint not converging within MaxPasses) the
-// path computed so far is returned with the error.
+// On error (cancellation, a breakpoint not converging within MaxPasses,
+// MaxBreakpoints reached) the path computed so far is returned with the
+// error, its LowerEnd saying how far it goes.
 func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Option) (*Path, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
@@ -204,11 +225,12 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Opt
 		}
 		calls := initCalls + s.OracleCalls()
 		b := Breakpoint{
-			Lambda: s.Lambda(), W: s.Weights(), Gap: g, TrueGap: trueGap,
+			Lambda: s.Lambda(), W: s.Weights(), Gap: g, TrueGap: trueGap, Delta: math.NaN(),
 			Passes: float64(calls) / float64(s.n), OracleCalls: calls,
 			Seconds: s.Elapsed().Seconds() + s.pathInit.Seconds(), WallSeconds: time.Since(start).Seconds(),
 		}
 		path.Breakpoints = append(path.Breakpoints, b)
+		path.LowerEnd = b.Lambda
 		if cfg.Progress != nil {
 			cfg.Progress(b)
 		}
@@ -228,13 +250,21 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Opt
 		last.Delta = delta
 		tau := cfg.Epsilon - gapSum
 		if delta <= tau {
-			path.Complete = true
+			path.Complete, path.LowerEnd = true, 0
 			return path, nil
 		}
 		next := (1 - tau/delta) * s.Lambda()
+		path.LowerEnd = next
 		if next < cfg.LambdaMin {
-			path.LowerEnd = next
 			return path, nil
+		}
+		// At this step, lambda falls by a factor 1 - tau/delta a breakpoint.
+		if need := math.Log(s.Lambda()/cfg.LambdaMin) / -math.Log1p(-tau/delta); need > 100*float64(cfg.MaxBreakpoints) {
+			return path, fmt.Errorf("solver: path stopped at lambda %.6g: at its current step (lambda falls by a factor 1 - %.3g a breakpoint) it would need about %.3g breakpoints to reach lambda %v, over 100 times MaxBreakpoints (%d); a larger epsilon (now %v) takes larger steps",
+				s.Lambda(), tau/delta, need, cfg.LambdaMin, cfg.MaxBreakpoints, cfg.Epsilon)
+		}
+		if len(path.Breakpoints) >= cfg.MaxBreakpoints {
+			return path, fmt.Errorf("solver: path stopped at lambda %.6g after %d breakpoints (MaxBreakpoints); their number grows as 1/epsilon (epsilon = %v)", next, len(path.Breakpoints), cfg.Epsilon)
 		}
 		if err := s.SetLambda(next); err != nil {
 			return path, err
@@ -489,7 +519,12 @@ func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...
 		if st == StatusCanceled {
 			return out, ctx.Err()
 		}
-		last, _ := s.Last()
+		// The gap of the weights returned: the last trace point describes
+		// them unless the pass budget ended between two gap passes.
+		last, err := s.Current()
+		if err != nil {
+			return out, err
+		}
 		total := calls + s.OracleCalls()
 		pt := GridPoint{
 			Lambda: lambda, W: s.Weights(), Gap: last.Gap, Status: st,

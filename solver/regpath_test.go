@@ -5,23 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
-
-// primalAt returns lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w), computed with
-// the problem's own oracle, independently of any dual variable.
-func primalAt(p oracles.Problem, lambda float64, w []float64) float64 {
-	var sum float64
-	var y []int32
-	for i := 0; i < p.Len(); i++ {
-		var h float64
-		y, h = p.MaxOracle(i, w, y)
-		sum += h
-	}
-	return lambda/2*floats.Dot(w, w) + sum/float64(p.Len())
-}
 
 // optimum solves the SSVM at lambda to a gap of 1e-8 and returns the
 // optimal primal value within that accuracy.
@@ -86,7 +72,7 @@ func TestPathIsEpsilonApproximate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			subopt := primalAt(p, lambda, w) - optimum(t, p, lambda)
+			subopt := oraclestest.Primal(p, lambda, w) - optimum(t, p, lambda)
 			if subopt > eps+1e-9 || bound > eps+1e-9 || subopt > bound+1e-9 {
 				t.Fatalf("lambda %v: suboptimality %v, bound %v, epsilon %v", lambda, subopt, bound, eps)
 			}
@@ -115,7 +101,7 @@ func TestPathCompletes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if subopt := primalAt(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 || subopt > bound+1e-9 {
+		if subopt := oraclestest.Primal(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 || subopt > bound+1e-9 {
 			t.Fatalf("lambda %v: suboptimality %v, bound %v", lambda, subopt, bound)
 		}
 	}
@@ -196,7 +182,7 @@ func TestGridSearch(t *testing.T) {
 		res[k] = pts
 	}
 	for j := range grid {
-		a, b := primalAt(p, res[0][j].Lambda, res[0][j].W), primalAt(p, res[1][j].Lambda, res[1][j].W)
+		a, b := oraclestest.Primal(p, res[0][j].Lambda, res[0][j].W), oraclestest.Primal(p, res[1][j].Lambda, res[1][j].W)
 		if math.Abs(a-b) > 2*tol {
 			t.Fatalf("lambda %v: cold %v vs warm %v", res[0][j].Lambda, a, b)
 		}
@@ -275,5 +261,79 @@ func TestPathOnOCR(t *testing.T) {
 	}
 	if !(passes[1] < passes[0]) {
 		t.Errorf("warm-started grid search used %v passes, cold %v", passes[1], passes[0])
+	}
+}
+
+// TestPathStoppedEarlyIsHonest: a path that stops before its end (the
+// MaxBreakpoints bound, an epsilon too small to get anywhere, a
+// cancellation between breakpoints, a breakpoint not solved within
+// MaxPasses) says how far it goes: LowerEnd is a computed
+// lambda down to which At returns epsilon-approximate weights (checked
+// against independent optima), never 0, and a Delta that was never
+// computed is NaN.
+func TestPathStoppedEarlyIsHonest(t *testing.T) {
+	p := smallChain(34)
+	cases := []struct {
+		name      string
+		cfg       func(cancel context.CancelFunc) PathConfig
+		wantDelta bool // the last breakpoint's Delta was computed
+	}{
+		{"max-breakpoints", func(context.CancelFunc) PathConfig {
+			return PathConfig{MaxBreakpoints: 40}
+		}, true},
+		{"epsilon-too-small", func(context.CancelFunc) PathConfig {
+			return PathConfig{Epsilon: 1e-9}
+		}, true},
+		{"canceled-between-breakpoints", func(cancel context.CancelFunc) PathConfig {
+			calls := 0
+			return PathConfig{Progress: func(Breakpoint) {
+				if calls++; calls == 3 {
+					cancel()
+				}
+			}}
+		}, false},
+		{"breakpoint-not-solved", func(context.CancelFunc) PathConfig {
+			return PathConfig{MaxPasses: 2}
+		}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cfg := tc.cfg(cancel)
+			if cfg.Epsilon == 0 {
+				cfg.Epsilon = 0.05
+			}
+			eps := cfg.Epsilon
+			cfg.LambdaMin, cfg.Solver = 1e-6, Config{Step: Pairwise}
+			path, err := RegPath(ctx, p, cfg)
+			if err == nil || path == nil {
+				t.Fatalf("path ended without error (%v)", err)
+			}
+			bps := path.Breakpoints
+			last := bps[len(bps)-1]
+			t.Logf("%d breakpoints, lower end %.4g, last %.4g: %v", len(bps), path.LowerEnd, last.Lambda, err)
+			if path.Complete {
+				t.Fatalf("%d breakpoints, complete %v", len(bps), path.Complete)
+			}
+			if got := !math.IsNaN(last.Delta); got != tc.wantDelta {
+				t.Fatalf("last Delta %v, want computed: %v", last.Delta, tc.wantDelta)
+			}
+			if !(path.LowerEnd > 0 && path.LowerEnd <= last.Lambda) || (tc.wantDelta != (path.LowerEnd < last.Lambda)) {
+				t.Fatalf("lower end %v, last breakpoint %v, Delta %v", path.LowerEnd, last.Lambda, last.Delta)
+			}
+			for _, lambda := range []float64{last.Lambda, path.LowerEnd} {
+				w, bound, err := path.At(lambda)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if subopt := oraclestest.Primal(p, lambda, w) - optimum(t, p, lambda); subopt > eps+1e-9 || bound > eps+1e-9 {
+					t.Fatalf("lambda %v: suboptimality %v, bound %v", lambda, subopt, bound)
+				}
+			}
+			if _, _, err := path.At(path.LowerEnd * 0.999); err == nil {
+				t.Fatal("At accepted a lambda below the end of the path")
+			}
+		})
 	}
 }

@@ -74,6 +74,16 @@ func ValidateProblem(p oracles.Problem) error {
 	return nil
 }
 
+// CheckStop returns the error Run would return for stop before running: a
+// criterion that is negative, NaN or infinite, or a combination that can
+// never stop the run (Stop.Gap with SSG, with an approximate oracle that
+// has no exact counterpart, or with BCFW whose gap is never computed). A
+// zero Stop is refused too (Run accepts it only with a cancellable
+// context). Tools call it to reject their flags before a long setup.
+func (s *Solver) CheckStop(stop Stop) error {
+	return s.checkStoppable(stop, context.Background())
+}
+
 // checkStoppable validates stop and refuses a Run that could never end.
 func (s *Solver) checkStoppable(stop Stop, ctx context.Context) error {
 	if err := core.ValidateStop(ctx, stop); err != nil {

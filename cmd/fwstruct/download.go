@@ -19,13 +19,21 @@ func runDownload(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	dir := fs.String("dir", "", "data root to download into (default: the user cache)")
 	base := fs.String("base-url", "", "fetch the files from this mirror instead of their public addresses")
+	timeout := fs.Duration("timeout", datasets.DefaultTimeout, "give up when the server does not answer, or sends nothing, for this long (> 0)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
 		return errUsage
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return errUsage
 	}
+	if *timeout <= 0 {
+		return fmt.Errorf("--timeout must be > 0, got %v", *timeout)
+	}
+	client := datasets.NewHTTPClient(*timeout)
 	for _, name := range fs.Args() {
 		ds, err := datasets.ByName(name)
 		if err != nil {
@@ -34,7 +42,7 @@ func runDownload(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *base != "" {
 			ds = ds.WithBaseURL(*base)
 		}
-		if err := datasets.Download(ctx, ds, *dir, nil); err != nil {
+		if err := datasets.Download(ctx, ds, *dir, client); err != nil {
 			if errors.Is(err, datasets.ErrUnreachable) && *base == "" {
 				return fmt.Errorf("%w (or fetch from a mirror with --base-url URL)", err)
 			}

@@ -5,13 +5,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sort"
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\nvectors) on the test (or training) split, and its task metrics (e.g. pixel\naccuracy for segmentation, chunk F1 for chunking, Hamming loss and\nexample-based F1 for multi-label data).\nThe dataset defaults to the one the model was trained on.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\n"+
+			"vectors) on the test (or training) split, and its task metrics (e.g. pixel\n"+
+			"accuracy for segmentation, chunk F1 for chunking, Hamming loss and\n"+
+			"example-based F1 for multi-label data).\n"+
+			"The data is rebuilt as the model was trained (every data option is recorded in the model);\n"+
+			"data flags given here replace the recorded ones, and a --data naming another dataset\n"+
+			"starts from the defaults.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	var data dataFlags
@@ -27,7 +34,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errUsage
 	}
 	if *set != "test" && *set != "train" {
-		return fmt.Errorf("--set must be test or train, got %q", *set)
+		return fmt.Errorf("--set must be test or train, got %s", quote(*set))
 	}
 	if isKernelModel(*modelPath) {
 		return evalKernel(stdout, *modelPath, &data, fs, *set, *average)
@@ -36,11 +43,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if data.name == "" {
-		data.defaultTo(fs, m.Data, m.Split)
-		if m.Data == "synthetic" {
-			data.synthWords, data.synthSeed, data.synthNoise = m.SyntheticWords, m.SyntheticSeed, m.SyntheticNoise
-		}
+	rebuilt, err := applyModelData(fs, &data, m)
+	if err != nil {
+		return err
 	}
 	train, test, name, err := data.load()
 	if err != nil {
@@ -48,6 +53,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if train.Dim() != m.Dim {
 		return fmt.Errorf("model has dimension %d but dataset %s has %d", m.Dim, name, train.Dim())
+	}
+	if rebuilt && m.TrainFingerprint != "" && fingerprint(train) != m.TrainFingerprint {
+		return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained", *modelPath, describeData(name, data.split))
 	}
 	w := m.Weights
 	if *average {
@@ -76,13 +84,46 @@ func (d *dataFlags) defaultTo(fs *flag.FlagSet, name, split string) {
 	}
 }
 
-// flagSet reports whether the flag was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			found = true
+// applyModelData sets the data flags that were not given on the command
+// line to the model's recorded ones, unless --data names another dataset,
+// and reports whether the model's training data was rebuilt as recorded
+// (no data flag given).
+func applyModelData(fs *flag.FlagSet, data *dataFlags, m *modelFile) (rebuilt bool, err error) {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if data.name != "" && !sameFlagValue(fs, "data", data.name, m.Data) {
+		return false, nil // another dataset, with the defaults
+	}
+	rec := m.DataOptions
+	if rec == nil { // a version 1 model: the options it kept
+		rec = map[string]string{"data": m.Data}
+		if m.Split != "" {
+			rec["split"] = m.Split
 		}
-	})
-	return found
+		if m.Data == "synthetic" {
+			if m.SyntheticWords != 0 {
+				rec["synthetic-words"] = fmt.Sprint(m.SyntheticWords)
+			}
+			if m.SyntheticNoise != 0 {
+				rec["synthetic-noise"] = fmt.Sprint(m.SyntheticNoise)
+			}
+			rec["synthetic-seed"] = fmt.Sprint(m.SyntheticSeed)
+		}
+	}
+	names := make([]string, 0, len(rec))
+	for k := range rec {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	rebuilt = true
+	for _, k := range names {
+		if given[k] {
+			rebuilt = rebuilt && sameFlagValue(fs, k, fs.Lookup(k).Value.String(), rec[k])
+			continue
+		}
+		if err := fs.Set(k, rec[k]); err != nil {
+			return false, fmt.Errorf("the model's data option --%s: %w", k, err)
+		}
+	}
+	return rebuilt, nil
 }

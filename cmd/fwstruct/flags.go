@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,16 +45,58 @@ func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
 	fs.StringVar(&d.label, "label-column", "", "csv label column: a header name or a 0-based index, negative from the end (default: the last)")
 	fs.StringVar(&d.csvHeader, "csv-header", "auto", "csv header row: auto, yes or no")
 	fs.StringVar(&d.csvComma, "csv-comma", ",", "csv field separator (one character; \\t for a tab)")
-	fs.IntVar(&d.synthWords, "synthetic-words", 0, "synthetic data: words per split (0: 300)")
+	fs.IntVar(&d.synthWords, "synthetic-words", 300, "synthetic data: words per split (>= 1)")
 	fs.Uint64Var(&d.synthSeed, "synthetic-seed", 1, "synthetic data: generator seed")
-	fs.Float64Var(&d.synthNoise, "synthetic-noise", 0, "synthetic data: pixel flip probability (0: 0.1)")
+	fs.Float64Var(&d.synthNoise, "synthetic-noise", 0.1, "synthetic data: pixel flip probability, in (0, 0.5]")
+}
+
+// dataFlagNames lists the flags of dataFlags, those a model file and a
+// checkpoint record to rebuild the same problems.
+func dataFlagNames() map[string]bool {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	new(dataFlags).register(fs, "")
+	names := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { names[f.Name] = true })
+	return names
+}
+
+// resolved returns the value of every data flag as the data was loaded:
+// the dataset name resolved (auto becomes ocr or synthetic) and paths made
+// absolute, so that another command, maybe run from another folder,
+// rebuilds the same problems with applyFlags.
+func (d *dataFlags) resolved(fs *flag.FlagSet, name string) (map[string]string, error) {
+	vals := flagValues(fs, dataFlagNames())
+	vals["data"] = name
+	abs := func(key string) error {
+		if vals[key] == "" {
+			return nil
+		}
+		p, err := filepath.Abs(vals[key])
+		vals[key] = p
+		return err
+	}
+	if !slices.Contains(datasets.Names, name) {
+		if err := abs("data"); err != nil {
+			return nil, err
+		}
+	}
+	if err := errors.Join(abs("data-path"), abs("test-data")); err != nil {
+		return nil, err
+	}
+	return vals, nil
 }
 
 // options returns the datasets.Options the flags describe.
 func (d *dataFlags) options() (datasets.Options, error) {
 	split, err := datasets.ParseSplit(d.split)
 	if err != nil {
-		return datasets.Options{}, err
+		return datasets.Options{}, fmt.Errorf("--split: %w", err)
+	}
+	if d.synthWords < 1 {
+		return datasets.Options{}, fmt.Errorf("--synthetic-words must be >= 1, got %d", d.synthWords)
+	}
+	if !(d.synthNoise > 0 && d.synthNoise <= 0.5) {
+		return datasets.Options{}, fmt.Errorf("--synthetic-noise must be in (0, 0.5], got %v", d.synthNoise)
 	}
 	opt := datasets.Options{
 		Path:      d.path,
@@ -106,6 +150,7 @@ func (d *dataFlags) load() (train, test oracles.Problem, name string, err error)
 
 // solverFlags configures the solver.
 type solverFlags struct {
+	preset     string
 	lambda     float64
 	rho        float64
 	algorithm  string
@@ -125,43 +170,81 @@ type solverFlags struct {
 	workers    int
 	accuracy   float64
 	cpTol      float64
+	set        *flag.FlagSet // the flag set registered with, to tell which flags were given
 }
 
 func (f *solverFlags) register(fs *flag.FlagSet) {
+	f.set = fs
+	fs.StringVar(&f.preset, "preset", "recommended", "bcfw defaults of --sampling, --step and --cache: recommended (gap, pairwise, on: solver.Recommended)\n"+
+		"or paper (uniform, fw, off: the papers' baseline, plain BCFW); flags given explicitly override them")
 	fs.Float64Var(&f.lambda, "lambda", 0.01, "regularization parameter lambda (> 0)")
 	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg or cp (cutting plane: fully corrective FW); on factor-graph data (yeast, MULAN) also lp-hard (bcfw on the LP relaxation)\nor soft (soft constraints, Meshi et al. 2015; see --rho)")
 	fs.Float64Var(&f.rho, "rho", 1, "penalty rho of --solver soft on the violated agreement constraints (> 0)")
-	fs.StringVar(&f.sampling, "sampling", "uniform", "block sampling of bcfw: uniform, perm or gap")
-	fs.StringVar(&f.step, "step", "fw", "block step of bcfw: fw, pairwise or away")
+	fs.StringVar(&f.sampling, "sampling", "", "block sampling of bcfw: uniform, perm or gap (default: the --preset's)")
+	fs.StringVar(&f.step, "step", "", "block step of bcfw: fw, pairwise or away (default: the --preset's)")
 	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")
 	fs.BoolVar(&f.averaging, "averaging", false, "also track the weighted average of the iterates (wavg)")
-	fs.BoolVar(&f.cache, "cache", false, "cache oracle answers with the gap-based hit rule (Osokin et al. 2016, Alg. 5)")
-	fs.Float64Var(&f.cacheF, "cache-f", 0.25, "cache: local factor F")
-	fs.Float64Var(&f.cacheNu, "cache-nu", 0.01, "cache: global factor nu")
-	fs.IntVar(&f.cacheSize, "cache-size", 10, "cache: corners kept per block")
+	fs.BoolVar(&f.cache, "cache", false, "cache oracle answers with the gap-based hit rule (Osokin et al. 2016, Alg. 5)\n(default: the --preset's; --cache=false turns it off)")
+	fs.Float64Var(&f.cacheF, "cache-f", 0.25, "cache: local factor F (> 0)")
+	fs.Float64Var(&f.cacheNu, "cache-nu", 0.01, "cache: global factor nu (> 0)")
+	fs.IntVar(&f.cacheSize, "cache-size", 10, "cache: corners kept per block (>= 1)")
 	fs.StringVar(&f.boxLower, "box-lower", "", "lower bounds on w, e.g. '0-99=0,150=-1' (coordinate ranges = value; '*' for all)")
 	fs.StringVar(&f.boxUpper, "box-upper", "", "upper bounds on w, same syntax as --box-lower")
-	fs.Float64Var(&f.gapEvery, "gap-every", 10, "passes between exact duality-gap evaluations (inf: never)")
+	fs.Float64Var(&f.gapEvery, "gap-every", 10, "passes between exact duality-gap evaluations (> 0; inf: never)")
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: all CPUs)")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: one per CPU)")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
 	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
 }
 
-// config builds the solver configuration for a problem of dimension d.
+// solverFlagNames lists the flags of solverFlags that fix the trajectory
+// of a run (all but --workers).
+func solverFlagNames() map[string]bool {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	new(solverFlags).register(fs)
+	names := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { names[f.Name] = f.Name != "workers" })
+	return names
+}
+
+// config builds the solver configuration for a problem of dimension d
+// from the flags given and, for the others, the --preset's values.
 func (f *solverFlags) config(d int) (solver.Config, error) {
+	return f.configPreset(d, f.preset)
+}
+
+// configPreset is config with the named preset (kernelized training,
+// whose steps are the papers' baseline, asks for "paper").
+func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, error) {
+	var preset solver.Config
+	switch presetName {
+	case "recommended":
+		preset = solver.Recommended()
+	case "paper":
+	default:
+		return solver.Config{}, fmt.Errorf("--preset: want recommended or paper, got %s", quote(presetName))
+	}
 	alg, err := solver.ParseAlgorithm(f.algorithm)
 	if err != nil {
-		return solver.Config{}, err
+		return solver.Config{}, fmt.Errorf("--solver: %w", err)
 	}
-	samp, err := solver.ParseSampling(f.sampling)
-	if err != nil {
-		return solver.Config{}, err
+	if alg != solver.BCFW {
+		preset = solver.Config{} // the preset's options are bcfw's
 	}
-	step, err := solver.ParseStep(f.step)
-	if err != nil {
-		return solver.Config{}, err
+	samp, step, cache := preset.Sampling, preset.Step, preset.Cache.Enabled
+	if f.sampling != "" {
+		if samp, err = solver.ParseSampling(f.sampling); err != nil {
+			return solver.Config{}, fmt.Errorf("--sampling: %w", err)
+		}
+	}
+	if f.step != "" {
+		if step, err = solver.ParseStep(f.step); err != nil {
+			return solver.Config{}, fmt.Errorf("--step: %w", err)
+		}
+	}
+	if f.given("cache") {
+		cache = f.cache
 	}
 	var size solver.StepSize
 	switch f.stepSize {
@@ -170,13 +253,22 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 	case "predefined":
 		size = solver.Predefined
 	default:
-		return solver.Config{}, fmt.Errorf("unknown step size %q (want line or predefined)", f.stepSize)
+		return solver.Config{}, fmt.Errorf("--step-size: want line or predefined, got %s", quote(f.stepSize))
+	}
+	if err := checkFlags(
+		positive("lambda", f.lambda), positive("cache-f", f.cacheF), positive("cache-nu", f.cacheNu),
+		flagCheck{"gap-every", "positive (inf: never)", f.gapEvery, f.gapEvery > 0},
+		flagCheck{"trace-every", "finite and >= 0 (0: none)", f.traceEvery, f.traceEvery >= 0 && !math.IsInf(f.traceEvery, 1)},
+		flagCheck{"cache-size", ">= 1", float64(f.cacheSize), f.cacheSize >= 1},
+		flagCheck{"workers", ">= 0 (0: one per CPU)", float64(f.workers), f.workers >= 0},
+	); err != nil {
+		return solver.Config{}, err
 	}
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
 		Seed: f.seed, CPTol: f.cpTol,
-		Cache: solver.Cache{Enabled: f.cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+		Cache: solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
 		box := &solver.Box{}
@@ -195,6 +287,9 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 	return cfg, nil
 }
 
+// given reports whether the flag was given on the command line.
+func (f *solverFlags) given(name string) bool { return f.set != nil && flagSet(f.set, name) }
+
 // parseBounds parses "RANGE=VALUE,..." where RANGE is a coordinate i, a
 // range i-j (inclusive) or * (all) into a vector of dimension d whose other
 // entries are def.
@@ -207,27 +302,27 @@ func parseBounds(spec string, d int, def float64) ([]float64, error) {
 		part = strings.TrimSpace(part)
 		rng, val, ok := strings.Cut(part, "=")
 		if !ok {
-			return nil, fmt.Errorf("%q: want RANGE=VALUE", part)
+			return nil, fmt.Errorf("%s: want RANGE=VALUE", quote(part))
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 		if err != nil || math.IsNaN(v) {
-			return nil, fmt.Errorf("%q: bad value %q", part, val)
+			return nil, fmt.Errorf("%s: bad value %s", quote(part), quote(val))
 		}
 		lo, hi := 0, d-1
 		if r := strings.TrimSpace(rng); r != "*" {
 			a, b, isRange := strings.Cut(r, "-")
 			if lo, err = strconv.Atoi(a); err != nil {
-				return nil, fmt.Errorf("%q: bad coordinate %q", part, a)
+				return nil, fmt.Errorf("%s: bad coordinate %s", quote(part), quote(a))
 			}
 			hi = lo
 			if isRange {
 				if hi, err = strconv.Atoi(b); err != nil {
-					return nil, fmt.Errorf("%q: bad coordinate %q", part, b)
+					return nil, fmt.Errorf("%s: bad coordinate %s", quote(part), quote(b))
 				}
 			}
 		}
 		if lo < 0 || hi >= d || lo > hi {
-			return nil, fmt.Errorf("%q: coordinates must satisfy 0 <= i <= j < %d", part, d)
+			return nil, fmt.Errorf("%s: coordinates must satisfy 0 <= i <= j < %d", quote(part), d)
 		}
 		for j := lo; j <= hi; j++ {
 			out[j] = v
@@ -238,24 +333,59 @@ func parseBounds(spec string, d int, def float64) ([]float64, error) {
 
 // stopFlags says when training stops.
 type stopFlags struct {
-	passes float64
-	gapTol float64
-	limit  time.Duration
+	passes     float64
+	gapTol     float64
+	earlyCheck float64
+	limit      time.Duration
 }
 
 func (s *stopFlags) register(fs *flag.FlagSet) {
-	fs.Float64Var(&s.passes, "passes", 50, "effective passes over the data (oracle calls / n)")
+	fs.Float64Var(&s.passes, "passes", 50, "stop after this many effective passes in total (oracle calls / n, the exact gap passes\n"+
+		"of bcfw included; a resumed run counts the passes before it); never exceeded: a gap pass that\n"+
+		"does not fit ends the run up to a pass early; 0: no pass budget")
 	fs.Float64Var(&s.gapTol, "gap-tol", 0, "stop once the certified duality gap is at most this (0: off)")
-	fs.DurationVar(&s.limit, "time", 0, "wall-clock budget, e.g. 30s (0: none)")
+	fs.Float64Var(&s.earlyCheck, "early-check", 0, "with --gap-tol (bcfw): certify the gap as soon as the stale gap estimate\n"+
+		"falls below this times --gap-tol, e.g. 0.8, instead of waiting for the next scheduled gap pass (0: off)")
+	fs.DurationVar(&s.limit, "time", 0, "wall-clock budget of this command, e.g. 30s (0: none)")
 }
 
+// stop returns the stopping criteria, checking what does not depend on the
+// solver (Solver.CheckStop checks the rest).
 func (s *stopFlags) stop() (solver.Stop, error) {
-	st := solver.Stop{Passes: s.passes, Gap: s.gapTol, Duration: s.limit}
-	if st.Passes < 0 || st.Gap < 0 || st.Duration < 0 {
-		return st, fmt.Errorf("--passes, --gap-tol and --time must be >= 0")
+	st := solver.Stop{Passes: s.passes, Gap: s.gapTol, EarlyCheck: s.earlyCheck, Duration: s.limit}
+	offOr := func(name string, v float64) flagCheck {
+		return flagCheck{name, "finite and >= 0 (0: off)", v, v >= 0 && !math.IsInf(v, 1)}
 	}
-	if st == (solver.Stop{}) {
+	if err := checkFlags(offOr("passes", st.Passes), offOr("gap-tol", st.Gap), offOr("early-check", st.EarlyCheck)); err != nil {
+		return st, err
+	}
+	if st.Duration < 0 {
+		return st, fmt.Errorf("--time must be >= 0 (0: none), got %v", st.Duration)
+	}
+	if st.Passes == 0 && st.Gap == 0 && st.Duration == 0 {
 		return st, fmt.Errorf("give at least one of --passes, --gap-tol or --time")
 	}
 	return st, nil
+}
+
+// flagCheck is a condition a flag's value must meet.
+type flagCheck struct {
+	name, want string // the flag, and what its value must be
+	v          float64
+	ok         bool
+}
+
+// positive checks that a flag is positive and finite (NaN is not).
+func positive(name string, v float64) flagCheck {
+	return flagCheck{name, "positive and finite", v, v > 0 && !math.IsInf(v, 1)}
+}
+
+// checkFlags returns an error naming the first flag whose check fails.
+func checkFlags(checks ...flagCheck) error {
+	for _, c := range checks {
+		if !c.ok {
+			return fmt.Errorf("--%s must be %s, got %v", c.name, c.want, c.v)
+		}
+	}
+	return nil
 }

@@ -42,7 +42,10 @@ func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
 	if err != nil {
 		return kernel.Config{}, fmt.Errorf("--kernel: %w", err)
 	}
-	base, err := sf.config(1)
+	if sf.given("preset") {
+		return kernel.Config{}, fmt.Errorf("--kernel takes no --preset (its steps are the papers' BCFW and FW)")
+	}
+	base, err := sf.configPreset(1, "paper")
 	if err != nil {
 		return kernel.Config{}, err
 	}

@@ -4,12 +4,15 @@
 // Usage:
 //
 //	fwstruct train    [flags]   train a model, print one line per gap evaluation
+//	                            (--checkpoint FILE, then --resume FILE after an interruption)
 //	fwstruct eval     [flags]   print the task loss of a saved model
 //	fwstruct path     [flags]   compute an epsilon-approximate regularization path
 //	fwstruct report   [flags] TRACE.json...   draw the figures of traces
 //	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
 //
-// Run "fwstruct COMMAND -h" for the flags of a command.
+// Run "fwstruct COMMAND -h" for the flags of a command. Errors are one
+// line; outputs are checked before any work and written atomically; SIGINT
+// and SIGTERM stop a run at its next step and write its outputs.
 package main
 
 import (
@@ -20,10 +23,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM (kill, a batch scheduler, a container stopping) is handled
+	// like SIGINT: the run stops at the next step and writes its outputs.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -65,7 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			case errors.Is(err, errUsage):
 				return 2
 			default:
-				fmt.Fprintf(stderr, "fwstruct %s: %v\n", c.name, err)
+				fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
 				return 1
 			}
 		}
@@ -100,4 +106,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
 }

@@ -29,7 +29,7 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 	dir := t.TempDir()
 	trace, model := filepath.Join(dir, "trace.json"), filepath.Join(dir, "model.json")
 	code, out, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "60", "--passes", "6",
-		"--gap-every", "2", "--averaging", "--trace", trace, "--model", model, "--seed", "3")
+		"--gap-every", "2", "--averaging", "--trace", trace, "--model", model, "--seed", "3", "--preset", "paper")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -179,7 +179,7 @@ func TestReport(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, args := range [][]string{
-		{"--trace", a},
+		{"--trace", a, "--preset", "paper"},
 		{"--trace", b, "--sampling", "gap", "--cache"},
 	} {
 		base := []string{"train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "6", "--gap-every", "2", "--quiet"}

@@ -3,20 +3,38 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"sort"
+	"strings"
 )
 
-const modelFormat = "fwstruct-model/1"
+// modelFormat is written by train; modelFormatV1 files (before the data
+// options were recorded) are still read.
+const (
+	modelFormat   = "fwstruct-model/2"
+	modelFormatV1 = "fwstruct-model/1"
+)
 
 // modelFile is the JSON model written by train and read by eval.
 type modelFile struct {
-	Format         string    `json:"format"`
-	Data           string    `json:"data"`
-	Split          string    `json:"split,omitempty"`
-	SyntheticWords int       `json:"synthetic_words,omitempty"`
-	SyntheticSeed  uint64    `json:"synthetic_seed,omitempty"`
-	SyntheticNoise float64   `json:"synthetic_noise,omitempty"`
+	Format string `json:"format"`
+	Data   string `json:"data"`
+	// DataOptions holds the value of every data flag (fwstruct train -h) as
+	// the training data was loaded, the dataset name resolved and paths
+	// absolute, so that eval rebuilds the same problems.
+	DataOptions map[string]string `json:"data_options,omitempty"`
+	// TrainFingerprint identifies the training problem (solver.Fingerprint,
+	// hex): eval refuses data that no longer matches it.
+	TrainFingerprint string `json:"train_fingerprint,omitempty"`
+
+	// Version 1 fields, read from old files only.
+	Split          string  `json:"split,omitempty"`
+	SyntheticWords int     `json:"synthetic_words,omitempty"`
+	SyntheticSeed  uint64  `json:"synthetic_seed,omitempty"`
+	SyntheticNoise float64 `json:"synthetic_noise,omitempty"`
+
 	Dim            int       `json:"dim"`
 	Lambda         float64   `json:"lambda"`
 	Rho            float64   `json:"rho,omitempty"`
@@ -33,7 +51,10 @@ func writeModel(path string, m *modelFile) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return writeFile(path, func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
 }
 
 func readModel(path string) (*modelFile, error) {
@@ -41,25 +62,63 @@ func readModel(path string) (*modelFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := parseModel(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// parseModel reads and checks a model file: a known format, weights of the
+// recorded dimension, every number finite, data options naming data flags.
+func parseModel(b []byte) (*modelFile, error) {
 	var m modelFile
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a model file: %w", path, err)
+		return nil, fmt.Errorf("not a model file: %w", jsonError(err))
 	}
-	if m.Format != modelFormat {
-		return nil, fmt.Errorf("%s: format %q, want %q", path, m.Format, modelFormat)
+	if m.Format != modelFormat && m.Format != modelFormatV1 {
+		return nil, fmt.Errorf("format %s, want %s (a model written by fwstruct train --model)", quote(m.Format), quote(modelFormat))
 	}
 	if m.Dim < 1 || len(m.Weights) != m.Dim {
-		return nil, fmt.Errorf("%s: %d weights for dimension %d", path, len(m.Weights), m.Dim)
+		return nil, fmt.Errorf("%d weights for dimension %d", len(m.Weights), m.Dim)
 	}
 	if m.AverageWeights != nil && len(m.AverageWeights) != m.Dim {
-		return nil, fmt.Errorf("%s: %d average weights for dimension %d", path, len(m.AverageWeights), m.Dim)
+		return nil, fmt.Errorf("%d average weights for dimension %d", len(m.AverageWeights), m.Dim)
 	}
-	for _, v := range m.Weights {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s: non-finite weight", path)
+	for _, ws := range [][]float64{m.Weights, m.AverageWeights} {
+		for j, v := range ws {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("non-finite weight at coordinate %d", j)
+			}
 		}
 	}
+	names := dataFlagNames()
+	var unknown []string
+	for k := range m.DataOptions {
+		if !names[k] {
+			unknown = append(unknown, quote(k))
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		if len(unknown) > 3 {
+			unknown = append(unknown[:3], "...")
+		}
+		return nil, fmt.Errorf("unknown data options %s", strings.Join(unknown, ", "))
+	}
 	return &m, nil
+}
+
+// writeJSON writes v as indented JSON to path atomically.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeFile(path, func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
 }
 
 func finiteOrNil(v float64) *float64 {

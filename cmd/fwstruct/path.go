@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/fwstruct/fwstruct/solver"
 )
@@ -17,6 +19,7 @@ type pathOutput struct {
 	Kappa       float64             `json:"kappa"`
 	Heuristic   bool                `json:"heuristic"`
 	Complete    bool                `json:"complete"`
+	Stopped     string              `json:"stopped,omitempty"`
 	LowerEnd    float64             `json:"lower_end"`
 	Breakpoints []breakpointOutput  `json:"breakpoints"`
 	Grid        map[string][]gridPt `json:"grid,omitempty"`
@@ -26,7 +29,7 @@ type breakpointOutput struct {
 	Lambda      float64   `json:"lambda"`
 	Gap         float64   `json:"gap"`
 	TrueGap     *float64  `json:"true_gap"`
-	Delta       float64   `json:"delta"`
+	Delta       *float64  `json:"delta"`
 	Passes      float64   `json:"passes"`
 	OracleCalls int64     `json:"oracle_calls"`
 	Seconds     float64   `json:"seconds"`
@@ -53,17 +56,28 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	data.register(fs, "auto")
 	var sf solverFlags
 	sf.register(fs)
-	eps := fs.Float64("epsilon", 0.1, "accuracy epsilon of the path (> 0)")
+	eps := fs.Float64("epsilon", 0.1, "accuracy epsilon of the path (> 0; the number of breakpoints grows as 1/epsilon)")
 	kappa := fs.Float64("kappa", 0.9, "kappa in (0, 1): each breakpoint is solved to kappa*epsilon")
-	lmin := fs.Float64("lambda-min", math.Ldexp(1, -15), "stop once the next breakpoint falls below this lambda")
+	lmin := fs.Float64("lambda-min", math.Ldexp(1, -15), "stop once the next breakpoint falls below this lambda (> 0)")
 	heuristic := fs.Bool("heuristic", false, "stop each breakpoint on the stale gap estimate (faster, uncertified)")
 	trueGaps := fs.Bool("true-gaps", false, "heuristic path: also compute the exact gap at every breakpoint")
-	maxPasses := fs.Float64("max-passes", 10000, "passes allowed per breakpoint")
+	maxPasses := fs.Float64("max-passes", 10000, "passes allowed per breakpoint (> 0)")
+	maxBreakpoints := fs.Int("max-breakpoints", 10000, "stop the path after this many breakpoints (>= 1)")
 	grid := fs.Bool("grid", false, "also run cold and warm-started grid search over the paper's grid within the path's range")
 	out := fs.String("out", "", "write the path (JSON) to `FILE`")
 	withWeights := fs.Bool("weights", false, "include the weights of every breakpoint in the JSON")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkFlags(
+		positive("epsilon", *eps), flagCheck{"kappa", "in (0, 1)", *kappa, *kappa > 0 && *kappa < 1},
+		positive("lambda-min", *lmin), positive("max-passes", *maxPasses),
+		flagCheck{"max-breakpoints", ">= 1", float64(*maxBreakpoints), *maxBreakpoints >= 1},
+	); err != nil {
+		return err
+	}
+	if err := checkOutputs(output{"out", *out}); err != nil {
 		return err
 	}
 	train, _, name, err := data.load()
@@ -76,7 +90,7 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	pcfg := solver.PathConfig{
 		Epsilon: *eps, Kappa: *kappa, LambdaMin: *lmin, Heuristic: *heuristic, TrueGaps: *trueGaps,
-		Solver: cfg, MaxPasses: *maxPasses,
+		Solver: cfg, MaxPasses: *maxPasses, MaxBreakpoints: *maxBreakpoints,
 	}
 	if !*quiet {
 		pcfg.Progress = func(b solver.Breakpoint) {
@@ -84,22 +98,38 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	path, err := solver.RegPath(ctx, train, pcfg, solver.WithWorkers(sf.workers))
+	switch {
+	case err != nil && ctx.Err() != nil:
+		err = errors.New("interrupted")
+	case err != nil:
+		err = errors.New(pathFlagNames.Replace(err.Error()))
+	}
 	if path == nil {
 		return err
 	}
 	last := path.Breakpoints[len(path.Breakpoints)-1]
-	end := fmt.Sprintf("down to lambda %.5g", path.LowerEnd)
-	if path.Complete {
-		end = "complete (the last weights are epsilon-approximate for every smaller lambda)"
+	// LowerEnd is always computed (solver.Path): how far the path goes.
+	approx := "epsilon-approximate"
+	if path.Heuristic {
+		approx = "estimated epsilon-approximate (heuristic path)"
+	}
+	end := fmt.Sprintf("%s down to lambda %.5g", approx, path.LowerEnd)
+	switch {
+	case path.Complete:
+		end = fmt.Sprintf("complete (the last weights are %s for every smaller lambda)", approx)
+	case err != nil:
+		end = fmt.Sprintf("stopped early, %s down to lambda %.5g only", approx, path.LowerEnd)
+	case path.LowerEnd < *lmin:
+		end += fmt.Sprintf(" (below --lambda-min %.5g)", *lmin)
 	}
 	fmt.Fprintf(stdout, "path on %s: %d breakpoints from lambda_inf = %.5g, %s; %.1f passes, %.2f s solver time, %.2f s wall\n",
 		describeData(name, data.split), len(path.Breakpoints), path.Breakpoints[0].Lambda, end, last.Passes, last.Seconds, last.WallSeconds)
-	if err != nil {
-		fmt.Fprintf(stderr, "fwstruct path: %v (partial path written)\n", err)
-	}
 	res := pathOutput{Data: name, Epsilon: path.Epsilon, Kappa: path.Kappa, Heuristic: path.Heuristic, Complete: path.Complete, LowerEnd: path.LowerEnd}
+	if err != nil {
+		res.Stopped = errorLine(err)
+	}
 	for _, b := range path.Breakpoints {
-		bo := breakpointOutput{Lambda: b.Lambda, Gap: b.Gap, TrueGap: finiteOrNil(b.TrueGap), Delta: b.Delta, Passes: b.Passes,
+		bo := breakpointOutput{Lambda: b.Lambda, Gap: b.Gap, TrueGap: finiteOrNil(b.TrueGap), Delta: finiteOrNil(b.Delta), Passes: b.Passes,
 			OracleCalls: b.OracleCalls, Seconds: b.Seconds, WallSeconds: b.WallSeconds}
 		if *withWeights {
 			bo.Weights = b.W
@@ -130,8 +160,14 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *out != "" {
 		if werr := writeJSON(*out, res); werr != nil {
-			return fmt.Errorf("write path: %w", werr)
+			return errors.Join(err, fmt.Errorf("write path: %w", werr))
 		}
+	}
+	if err != nil && *out != "" {
+		return fmt.Errorf("%w (the partial path is in %s)", err, *out)
 	}
 	return err
 }
+
+// pathFlagNames maps the names the solver's path errors use to the flags.
+var pathFlagNames = strings.NewReplacer("MaxBreakpoints", "--max-breakpoints", "solver: ", "")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,8 +24,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	outDir := fs.String("out", "report", "folder to write the figures to")
 	formats := fs.String("formats", "png,html", "comma-separated formats: png, svg, pdf, html")
-	width := fs.Int("width", 800, "width of static figures in pixels")
-	height := fs.Int("height", 480, "height of static figures in pixels")
+	width := fs.Int("width", 800, "width of static figures in pixels (100 to 10000)")
+	height := fs.Int("height", 480, "height of static figures in pixels (100 to 10000)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return err
@@ -34,6 +35,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return errUsage
+	}
+	pixels := func(name string, v int) flagCheck {
+		return flagCheck{name, "between 100 and 10000 pixels", float64(v), v >= 100 && v <= 10000}
+	}
+	if err := checkFlags(pixels("width", *width), pixels("height", *height)); err != nil {
+		return err
 	}
 	var runs []viz.Run
 	for _, arg := range fs.Args() {
@@ -45,12 +52,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		var trace []solver.TracePoint
-		if err := json.Unmarshal(raw, &trace); err != nil {
-			return fmt.Errorf("%s: not a trace (a JSON array of trace points): %w", path, err)
-		}
-		if len(trace) == 0 {
-			return fmt.Errorf("%s: empty trace", path)
+		trace, err := parseTrace(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		runs = append(runs, viz.Run{Name: name, Trace: trace})
 	}
@@ -65,18 +69,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return err
 	}
-	figures := []struct {
-		name string
-		fig  *viz.Figure
-	}{
-		{"gap-passes", viz.GapCurves(runs, viz.Passes)},
-		{"gap-time", viz.GapCurves(runs, viz.Seconds)},
-		{"objectives", viz.ObjectiveCurves(runs, viz.Passes)},
-		{"staleness", viz.StalenessCurves(runs)},
-		{"cache-hits", viz.CacheHitRates(runs)},
-		{"losses", viz.LossCurves(runs)},
-	}
-	for _, f := range figures {
+	for _, f := range reportFigures(runs) {
 		if f.fig.Drawn() == 0 { // e.g. cache hits of runs without a cache: say so, draw nothing
 			why := strings.Join(f.fig.Notes, "; ")
 			if why == "" {
@@ -94,4 +87,40 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return nil
+}
+
+// figure is a named figure of a report.
+type figure struct {
+	name string
+	fig  *viz.Figure
+}
+
+// reportFigures returns the figures of a report of runs.
+func reportFigures(runs []viz.Run) []figure {
+	return []figure{
+		{"gap-passes", viz.GapCurves(runs, viz.Passes)},
+		{"gap-time", viz.GapCurves(runs, viz.Seconds)},
+		{"objectives", viz.ObjectiveCurves(runs, viz.Passes)},
+		{"staleness", viz.StalenessCurves(runs)},
+		{"cache-hits", viz.CacheHitRates(runs)},
+		{"losses", viz.LossCurves(runs)},
+	}
+}
+
+// parseTrace reads a trace written by fwstruct train --trace: a non-empty
+// JSON array of trace points, with non-negative counters.
+func parseTrace(b []byte) ([]solver.TracePoint, error) {
+	var trace []solver.TracePoint
+	if err := json.Unmarshal(b, &trace); err != nil {
+		return nil, fmt.Errorf("not a trace (a JSON array of trace points): %w", jsonError(err))
+	}
+	if len(trace) == 0 {
+		return nil, errors.New("empty trace")
+	}
+	for k, p := range trace {
+		if p.Pass < 0 || p.OracleCalls < 0 || p.Steps < 0 || p.Seconds < 0 || p.CacheHits < 0 || p.CacheMisses < 0 || p.DropSteps < 0 {
+			return nil, fmt.Errorf("trace point %d: negative counter", k)
+		}
+	}
+	return trace, nil
 }

@@ -34,14 +34,37 @@ type trainWiring struct {
 // (factorgraph.Rounded), as Meshi et al. predict. It returns the solver
 // and a line describing it.
 func newTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring) (trainer, string, error) {
+	return buildTrainer(sf, train, wire, nil)
+}
+
+// loadTrainer is newTrainer for a run continued from the solver state
+// that state holds (fwstruct train --resume); the configuration is the
+// checkpoint's.
+func loadTrainer(sf *solverFlags, state io.Reader, train oracles.Problem, wire trainWiring) (trainer, string, error) {
+	return buildTrainer(sf, train, wire, state)
+}
+
+// buildTrainer builds the solver --solver names, new (state nil) or
+// loaded from state.
+func buildTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring, state io.Reader) (trainer, string, error) {
 	if sf.algorithm != "soft" && sf.algorithm != "lp-hard" {
-		cfg, err := sf.config(train.Dim())
+		opts := []solver.Option{solver.WithTrainLoss(wire.trainLoss), solver.WithWorkers(wire.workers), solver.WithProgress(wire.progress), solver.WithTest(wire.test)}
+		var s *solver.Solver
+		var err error
+		if state != nil {
+			s, err = solver.Load(state, train, opts...)
+		} else {
+			var cfg solver.Config
+			if cfg, err = sf.config(train.Dim()); err != nil {
+				return nil, "", err
+			}
+			s, err = solver.New(train, cfg, opts...)
+		}
 		if err != nil {
 			return nil, "", err
 		}
-		opts := []solver.Option{solver.WithTrainLoss(wire.trainLoss), solver.WithWorkers(wire.workers), solver.WithProgress(wire.progress), solver.WithTest(wire.test)}
-		s, err := solver.New(train, cfg, opts...)
-		return s, fmt.Sprintf("solver %s (sampling %s, %s steps, cache %v), lambda = %g", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda), err
+		cfg := s.Config()
+		return s, fmt.Sprintf("solver %s (sampling %s, %s steps, cache %v), lambda = %g", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda), nil
 	}
 	m, err := factorModel(train)
 	if err != nil {
@@ -63,25 +86,29 @@ func newTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring) (train
 		}
 		sf.algorithm = "bcfw"
 		defer func() { sf.algorithm = "lp-hard" }()
-		s, line, err := newTrainer(sf, rel, wire)
+		s, line, err := buildTrainer(sf, rel, wire, state)
 		return s, "LP-hard: " + line + ", over the local polytope (LP oracle), test by LP + rounding", err
 	}
 	if wire.trainLoss {
 		return nil, "", errors.New("--train-loss is not available with --solver soft")
 	}
-	cfg, err := sf.softConfig()
-	if err != nil {
-		return nil, "", err
+	opts := []soft.Option{soft.WithWorkers(wire.workers), soft.WithProgress(wire.progress), soft.WithTest(wire.test)}
+	var s *soft.Solver
+	if state != nil {
+		if s, err = soft.Load(state, m, opts...); err != nil {
+			return nil, "", err
+		}
+	} else {
+		cfg, err := sf.softConfig()
+		if err != nil {
+			return nil, "", err
+		}
+		if s, err = soft.New(m, cfg, opts...); err != nil {
+			return nil, "", err
+		}
 	}
-	s, err := soft.New(m, cfg, soft.WithWorkers(wire.workers), soft.WithProgress(wire.progress), soft.WithTest(wire.test))
-	return s, fmt.Sprintf("solver soft (Meshi et al. 2015, %d blocks a pass, sampling %s), lambda = %g, rho = %g, test by LP + rounding", blocks(s), cfg.Sampling, cfg.Lambda, cfg.Rho), err
-}
-
-func blocks(s *soft.Solver) int {
-	if s == nil {
-		return 0
-	}
-	return s.Blocks()
+	cfg := s.Config()
+	return s, fmt.Sprintf("solver soft (Meshi et al. 2015, %d blocks a pass, sampling %s), lambda = %g, rho = %g, test by LP + rounding", s.Blocks(), cfg.Sampling, cfg.Lambda, cfg.Rho), nil
 }
 
 // factorModel returns the factor-graph model behind a problem of package
@@ -96,12 +123,17 @@ func factorModel(p oracles.Problem) (*factorgraph.Model, error) {
 // softConfig returns the soft solver's configuration; the flags of the
 // example-level solver that it has no use for are refused.
 func (f *solverFlags) softConfig() (soft.Config, error) {
-	if f.step != "fw" || f.stepSize != "line" || f.averaging || f.cache || f.boxLower != "" || f.boxUpper != "" {
-		return soft.Config{}, errors.New("--solver soft takes none of --step, --step-size, --averaging, --cache, --box-lower, --box-upper")
+	for _, name := range []string{"preset", "step", "step-size", "averaging", "cache", "box-lower", "box-upper"} {
+		if f.given(name) {
+			return soft.Config{}, errors.New("--solver soft takes none of --preset, --step, --step-size, --averaging, --cache, --box-lower, --box-upper")
+		}
 	}
-	samp, err := solver.ParseSampling(f.sampling)
-	if err != nil {
-		return soft.Config{}, err
+	var samp solver.Sampling // uniform unless --sampling says otherwise
+	if f.sampling != "" {
+		var err error
+		if samp, err = solver.ParseSampling(f.sampling); err != nil {
+			return soft.Config{}, fmt.Errorf("--sampling: %w", err)
+		}
 	}
 	cfg := soft.Config{Lambda: f.lambda, Rho: f.rho, Sampling: samp, GapEvery: f.gapEvery, TraceEvery: f.traceEvery, Seed: f.seed}
 	return cfg, cfg.WithDefaults().Validate()

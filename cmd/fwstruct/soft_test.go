@@ -104,3 +104,51 @@ func TestFactorGraphSolvers(t *testing.T) {
 		}
 	}
 }
+
+// TestFactorGraphResume checkpoints soft and LP-hard runs half way and
+// resumes them: the weights and the trace equal those of an uninterrupted
+// run with the same seed.
+func TestFactorGraphResume(t *testing.T) {
+	dir := t.TempDir()
+	data := writeToyMULAN(t, dir)
+	for _, alg := range []string{"soft", "lp-hard"} {
+		t.Run(alg, func(t *testing.T) {
+			base := []string{"train", "--data", data, "--solver", alg, "--lambda", "0.05", "--gap-every", "2", "--seed", "3", "--quiet"}
+			if alg == "lp-hard" {
+				base = append(base, "--preset", "paper")
+			}
+			ref, refTrace := filepath.Join(dir, alg+"-ref.json"), filepath.Join(dir, alg+"-ref-trace.json")
+			if code, out, errOut := runCLI(t, append(base, "--passes", "8", "--model", ref, "--trace", refTrace)...); code != 0 {
+				t.Fatalf("exit %d: %s %s", code, out, errOut)
+			}
+			ck, model, trace := filepath.Join(dir, alg+".ckpt"), filepath.Join(dir, alg+"-model.json"), filepath.Join(dir, alg+"-trace.json")
+			if code, out, errOut := runCLI(t, append(base, "--passes", "4", "--checkpoint", ck)...); code != 0 {
+				t.Fatalf("exit %d: %s %s", code, out, errOut)
+			}
+			code, out, errOut := runCLI(t, "train", "--resume", ck, "--passes", "8", "--model", model, "--trace", trace)
+			if code != 0 || !strings.Contains(out, "resumed from") {
+				t.Fatalf("resume: exit %d: %s %s", code, out, errOut)
+			}
+			want, err := readModel(ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readModel(model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Passes != want.Passes || len(got.Weights) != len(want.Weights) {
+				t.Fatalf("resumed model at %v passes (dim %d), uninterrupted %v (dim %d)", got.Passes, len(got.Weights), want.Passes, len(want.Weights))
+			}
+			for j := range want.Weights {
+				if got.Weights[j] != want.Weights[j] {
+					t.Fatalf("w[%d] = %v resumed, %v uninterrupted", j, got.Weights[j], want.Weights[j])
+				}
+			}
+			gt, wt := readTraceFile(t, trace), readTraceFile(t, refTrace)
+			if len(gt) != len(wt) || gt[len(gt)-1].Primal != wt[len(wt)-1].Primal {
+				t.Fatalf("resumed trace %d points, uninterrupted %d", len(gt), len(wt))
+			}
+		})
+	}
+}

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -22,7 +24,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct train [flags]\n\nTrains a structural SVM and prints one line per exact duality-gap evaluation.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: fwstruct train [flags]\n\nTrains a structural SVM and prints one line per exact duality-gap evaluation.\n"+
+			"Flags whose value 0 means something say what; other zeros are rejected.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	var data dataFlags
@@ -35,6 +38,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	kf.register(fs)
 	tracePath := fs.String("trace", "", "write the trace (JSON array of trace points) to `FILE`")
 	modelPath := fs.String("model", "", "write the model weights (JSON) to `FILE`")
+	ckPath := fs.String("checkpoint", "", "write the whole state of the run to `FILE` periodically, when it ends and when it is\n"+
+		"interrupted (SIGINT, SIGTERM), for --resume")
+	ckEvery := fs.String("checkpoint-every", "5m", "with --checkpoint: a duration (30s, 5m) or a number of passes (10)")
+	resume := fs.String("resume", "", "continue the run checkpointed in `FILE` (same data and solver flags; --passes, --gap-tol, --time,\n"+
+		"the outputs and --workers may change), checkpointing to it unless --checkpoint says otherwise")
 	trainLoss := fs.Bool("train-loss", false, "record the task loss on the training set at every evaluation")
 	noTest := fs.Bool("no-test-loss", false, "do not record the task loss on the test split")
 	quiet := fs.Bool("quiet", false, "print only the final summary")
@@ -42,11 +50,45 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	var state *bufio.Reader
+	if *resume != "" {
+		h, r, f, err := openCheckpoint(*resume)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := resumeFlags(fs, h.Flags); err != nil {
+			return err
+		}
+		if *ckPath == "" {
+			*ckPath = *resume
+		}
+		state = r
+	}
 	stop, err := sp.stop()
 	if err != nil {
 		return err
 	}
+	if *bar != "auto" && *bar != "on" && *bar != "off" {
+		return fmt.Errorf("--progress: want auto, on or off, got %s", quote(*bar))
+	}
+	if *ckPath == "" && flagSet(fs, "checkpoint-every") {
+		return errors.New("--checkpoint-every needs --checkpoint FILE")
+	}
+	var ck *checkpointer
+	if *ckPath != "" {
+		ck = &checkpointer{path: *ckPath}
+		if ck.passes, ck.every, err = parseEvery(*ckEvery); err != nil {
+			return err
+		}
+	}
+	if err := checkOutputs(output{"trace", *tracePath}, output{"model", *modelPath}, output{"checkpoint", *ckPath}); err != nil {
+		return err
+	}
 	if kf.enabled() {
+		if ck != nil {
+			return errors.New("--checkpoint and --resume are not available with --kernel")
+		}
 		return trainKernel(ctx, stdout, stderr, &data, &sf, &kf, stop, trainOptions{tracePath: *tracePath, modelPath: *modelPath,
 			bar: *bar, trainLoss: *trainLoss, noTest: *noTest, quiet: *quiet})
 	}
@@ -54,6 +96,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	dataOpts, err := data.resolved(fs, name)
+	if err != nil {
+		return err
+	}
+	trainFingerprint := fingerprint(train) // of the data, not of an approximate oracle's wrapper
 	if sf.accuracy != 1 {
 		if train, err = oracles.WithAccuracy(train, sf.accuracy); err != nil {
 			return fmt.Errorf("--oracle-accuracy: %w", err)
@@ -70,43 +117,88 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !*noTest {
 		wire.test = test
 	}
-	s, desc, err := newTrainer(&sf, train, wire)
-	if err != nil {
+	var s trainer
+	var desc string
+	if state != nil {
+		if s, desc, err = loadTrainer(&sf, state, train, wire); err != nil {
+			return fmt.Errorf("--resume %s: cannot continue on %s: %w", *resume, describeData(name, data.split), err)
+		}
+	} else if s, desc, err = newTrainer(&sf, train, wire); err != nil {
 		return err
+	}
+	if cs, ok := s.(interface{ CheckStop(solver.Stop) error }); ok {
+		if err := cs.CheckStop(stop); err != nil {
+			return stopError(err)
+		}
+	}
+	if ck != nil {
+		if ck.header.Flags, err = checkpointFlags(fs, dataOpts); err != nil {
+			return err
+		}
+		ck.start(s)
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), train.Dim())
 	fmt.Fprintln(stdout, desc)
 	if sf.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", sf.accuracy)
 	}
-	status, last, err := runToEnd(ctx, s, stop, pb)
-	if err != nil {
-		return err
+	if state != nil {
+		fmt.Fprintf(stdout, "resumed from %s after %.1f passes\n", *resume, s.Passes())
 	}
-	fmt.Fprintf(stdout, "done (%s) after %.1f passes, %.3f s solver time: gap %s, primal %.6g, test loss %s\n",
-		status, s.Passes(), s.Elapsed().Seconds(), fmtFloat(last.Gap), last.Primal, fmtFloat(last.TestLoss))
-	if *tracePath != "" {
-		if err := writeJSON(*tracePath, s.Trace()); err != nil {
-			return fmt.Errorf("write trace: %w", err)
+	status, runErr := runWithBar(ctx, s, stop, pb, ck)
+	pb.finish()
+	// Whatever happened, nothing computed is lost: the checkpoint, the
+	// model and the trace are written, each even when another fails. The
+	// state is saved before Current adds its observe-only point, so that a
+	// resumed run follows the trajectory of an uninterrupted one.
+	errs := []error{runErr}
+	var ckErr *checkpointError
+	if ck != nil && !errors.As(runErr, &ckErr) {
+		errs = append(errs, ck.save(s))
+	}
+	// The summary and the trace end at the final iterate: when the last
+	// trace point predates it, an observe-only evaluation is recorded.
+	last, err := s.Current()
+	if err != nil {
+		errs = append(errs, fmt.Errorf("evaluating the final iterate: %w", err))
+		last = solver.TracePoint{Gap: math.NaN(), Primal: math.NaN(), TestLoss: math.NaN()}
+	} else {
+		done := fmt.Sprintf("%.1f passes", s.Passes())
+		if status == solver.StatusPasses && s.Passes() < stop.Passes-1e-9 {
+			// A run never exceeds its budget; with the cache (whose hits
+			// are not oracle calls) it can end up to a pass early.
+			done = fmt.Sprintf("%.2f passes (of --passes %g: the next exact gap pass, which costs a pass, did not fit)", s.Passes(), stop.Passes)
 		}
+		fmt.Fprintf(stdout, "done (%s) after %s, %.3f s solver time: gap %s, primal %s, test loss %s\n",
+			status, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss))
 	}
 	if *modelPath != "" {
 		m := &modelFile{
-			Data: name, Split: data.split, Dim: train.Dim(), Lambda: sf.lambda, Solver: sf.algorithm,
+			Data: name, DataOptions: dataOpts, TrainFingerprint: trainFingerprint,
+			Dim: train.Dim(), Lambda: sf.lambda, Solver: sf.algorithm,
 			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Weights: s.Weights(), AverageWeights: averageWeights(s),
 		}
 		if sf.algorithm == "soft" {
 			m.Rho = sf.rho
 		}
-		if name == "synthetic" {
-			m.SyntheticWords, m.SyntheticSeed, m.SyntheticNoise = data.synthWords, data.synthSeed, data.synthNoise
-		}
 		if err := writeModel(*modelPath, m); err != nil {
-			return fmt.Errorf("write model: %w", err)
+			errs = append(errs, fmt.Errorf("write model: %w", err))
 		}
 	}
+	if *tracePath != "" {
+		if err := writeJSON(*tracePath, s.Trace()); err != nil {
+			errs = append(errs, fmt.Errorf("write trace: %w", err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
 	if status == solver.StatusCanceled {
-		return fmt.Errorf("interrupted after %.1f passes (trace and model written)", s.Passes())
+		written := "outputs written"
+		if ck != nil {
+			written += "; continue with --resume " + ck.path
+		}
+		return fmt.Errorf("interrupted after %.1f passes (%s)", s.Passes(), written)
 	}
 	return nil
 }
@@ -116,7 +208,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // (when the last trace point predates it, an observe-only evaluation is
 // recorded).
 func runToEnd(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar) (solver.Status, solver.TracePoint, error) {
-	status, err := runWithBar(ctx, s, stop, pb)
+	status, err := runWithBar(ctx, s, stop, pb, nil)
 	pb.finish()
 	if err != nil {
 		return status, solver.TracePoint{}, err
@@ -125,10 +217,11 @@ func runToEnd(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar
 	return status, last, err
 }
 
-// runWithBar runs the solver about a pass at a time so that the bar moves;
-// the trajectory is the same as in a single Run call (a chunk always leaves
-// room for a whole gap pass, so it always makes progress).
-func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar) (solver.Status, error) {
+// runWithBar runs the solver about a pass at a time so that the bar moves
+// and checkpoints fall due; the trajectory is the same as in a single Run
+// call (a chunk always leaves room for a whole gap pass, so it always
+// makes progress).
+func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar, ck *checkpointer) (solver.Status, error) {
 	start := time.Now()
 	for {
 		chunk := stop
@@ -145,13 +238,23 @@ func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *b
 		}
 		res, err := s.Run(ctx, chunk)
 		if err != nil {
-			return res.Status, err
+			return res.Status, stopError(err)
 		}
 		pb.set(s.Passes())
 		if res.Status != solver.StatusPasses || last {
 			return res.Status, nil
 		}
+		if ck.due(s) {
+			if err := ck.save(s); err != nil {
+				return res.Status, err
+			}
+		}
 	}
+}
+
+// fingerprint returns solver.Fingerprint of p in hex.
+func fingerprint(p oracles.Problem) string {
+	return strconv.FormatUint(solver.Fingerprint(p), 16)
 }
 
 func describeData(name, split string) string {
@@ -187,14 +290,6 @@ func fmtFloat(v float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4g", v)
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // bar is a progress bar over effective passes, drawn on a terminal only.

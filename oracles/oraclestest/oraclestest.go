@@ -84,3 +84,21 @@ func Weights(rng *rand.Rand, d int, scale float64) []float64 {
 	}
 	return w
 }
+
+// Primal returns the SSVM primal objective
+// lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w) of weights w, computed with
+// the problem's own max oracle, independently of any solver's dual
+// bookkeeping: the reference tests compare certificates with.
+func Primal(p oracles.Problem, lambda float64, w []float64) float64 {
+	var sq, sum float64
+	for _, v := range w {
+		sq += v * v
+	}
+	var y []int32
+	for i := 0; i < p.Len(); i++ {
+		var h float64
+		y, h = p.MaxOracle(i, w, y)
+		sum += h
+	}
+	return lambda/2*sq + sum/float64(p.Len())
+}

@@ -80,16 +80,22 @@ func (l *Loop) ticks(passes float64) int64 {
 }
 
 // Advance moves a schedule mark past the clock now by whole periods of
-// every passes.
+// every passes (math.MaxInt64, never, when that overflows). Marks and
+// clocks are non-negative.
 func (l *Loop) Advance(mark, now int64, every float64) int64 {
 	step := l.ticks(every)
 	if step == math.MaxInt64 {
 		return math.MaxInt64
 	}
-	for mark <= now {
-		mark += step
+	mark = max(mark, 0)
+	if mark > now {
+		return mark
 	}
-	return mark
+	k := (now-mark)/step + 1 // the fewest periods that pass now
+	if k > (math.MaxInt64-mark)/step {
+		return math.MaxInt64
+	}
+	return mark + k*step
 }
 
 // Reschedule restarts the gap schedule from the clock now (after a change

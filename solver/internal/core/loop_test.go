@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -111,5 +112,43 @@ func TestLoopStepCostKeepsBudget(t *testing.T) {
 	}
 	if b.Passes() != 3 {
 		t.Fatalf("stopped at %v passes, want 3 (a fourth step would cross 3.5)", b.Passes())
+	}
+}
+
+// TestAdvance compares Advance with the loop that defines it (add periods
+// until the mark passes now) on small values, and checks that far-apart
+// and overflowing values (a corrupt checkpoint's clocks) are answered at
+// once, saturating at math.MaxInt64.
+func TestAdvance(t *testing.T) {
+	l := NewLoop(4, 10, 0, 1, true)
+	for _, every := range []float64{0.25, 1, 2.5} {
+		step := l.ticks(every)
+		for mark := int64(0); mark < 30; mark++ {
+			for now := int64(0); now < 60; now++ {
+				want := mark
+				for want <= now {
+					want += step
+				}
+				if got := l.Advance(mark, now, every); got != want {
+					t.Fatalf("Advance(%d, %d, %v) = %d, want %d", mark, now, every, got, want)
+				}
+			}
+		}
+	}
+	cases := []struct {
+		mark, now int64
+		every     float64
+		want      int64
+	}{
+		{1, 1 << 60, 1, 1<<60 + 1},
+		{1, math.MaxInt64 - 1, 1, math.MaxInt64},
+		{5, math.MaxInt64, 2, math.MaxInt64},
+		{-7, 3, 1, 4},
+		{3, 100, math.Inf(1), math.MaxInt64},
+	}
+	for _, c := range cases {
+		if got := l.Advance(c.mark, c.now, c.every); got != c.want {
+			t.Errorf("Advance(%d, %d, %v) = %d, want %d", c.mark, c.now, c.every, got, c.want)
+		}
 	}
 }

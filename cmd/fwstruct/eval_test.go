@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEvalRebuildsTheTrainingData: the model records every data option
+// (scaling, bias, label column, separator, test file by a relative path,
+// synthetic parameters...), so that eval, run from another folder with no
+// data flag, rebuilds the problems of training: its test loss is the one
+// the trace recorded. A data flag given to eval replaces the recorded one;
+// changed training data is refused.
+func TestEvalRebuildsTheTrainingData(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	var rows strings.Builder
+	rows.WriteString("f1;class;f2\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&rows, "%d;c%d;%g\n", 10*(i%4), i%3, float64(i%7)/3)
+	}
+	writeTestFile(t, filepath.Join(dir, "data", "mine.txt"), []byte(rows.String()))
+	writeTestFile(t, filepath.Join(dir, "data", "held-out.txt"), []byte(strings.Join(strings.Split(rows.String(), "\n")[:20], "\n")+"\n"))
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"csv", []string{"--data", "csv", "--data-path", "data/mine.txt", "--test-data", "data/held-out.txt", "--csv-comma", ";",
+			"--label-column", "class", "--scale", "minmax", "--no-bias"}},
+		{"synthetic", []string{"--data", "synthetic", "--synthetic-words", "25", "--synthetic-seed", "9", "--synthetic-noise", "0.2"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(dir)
+			model, trace := filepath.Join(dir, tc.name+"-model.json"), filepath.Join(dir, tc.name+"-trace.json")
+			code, _, errOut := runCLI(t, append([]string{"train", "--passes", "3", "--quiet", "--model", model, "--trace", trace}, tc.args...)...)
+			if code != 0 {
+				t.Fatal(errOut)
+			}
+			points := readTraceFile(t, trace)
+			want := fmt.Sprintf("test loss %.6f ", points[len(points)-1].TestLoss)
+			t.Chdir(t.TempDir())
+			code, out, errOut := runCLI(t, "eval", "--model", model)
+			if code != 0 || !strings.HasPrefix(out, want) {
+				t.Fatalf("eval: exit %d, %q %s; want %q", code, out, errOut, want)
+			}
+		})
+	}
+	// A data flag given to eval replaces the recorded one: the training
+	// file as the test set.
+	model := filepath.Join(dir, "csv-model.json")
+	code, out, errOut := runCLI(t, "eval", "--model", model, "--test-data", filepath.Join(dir, "data", "mine.txt"))
+	if code != 0 || !strings.Contains(out, "40 examples") {
+		t.Errorf("eval --test-data: exit %d, %q %s", code, out, errOut)
+	}
+	// The training data changed since: refused.
+	os.WriteFile(filepath.Join(dir, "data", "mine.txt"), []byte(strings.Replace(rows.String(), ";c0;", ";c1;", 1)), 0o644)
+	code, _, errOut = runCLI(t, "eval", "--model", model)
+	if code != 1 || !strings.Contains(errOut, "has changed since it was trained") {
+		t.Errorf("changed data: exit %d, %s", code, errOut)
+	}
+}

@@ -1,0 +1,154 @@
+package solver
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// fuzzCheckpoints returns checkpoints of every variant (and of a boxed and
+// a sparse-storage run) of one small problem, a few passes in.
+func fuzzCheckpoints(tb testing.TB) [][]byte {
+	tb.Helper()
+	p := smallChain(41)
+	type seed struct {
+		cfg  Config
+		opts []Option
+	}
+	var seeds []seed
+	for _, v := range variants {
+		seeds = append(seeds, seed{cfg: v.cfg})
+	}
+	box := &Box{Lower: make([]float64, p.Dim())}
+	seeds = append(seeds,
+		seed{cfg: Config{Step: Pairwise, Box: box, Averaging: true}},
+		seed{cfg: Config{Sampling: GapSampling, Cache: Cache{Enabled: true}}, opts: []Option{WithStorage(SparseBlocks)}},
+	)
+	var out [][]byte
+	for _, sd := range seeds {
+		cfg := sd.cfg
+		cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.1, 5, 2
+		s, err := New(p, cfg, sd.opts...)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := s.Run(context.Background(), Stop{Passes: 3}); err != nil {
+			tb.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := s.Save(&buf); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, buf.Bytes())
+	}
+	return out
+}
+
+// loadAndRun loads a checkpoint of smallChain(41) and, when Load accepts
+// it, runs a little: neither may panic, and a run must end.
+func loadAndRun(t *testing.T, data []byte, sparse bool) {
+	var opts []Option
+	if sparse {
+		opts = append(opts, WithStorage(SparseBlocks))
+	}
+	s, err := Load(bytes.NewReader(data), smallChain(41), opts...)
+	if err != nil {
+		return
+	}
+	ctx := context.Background()
+	if _, err := s.Run(ctx, Stop{Passes: s.Passes() + 2, Duration: time.Second}); err != nil {
+		return
+	}
+	s.Current()
+	s.Weights()
+	s.AverageWeights()
+}
+
+// FuzzLoad feeds mutated checkpoints to Load: it must return an error or a
+// solver whose next short Run (and Current) does not panic.
+func FuzzLoad(f *testing.F) {
+	for _, c := range fuzzCheckpoints(f) {
+		f.Add(c, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, sparse bool) {
+		loadAndRun(t, data, sparse)
+	})
+}
+
+// FuzzLoadFields sets one numeric field (or a slice length) of a decoded
+// checkpoint to an arbitrary value, re-encodes it and checks Load as
+// FuzzLoad does: byte-level mutations rarely survive the gob decoder, these
+// reach every range check of Load (permutation entries, positions, corner
+// offsets, counters, lengths).
+func FuzzLoadFields(f *testing.F) {
+	seeds := fuzzCheckpoints(f)
+	for k := range seeds {
+		for _, field := range []uint16{0, 7, 40, 200, 1000} {
+			f.Add(uint8(k), field, uint64(1<<40), false)
+			f.Add(uint8(k), field, uint64(math.Float64bits(math.NaN())), true)
+		}
+	}
+	f.Fuzz(func(t *testing.T, seed uint8, field uint16, val uint64, sparse bool) {
+		var c checkpoint
+		if err := gob.NewDecoder(bytes.NewReader(seeds[int(seed)%len(seeds)])).Decode(&c); err != nil {
+			t.Fatal(err)
+		}
+		var leaves []reflect.Value
+		collectLeaves(reflect.ValueOf(&c).Elem(), &leaves)
+		setLeaf(leaves[int(field)%len(leaves)], val)
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+			return
+		}
+		loadAndRun(t, buf.Bytes(), sparse)
+	})
+}
+
+// collectLeaves appends the settable numeric values and slices under v.
+func collectLeaves(v reflect.Value, out *[]reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			collectLeaves(v.Field(i), out)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			collectLeaves(v.Elem(), out)
+		}
+	case reflect.Slice:
+		*out = append(*out, v)
+		for i := 0; i < v.Len(); i++ {
+			collectLeaves(v.Index(i), out)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.Bool:
+		*out = append(*out, v)
+	}
+}
+
+// setLeaf sets a numeric leaf to val (reinterpreted for its kind) or
+// resizes a slice to val modulo its length + 2.
+func setLeaf(v reflect.Value, val uint64) {
+	switch v.Kind() {
+	case reflect.Slice:
+		n := int(val % uint64(v.Len()+2))
+		if n <= v.Len() {
+			v.SetLen(n)
+		} else {
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(val))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(val)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(math.Float64frombits(val))
+	case reflect.Bool:
+		v.SetBool(val&1 == 1)
+	}
+}

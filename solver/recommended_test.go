@@ -1,0 +1,33 @@
+package solver
+
+import (
+	"testing"
+
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+)
+
+// TestRecommendedBeatsBaseline: on a multiclass problem with a small lambda
+// (where plain BCFW is slow), the recommended configuration certifies the
+// gap in fewer than a third of the baseline's passes, and it differs from
+// the zero Config only in sampling, steps and cache.
+func TestRecommendedBeatsBaseline(t *testing.T) {
+	rec := Recommended()
+	if rec.Lambda != 0 || rec.Algorithm != BCFW || rec.Averaging || rec.Box != nil || rec.WithDefaults() != rec {
+		t.Fatalf("Recommended() = %+v: want Lambda unset, BCFW and explicit defaults", rec)
+	}
+	p := oraclestest.Multiclass(200, 6, 20, 5)
+	const lambda, tol = 0.001, 0.002
+	passes := map[string]float64{}
+	for name, cfg := range map[string]Config{"baseline": {}, "recommended": rec} {
+		cfg.Lambda = lambda
+		s := mustNew(t, p, cfg)
+		if st := mustRun(t, s, Stop{Gap: tol, Passes: 5000}); st != StatusConverged {
+			t.Fatalf("%s: %v after %v passes", name, st, s.Passes())
+		}
+		passes[name] = s.Passes()
+	}
+	t.Logf("passes to a gap of %v at lambda %v: %v", tol, lambda, passes)
+	if !(3*passes["recommended"] < passes["baseline"]) {
+		t.Fatalf("passes %v: the recommended configuration should need under a third of the baseline's", passes)
+	}
+}
