@@ -135,7 +135,7 @@ func (s *Solver) addExtras(pt *TracePoint) error {
 // appendPoint appends a trace point and calls the Progress callback.
 func (s *Solver) appendPoint(pt TracePoint) {
 	s.trace = append(s.trace, pt)
-	s.loop.LastEval = s.steps
+	s.loop.LastEval, s.evalAt = s.clock(), s.steps
 	if s.progress != nil {
 		s.progress(pt)
 	}
@@ -167,31 +167,28 @@ func (s *Solver) countersPoint() TracePoint {
 		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
 		CacheHits: s.hits, CacheMisses: s.misses, DropSteps: s.drops,
 		ActiveMean: nan, CacheMean: nan,
+		ApproxPasses: nan, ApproxPassesLast: nan, WorkingSetMean: nan, OracleTimeShare: nan,
 	}
-	if s.sets != nil {
-		var act, all int
+	if s.cfg.explicitDuals() {
+		var act int
 		for i := range s.sets {
 			act += s.sets[i].active()
-			all += len(s.sets[i].entries)
 		}
-		if s.cfg.explicitDuals() {
-			pt.ActiveMean = float64(act) / float64(s.n)
-		}
-		if s.cfg.Cache.Enabled {
-			pt.CacheMean = float64(all) / float64(s.n)
-		}
+		pt.ActiveMean = float64(act) / float64(s.n)
 	}
+	s.reuse.describe(&pt)
 	return pt
 }
 
 // evaluateAverage returns the primal, dual and gap of the weighted-average
-// iterate (dual and gap NaN for SSG).
+// iterate (dual and gap NaN for SSG); for multi-plane BCFW, of the
+// interpolation of its two averages with the best dual.
 func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 	if s.work.wTmp == nil {
 		s.work.wTmp = make([]float64, s.d)
 	}
 	vBar := make([]float64, s.d)
-	s.avg.Value(s.x.v, vBar)
+	ellBar := s.averagedPoint(vBar)
 	wBar := vBar
 	if s.box != nil {
 		wBar = s.work.wTmp
@@ -206,7 +203,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 	if s.cfg.Algorithm == SSG {
 		return primal, math.NaN(), math.NaN(), nil
 	}
-	dual = s.dual(vBar, wBar, s.avg.Ell)
-	gap = s.lambda*floats.Dot(vBar, wBar) - s.avg.Ell + sumH/n
+	dual = s.dual(vBar, wBar, ellBar)
+	gap = s.lambda*floats.Dot(vBar, wBar) - ellBar + sumH/n
 	return primal, dual, gap, nil
 }

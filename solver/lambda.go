@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // SetLambda decreases the regularization parameter to newLambda while
@@ -35,6 +34,7 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	if rho == 1 {
 		return nil
 	}
+	dualBefore := s.dual(s.x.v, s.x.w, s.ell)
 	if s.ellI != nil {
 		for i := 0; i < s.n; i++ {
 			delta := -s.store.baseAt(i, s.x.w)
@@ -59,14 +59,12 @@ func (s *Solver) SetLambda(newLambda float64) error {
 			s.rescaleDuals(i, rho)
 		}
 	}
-	if s.avg != nil {
-		s.avg = core.NewAverage(s.d)
-		s.x.avgs = []*core.Average{s.avg}
-	}
+	s.resetAverages()
 	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
 	s.lambda = newLambda
 	s.cfg.Lambda = newLambda
-	s.loop.Reschedule(s.steps)
+	s.reuse.rebase(s.dual(s.x.v, s.x.w, s.ell) - dualBefore)
+	s.loop.Reschedule(s.clock())
 	return nil
 }
 

@@ -122,6 +122,13 @@ type solverFlags struct {
 	traceEvery float64
 	seed       uint64
 	workers    int
+
+	multiplane  bool
+	mpN, mpT    int
+	mpM         int
+	mpRule      string
+	mpCostRatio float64
+	fs          *flag.FlagSet // to tell flags set on the command line
 }
 
 func (f *solverFlags) register(fs *flag.FlagSet) {
@@ -141,6 +148,37 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: all CPUs)")
+	fs.BoolVar(&f.multiplane, "multiplane", false, "multi-plane BCFW (Shah et al. 2015): per-example working sets of planes and approximate passes\n(sampling perm unless --sampling says otherwise)")
+	fs.IntVar(&f.mpN, "mp-n", 1000, "multi-plane: planes kept per example, N (0: none, as in the paper)")
+	fs.IntVar(&f.mpT, "mp-t", 10, "multi-plane: outer iterations an unused plane is kept, T (0: until N drops it)")
+	fs.IntVar(&f.mpM, "mp-m", 1000, "multi-plane: most approximate passes per outer iteration, M (0: none; --mp-n 0 --mp-m 0 is BCFW)")
+	fs.StringVar(&f.mpRule, "mp-rule", "time", "multi-plane: the rule ending the approximate passes measures solver time (time) or a deterministic cost (cost)")
+	fs.Float64Var(&f.mpCostRatio, "mp-cost-ratio", 0, "multi-plane cost rule: cost of an oracle call in plane evaluations (needed with --mp-rule cost)")
+	f.fs = fs
+}
+
+// isSet reports whether the flag name was given on the command line.
+func (f *solverFlags) isSet(name string) bool {
+	set := false
+	if f.fs != nil {
+		f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	}
+	return set
+}
+
+// multiPlane returns the multi-plane settings the flags describe.
+func (f *solverFlags) multiPlane() (solver.MultiPlane, error) {
+	rule, err := solver.ParsePassRule(f.mpRule)
+	if err != nil {
+		return solver.MultiPlane{}, fmt.Errorf("--mp-rule: %w", err)
+	}
+	zero := func(v int) int { // the flags spell out the defaults; 0 means none, as in the paper
+		if v <= 0 {
+			return -1
+		}
+		return v
+	}
+	return solver.MultiPlane{Enabled: f.multiplane, N: zero(f.mpN), T: zero(f.mpT), M: zero(f.mpM), Rule: rule, CostRatio: f.mpCostRatio}, nil
 }
 
 // config builds the solver configuration for a problem of dimension d.
@@ -149,7 +187,15 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 	if err != nil {
 		return solver.Config{}, err
 	}
-	samp, err := solver.ParseSampling(f.sampling)
+	sampling := f.sampling
+	if f.multiplane && !f.isSet("sampling") {
+		sampling = "perm"
+	}
+	samp, err := solver.ParseSampling(sampling)
+	if err != nil {
+		return solver.Config{}, err
+	}
+	mp, err := f.multiPlane()
 	if err != nil {
 		return solver.Config{}, err
 	}
@@ -169,8 +215,9 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
-		Seed:  f.seed,
-		Cache: solver.Cache{Enabled: f.cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+		Seed:       f.seed,
+		Cache:      solver.Cache{Enabled: f.cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+		MultiPlane: mp,
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
 		box := &solver.Box{}
@@ -252,4 +299,23 @@ func (s *stopFlags) stop() (solver.Stop, error) {
 		return st, fmt.Errorf("give at least one of --passes, --gap-tol or --time")
 	}
 	return st, nil
+}
+
+// describeMultiPlane returns the multi-plane settings for the header line
+// (empty when off).
+func describeMultiPlane(mp solver.MultiPlane) string {
+	if !mp.Enabled {
+		return ""
+	}
+	show := func(v int, none string) string {
+		if v < 0 {
+			return none
+		}
+		return strconv.Itoa(v)
+	}
+	out := fmt.Sprintf(", multi-plane N=%s T=%s M=%s rule %s", show(mp.N, "0"), show(mp.T, "inf"), show(mp.M, "0"), mp.Rule)
+	if mp.Rule == solver.RuleCost {
+		out += fmt.Sprintf(" (oracle = %g planes)", mp.CostRatio)
+	}
+	return out
 }

@@ -67,7 +67,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), train.Dim())
-	fmt.Fprintf(stdout, "solver %s (sampling %s, %s steps, cache %v), lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda)
+	fmt.Fprintf(stdout, "solver %s (sampling %s, %s steps, cache %v%s), lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, describeMultiPlane(s.Config().MultiPlane), cfg.Lambda)
 	status, err := runWithBar(ctx, s, stop, pb)
 	pb.finish()
 	if err != nil {
