@@ -243,7 +243,7 @@ func TestWorkingSetEvictionByN(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newScripted(n, classes, tc.script)
 			s := mustNew(t, p, mpConfig(0.1, MultiPlane{N: tc.N, M: -1, T: -1}))
-			clear(p.calls) // New validated the problem with a few oracle calls
+			clear(p.calls)              // New validated the problem with a few oracle calls
 			model := make([][]int32, n) // LRU order
 			for i := range model {
 				model[i] = []int32{p.Truth(i)[0]}
