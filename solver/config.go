@@ -66,7 +66,9 @@ const (
 //
 //	g_hat >= max(F * g_i(k_i), Nu/n * g(k_0)),
 //
-// and calls the max oracle otherwise.
+// and calls the max oracle otherwise. MultiPlane is the other policy for
+// reusing old planes (see there how they differ); the two cannot be
+// combined.
 type Cache struct {
 	// Enabled turns the cache on.
 	Enabled bool

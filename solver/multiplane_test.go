@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/realdata"
@@ -770,5 +771,31 @@ func compareOracleCalls(t *testing.T, p oracles.Problem, lambda, tol, budget flo
 	t.Logf("lambda %v, gap %v: BCFW %d oracle calls, MP-BCFW %d", lambda, tol, calls[0], calls[1])
 	if 2*calls[1] > calls[0] {
 		t.Fatalf("MP-BCFW needed %d oracle calls, BCFW %d", calls[1], calls[0])
+	}
+}
+
+// slowOracle adds a fixed delay to every max-oracle call.
+type slowOracle struct {
+	oracles.Problem
+	delay time.Duration
+}
+
+func (p slowOracle) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
+	time.Sleep(p.delay)
+	return p.Problem.MaxOracle(i, w, dst)
+}
+
+func TestMeasureCostRatio(t *testing.T) {
+	fast := oraclestest.Chain(oraclestest.ChainConfig{N: 20, MaxLen: 6, Labels: 5, Features: 10, Density: 0.5, Seed: 1})
+	rf, err := MeasureCostRatio(fast, nil, 0)
+	if err != nil || !(rf >= 1) {
+		t.Fatalf("ratio %v, err %v", rf, err)
+	}
+	rs, err := MeasureCostRatio(slowOracle{fast, 300 * time.Microsecond}, nil, 8)
+	if err != nil || !(rs > 10*rf) {
+		t.Fatalf("a 300 us oracle costs %v planes, the plain one %v", rs, rf)
+	}
+	if _, err := MeasureCostRatio(fast, make([]float64, 3), 0); err == nil {
+		t.Fatal("accepted a w of the wrong dimension")
 	}
 }
