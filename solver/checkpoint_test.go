@@ -21,18 +21,25 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 			mustRun(t, a, Stop{Passes: 12})
 			b := mustNew(t, p, cfg, WithTrainLoss(true))
 			mustRun(t, b, Stop{Passes: 6})
-			var buf bytes.Buffer
-			if err := b.Save(&buf); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Load(&buf, p, WithTrainLoss(true))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := reload(t, b, WithTrainLoss(true))
 			mustRun(t, c, Stop{Passes: 12})
 			requireSameRun(t, a, c)
 		})
 	}
+}
+
+// reload saves s and loads the checkpoint for the same problem.
+func reload(t *testing.T, s *Solver, opts ...Option) *Solver {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(&buf, s.p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func TestLoadRejectsOtherProblem(t *testing.T) {

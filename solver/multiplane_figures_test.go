@@ -40,32 +40,41 @@ func BenchmarkShahFigures(b *testing.B) {
 	ocr, _ := loadOCR(b)
 	usps, horses := loadReal(b)
 	out := os.Getenv("FWSTRUCT_SHAH_OUT")
-	for _, c := range []struct {
-		name                 string
-		p                    oracles.Problem
-		passes, every, refer float64 // budget and evaluations of the compared runs, budget of the reference run
-	}{
-		{"horses-small", horses, 100, 1, 300},
-		{"ocr-small", ocr, 400, 2, 800},
-		{"usps", usps, 150, 2, 300},
+	for _, c := range []shahCase{
+		{"horses-small", horses, [2]float64{200, 100}, 1, 300},
+		{"ocr-small", ocr, [2]float64{1200, 400}, 2, 600},
+		{"usps", usps, [2]float64{500, 150}, 2, 300},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for k := 0; k < b.N; k++ {
-				shahFigures(b, c.name, c.p, c.passes, c.every, c.refer, out)
+				shahFigures(b, c, out)
 			}
 		})
 	}
 }
 
-func shahFigures(b *testing.B, name string, p oracles.Problem, passes, every, refer float64, out string) {
+// shahCase is a dataset of BenchmarkShahFigures with the pass budgets of
+// BCFW and MP-BCFW, the passes between evaluations, and the budget of the
+// reference run.
+type shahCase struct {
+	name         string
+	p            oracles.Problem
+	passes       [2]float64
+	every, refer float64
+}
+
+func shahFigures(b *testing.B, c shahCase, out string) {
+	name, p := c.name, c.p
 	lambda := 1 / float64(p.Len())
 	ctx := context.Background()
+	// The reference run spends many approximate passes per oracle call
+	// (cost rule, an oracle call worth 100 planes): the best dual per pass.
 	ref, err := New(p, Config{Lambda: lambda, Sampling: Permutation, GapEvery: 10, Averaging: true,
-		MultiPlane: MultiPlane{Enabled: true}})
+		MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := ref.Run(ctx, Stop{Passes: refer, Gap: 1e-6}); err != nil {
+	if _, err := ref.Run(ctx, Stop{Passes: c.refer, Gap: 1e-6}); err != nil {
 		b.Fatal(err)
 	}
 	best := math.Inf(-1)
@@ -82,12 +91,12 @@ func shahFigures(b *testing.B, name string, p oracles.Problem, passes, every, re
 	traces := make([][][]TracePoint, len(methods))
 	for m, meth := range methods {
 		for seed := uint64(1); seed <= 3; seed++ {
-			s, err := New(p, Config{Lambda: lambda, Sampling: Permutation, GapEvery: math.Inf(1), TraceEvery: every,
+			s, err := New(p, Config{Lambda: lambda, Sampling: Permutation, GapEvery: math.Inf(1), TraceEvery: c.every,
 				Averaging: true, Seed: seed, MultiPlane: meth.mp})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Run(ctx, Stop{Passes: passes}); err != nil {
+			if _, err := s.Run(ctx, Stop{Passes: c.passes[m]}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := s.Current(); err != nil {
@@ -106,9 +115,10 @@ func shahFigures(b *testing.B, name string, p oracles.Problem, passes, every, re
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "\n%s: n = %d, lambda = 1/n, D* = %.8f (reference gap %.2e after %.0f passes)\n", name, p.Len(), best,
 		last(ref.Trace()).Gap, ref.Passes())
-	for _, eps := range []float64{1e-1, 1e-2, 1e-3} {
-		for m, meth := range methods {
-			for _, avg := range []bool{false, true} {
+	for _, eps := range []float64{1e-1, 1e-2, 1e-3, 1e-4} {
+		for _, avg := range []bool{false, true} {
+			var medP, medT [2]float64
+			for m, meth := range methods {
 				var ps, ts []float64
 				for _, tr := range traces[m] {
 					pass, sec := firstBelow(tr, best, eps, avg)
@@ -119,7 +129,10 @@ func shahFigures(b *testing.B, name string, p oracles.Problem, passes, every, re
 					label += "-avg"
 				}
 				fmt.Fprintf(&sb, "  eps %.0e %-12s passes %s  seconds %s\n", eps, label, band(ps, "%.0f"), band(ts, "%.2f"))
+				medP[m], medT[m] = medianReached(ps), medianReached(ts)
 			}
+			fmt.Fprintf(&sb, "  eps %.0e %-12s BCFW/MP: %.2fx the oracle calls, %.2fx the time\n", eps, map[bool]string{false: "iterate", true: "average"}[avg],
+				medP[0]/medP[1], medT[0]/medT[1])
 		}
 	}
 	for m, meth := range methods {
@@ -165,6 +178,16 @@ func band(x []float64, f string) string {
 		}
 	}
 	return fmt.Sprintf(f+" ["+f+", "+f+"]", s[len(s)/2], s[0], s[len(s)-1])
+}
+
+// medianReached returns the median of x, NaN when a run never got there.
+func medianReached(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	if math.IsNaN(s[0]) {
+		return math.NaN()
+	}
+	return s[len(s)/2]
 }
 
 func last(tr []TracePoint) TracePoint { return tr[len(tr)-1] }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -597,14 +598,7 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			var buf bytes.Buffer
-			if err := b.Save(&buf); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Load(&buf, p, WithTrainLoss(true))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := reload(t, b, WithTrainLoss(true))
 			if mc := c.reuse.(*multiPlane); mc.approx != tc.approx || mc.pos != int64(b.n/2) {
 				t.Fatal("the loaded solver is not where the saved one was")
 			}
@@ -797,5 +791,46 @@ func TestMeasureCostRatio(t *testing.T) {
 	}
 	if _, err := MeasureCostRatio(fast, make([]float64, 3), 0); err == nil {
 		t.Fatal("accepted a w of the wrong dimension")
+	}
+}
+
+// TestLoadChecksMultiPlaneState tampers with the multi-plane part of a
+// checkpoint and requires Load to refuse it.
+func TestLoadChecksMultiPlaneState(t *testing.T) {
+	p := smallChain(27)
+	cfg := mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 40})
+	cfg.Averaging = true
+	s := mustNew(t, p, cfg)
+	mustRun(t, s, Stop{Passes: 5})
+	for _, tc := range []struct {
+		name   string
+		tamper func(c *checkpoint)
+	}{
+		{"no state", func(c *checkpoint) { c.MultiPlane = nil }},
+		{"position past the pass", func(c *checkpoint) { c.MultiPlane.Pos = int64(p.Len()) }},
+		{"steps do not add up", func(c *checkpoint) { c.MultiPlane.ExactSteps++ }},
+		{"iteration start in the future", func(c *checkpoint) { c.MultiPlane.Starts[0] = c.Steps + 1 }},
+		{"no second average", func(c *checkpoint) { c.MultiPlane.AvgApprox = nil }},
+		{"second average too short", func(c *checkpoint) { c.MultiPlane.AvgApprox.S = c.MultiPlane.AvgApprox.S[:1] }},
+		{"trace point after the last step", func(c *checkpoint) { c.EvalAt = c.Steps + 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := s.Save(&buf); err != nil {
+				t.Fatal(err)
+			}
+			var c checkpoint
+			if err := gob.NewDecoder(&buf).Decode(&c); err != nil {
+				t.Fatal(err)
+			}
+			tc.tamper(&c)
+			buf.Reset()
+			if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Load(&buf, p); err == nil {
+				t.Fatal("Load accepted a corrupt checkpoint")
+			}
+		})
 	}
 }
