@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +13,11 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+)
+
+var (
+	shahFlag = flag.Bool("shah", false, "run BenchmarkShahFigures (long)")
+	shahOut  = flag.String("shah-out", "", "BenchmarkShahFigures: write every trace as JSON into this folder")
 )
 
 // BenchmarkShahFigures measures the data of Shah et al. (2015), Fig. 4-6,
@@ -33,13 +39,19 @@ import (
 // eps is also relative to the initial suboptimality. It also prints the Fig. 6 series of
 // MP-BCFW's first seed (working-set size and approximate passes per
 // iteration against time) and the oracle time shares (Sec. 4.1). With
-// FWSTRUCT_SHAH_OUT naming a folder, every trace is written there as JSON.
+// -shah-out naming a folder, every trace is written there as JSON.
 //
-//	FWSTRUCT_DATA=../shared/data go test ./solver -run '^$' -bench ShahFigures -benchtime 1x -timeout 3h
+// It takes about half an hour on an idle machine, so it runs only when
+// asked for with -shah (make bench does not):
+//
+//	FWSTRUCT_DATA=../shared/data go test ./solver -run '^$' -bench ShahFigures -benchtime 1x -timeout 3h -v -args -shah -shah-out DIR
 func BenchmarkShahFigures(b *testing.B) {
+	if !*shahFlag {
+		b.Skip("the Fig. 4-6 measurements take long: run with -args -shah")
+	}
 	ocr, _ := loadOCR(b)
 	usps, horses := loadReal(b)
-	out := os.Getenv("FWSTRUCT_SHAH_OUT")
+	out := *shahOut
 	for _, c := range []shahCase{
 		{"horses-small", horses, [2]float64{200, 100}, 1, 300},
 		{"ocr-small", ocr, [2]float64{1200, 400}, 2, 600},
