@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -14,7 +15,8 @@ import (
 // oracles whose time depends on it, such as graph cuts). It times the
 // oracle on up to samples examples spread over the problem (zero means 64)
 // and the evaluation of the planes it returns, and returns the ratio of the
-// mean times, at least 1. Where the oracle returns the ground truth, whose
+// median times, at least 1 (medians, so that a preempted call does not
+// count). Where the oracle returns the ground truth, whose
 // plane is empty, the plane of its answer at w = 0 (a most violating
 // labeling) stands in for a typical plane of a working set.
 //
@@ -40,8 +42,7 @@ func MeasureCostRatio(p oracles.Problem, w []float64, samples int) (float64, err
 	zero := make([]float64, d)
 	var y []int32
 	var psi oracles.SparseVec
-	var tOracle, tPlane time.Duration
-	var planes int
+	var tOracle, tPlane []float64 // seconds per call, per example
 	var sink float64
 	for k := 0; k < samples; k++ {
 		i := k * n / samples
@@ -50,7 +51,7 @@ func MeasureCostRatio(p oracles.Problem, w []float64, samples int) (float64, err
 		if y, _, err = oracle(i, w, y); err != nil {
 			return 0, fmt.Errorf("solver: measure cost ratio: %w", err)
 		}
-		tOracle += time.Since(t0)
+		tCall := time.Since(t0).Seconds()
 		p.Psi(i, y, &psi)
 		if psi.Len() == 0 {
 			if y, _, err = oracle(i, zero, y); err != nil {
@@ -60,6 +61,7 @@ func MeasureCostRatio(p oracles.Problem, w []float64, samples int) (float64, err
 				continue
 			}
 		}
+		tOracle = append(tOracle, tCall)
 		// Repeat the cheap evaluation until it takes a measurable time.
 		reps := 1
 		for {
@@ -68,20 +70,25 @@ func MeasureCostRatio(p oracles.Problem, w []float64, samples int) (float64, err
 				sink += psi.Dot(w)
 			}
 			if el := time.Since(t0); el >= 20*time.Microsecond || reps >= 1<<16 {
-				tPlane += el
-				planes += reps
+				tPlane = append(tPlane, el.Seconds()/float64(reps))
 				break
 			}
 			reps *= 4
 		}
 	}
 	_ = sink
-	if planes == 0 {
+	if len(tPlane) == 0 {
 		return 0, errors.New("solver: measure cost ratio: every plane the oracle returned is empty, even at w = 0")
 	}
-	ratio := (float64(tOracle) / float64(samples)) / (float64(tPlane) / float64(planes))
+	ratio := middle(tOracle) / middle(tPlane)
 	if !(ratio >= 1) {
 		ratio = 1
 	}
 	return ratio, nil
+}
+
+// middle returns the median of x (x is reordered).
+func middle(x []float64) float64 {
+	sort.Float64s(x)
+	return x[len(x)/2]
 }
