@@ -19,28 +19,33 @@ type corner struct {
 }
 
 // bcfwStep performs one block step of BCFW with the configured sampling,
-// step type and cache: Lacoste-Julien et al. (2013) Alg. 4 and Osokin et al.
-// (2016) Alg. 2 (gap sampling), Alg. 3 (pairwise), Alg. 4 (away), Alg. 5
-// (cache) and Alg. 9 (box constraints). The block's part of the dual lives
-// in the solver's blockStore.
+// step type and plane reuse: Lacoste-Julien et al. (2013) Alg. 4 and Osokin
+// et al. (2016) Alg. 2 (gap sampling), Alg. 3 (pairwise), Alg. 4 (away),
+// Alg. 5 (cache) and Alg. 9 (box constraints), and the exact and
+// approximate steps of Shah et al. (2015) Alg. 3 (multi-plane). The block's
+// part of the dual lives in the solver's blockStore; the plane-reuse policy
+// says where the Frank-Wolfe corner comes from.
 func (s *Solver) bcfwStep() error {
 	i := s.samp.Next(s.rng)
 	n := float64(s.n)
 	var set *cornerSet
 	var scores []float64
+	s.work.h, s.work.scored = s.work.h[:0], false
 	if s.sets != nil {
 		set = &s.sets[i]
-		scores = s.cornerScores(set)
+		if s.cfg.explicitDuals() || s.reuse.scoring() {
+			scores = s.cornerScores(set)
+		}
 	}
 	// g = base + H_s/n is the block gap in the direction of any corner s
 	// (Osokin et al. 2016, eq. 7): lambda <v_i - v_s, w> - ell_i + ell_s.
 	base := s.store.base(i, scores)
 	fwc, a := &s.work.fwc, &s.work.away // scratch: pointers to them do not allocate
-	hit := s.cacheLookup(i, set, base, fwc)
-	if !hit {
-		if err := s.oracleCorner(i, set, fwc, -n*base); err != nil {
-			return err
-		}
+	fromSet, err := s.reuse.corner(i, set, base, fwc)
+	if err != nil {
+		return err
+	}
+	if !fromSet {
 		s.setGapEstimate(i, base+fwc.h/n)
 	}
 	g := base + fwc.h/n
@@ -59,15 +64,8 @@ func (s *Solver) bcfwStep() error {
 			s.awayMove(i, set, a, gA)
 		}
 	}
-	if set != nil {
-		if s.cfg.Cache.Enabled {
-			set.evict(s.cfg.Cache.MaxSize)
-		} else {
-			set.dropInactive()
-		}
-	}
-	s.x.fold(s.ell)
 	s.steps++
+	s.reuse.stepped(i, set)
 	return nil
 }
 
@@ -86,7 +84,7 @@ func (s *Solver) cornerScores(set *cornerSet) []float64 {
 		psi := set.psi(k)
 		h = append(h, set.entries[k].loss-psi.Dot(s.x.w))
 	}
-	s.work.h = h
+	s.work.h, s.work.scored = h, true
 	return h
 }
 
@@ -97,10 +95,11 @@ func (s *Solver) setCorner(set *cornerSet, k int) corner {
 }
 
 // oracleCorner calls the max oracle and sets c to its corner, inserting it
-// into the block's set when there is one; ref = -n base is the block's
-// dual-weighted score (see stepOracle).
-func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, ref float64) error {
-	y, h, err := s.stepOracle(i, s.x.w, ref, s.work.y)
+// into the block's set when there is one (and its score into work.h when
+// the step scored the set); base = lambda <v_i, w> - ell_i, and -n base is
+// the block's dual-weighted score (see stepOracle).
+func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) error {
+	y, h, err := s.stepOracle(i, s.x.w, -float64(s.n)*base, s.work.y)
 	s.work.y = y
 	if err != nil {
 		return err
@@ -117,12 +116,14 @@ func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, ref float64) err
 	if k < 0 {
 		s.p.Psi(i, y, &s.work.psi)
 		k = set.add(y, &s.work.psi, s.p.Loss(i, y), s.steps, s.work.dense)
-		s.work.h = append(s.work.h, h)
+		if s.work.scored {
+			s.work.h = append(s.work.h, h)
+		}
 		s.observeRadius(i, set.entries[k].normSq)
 	}
-	set.entries[k].lastUse = s.steps
-	*c = s.setCorner(set, k)
-	c.h = h
+	e := &set.entries[k]
+	e.lastUse = s.steps
+	*c = corner{psi: set.psi(k), loss: e.loss, norm: e.normSq, h: h, entry: k}
 	return nil
 }
 

@@ -2,19 +2,39 @@ package solver
 
 import "math"
 
+// cachePolicy is the gap-based cache of Osokin et al. (2016, Alg. 5): every
+// step scores the block's cached corners and uses the best one when its
+// block gap passes g_hat >= max(F g_i(k_i), nu/n g(k_0)), calling the max
+// oracle otherwise; a block keeps its MaxSize most recently used corners
+// (and every corner with dual mass).
+type cachePolicy struct{ s *Solver }
+
+func (p cachePolicy) scoring() bool { return true }
+
+func (p cachePolicy) corner(i int, set *cornerSet, base float64, c *corner) (bool, error) {
+	if p.s.cacheLookup(i, set, base, c) {
+		return true, nil
+	}
+	return false, p.s.oracleCorner(i, set, c, base)
+}
+
+func (p cachePolicy) stepped(_ int, set *cornerSet) {
+	set.evict(p.s.cfg.Cache.MaxSize)
+	p.s.x.fold(p.s.ell)
+}
+
+func (p cachePolicy) clock() int64              { return p.s.steps }
+func (p cachePolicy) settled() bool             { return true }
+func (p cachePolicy) describe(pt *TracePoint)   { pt.CacheMean = p.s.meanSetSize() }
+func (p cachePolicy) rebase(float64)            {}
+func (p cachePolicy) save(*checkpoint)          {}
+func (p cachePolicy) restore(*checkpoint) error { return nil }
+
 // cacheLookup sets c to the best cached corner and reports whether it
 // passes the cache-hit test g_hat >= max(F g_i(k_i), nu/n g(k_0)) (Osokin et
 // al. 2016, Alg. 5, lines 7-11). The scores of the set are in work.h.
 func (s *Solver) cacheLookup(i int, set *cornerSet, base float64, c *corner) bool {
-	if !s.cfg.Cache.Enabled {
-		return false
-	}
-	best := 0
-	for k, h := range s.work.h {
-		if h > s.work.h[best] {
-			best = k
-		}
-	}
+	best := bestCorner(s.work.h)
 	n := float64(s.n)
 	gHat := base + s.work.h[best]/n
 	threshold := math.Max(s.cfg.Cache.F*s.gapEst[i], s.cfg.Cache.Nu/n*s.globalGap)

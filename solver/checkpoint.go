@@ -13,10 +13,11 @@ import (
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
-// checkpointVersion 2 stores the lazy averages (AvgS, AvgSync) and the
-// sparse blocks; version 1 checkpoints (dense average AvgU*AvgC) are still
-// read.
-const checkpointVersion = 2
+// checkpointVersion 3 adds the multi-plane state and EvalAt (the steps at
+// the last trace point; the schedule's clock may count fewer); version 2
+// stores the lazy averages (AvgS, AvgSync) and the sparse blocks. Versions
+// 1 (dense average AvgU*AvgC) and 2 are still read.
+const checkpointVersion = 3
 
 // checkpoint is the serialized state of a Solver. The problem itself is not
 // saved: Load gets it again and checks it through a fingerprint. Nor is the
@@ -64,6 +65,7 @@ type checkpoint struct {
 	Elapsed                           time.Duration
 	Trace                             []TracePoint
 	NextGap, NextTrace, LastEval      int64
+	EvalAt                            int64
 	Events                            []string
 
 	// The cutting-plane working set (CuttingPlane only).
@@ -73,6 +75,21 @@ type checkpoint struct {
 	CPGram   []float64
 	CPGMu    []float64
 	CPInner  int64
+	// MultiPlane is the state of multi-plane BCFW (nil without it).
+	MultiPlane *savedMultiPlane
+}
+
+// savedAverage is a lazy weighted average (core.Average) in a checkpoint.
+type savedAverage struct {
+	S       []float64
+	Sync    []int64
+	Full, K int64
+	Partial bool
+	Ell     float64
+}
+
+func saveAverage(a *core.Average) *savedAverage {
+	return &savedAverage{S: a.S, Sync: a.At, Full: a.Full, K: a.K, Partial: a.Partial, Ell: a.Ell}
 }
 
 type savedSet struct {
@@ -111,8 +128,9 @@ func (s *Solver) Save(w io.Writer) error {
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
 		RSq: s.rSq, Elapsed: s.loop.Elapsed, Trace: s.trace,
-		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, Events: s.events,
+		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, EvalAt: s.evalAt, Events: s.events,
 	}
+	s.reuse.save(&c)
 	if s.x.box != nil {
 		c.W = s.x.w
 	}
@@ -170,8 +188,15 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 	if err := gob.NewDecoder(r).Decode(&c); err != nil {
 		return nil, fmt.Errorf("solver: load: not a readable checkpoint: %w", err)
 	}
-	if c.Version != 1 && c.Version != checkpointVersion {
-		return nil, fmt.Errorf("solver: load: checkpoint version %d, this build reads 1 and %d", c.Version, checkpointVersion)
+	if c.Version < 1 || c.Version > checkpointVersion {
+		return nil, fmt.Errorf("solver: load: checkpoint version %d, this build reads 1 to %d", c.Version, checkpointVersion)
+	}
+	if c.Version < 3 {
+		c.EvalAt = c.LastEval    // the clock counted every step
+		for k := range c.Trace { // fields added with version 3
+			c.Trace[k].ForgetMultiPlane()
+			c.Trace[k].ForgetSoft()
+		}
 	}
 	if c.N != p.Len() || c.D != p.Dim() || c.Fingerprint != Fingerprint(p) {
 		return nil, fmt.Errorf("solver: load: checkpoint of a problem with n=%d d=%d does not match this problem (n=%d d=%d) or its labels", c.N, c.D, p.Len(), p.Dim())
@@ -210,7 +235,7 @@ func (s *Solver) restore(c *checkpoint) error {
 		copy(s.ellI, c.EllI)
 	}
 	if s.avg != nil {
-		if err := s.restoreAverage(c); err != nil {
+		if err := s.restoreAverages(c); err != nil {
 			return err
 		}
 	}
@@ -253,27 +278,34 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	s.rng = rand.New(s.pcg)
 	if c.Steps < 0 || c.Calls < 0 || c.Hits < 0 || c.Misses < 0 || c.Drops < 0 || c.Elapsed < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
+		c.EvalAt < -1 || c.EvalAt > c.Steps || (c.EvalAt < 0) != (c.LastEval < 0) ||
 		c.NextGap < 1 || c.NextTrace < 1 || c.ExactAt < 0 || c.ExactAt > c.Steps {
 		return errors.New("solver: load: corrupt checkpoint: counters out of range")
+	}
+	if err := s.reuse.restore(c); err != nil {
+		return err
 	}
 	s.steps, s.calls, s.hits, s.misses, s.drops = c.Steps, c.Calls, c.Hits, c.Misses, c.Drops
 	copy(s.rSq, c.RSq)
 	s.loop.Elapsed = c.Elapsed
 	s.trace = c.Trace
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
+	s.evalAt = c.EvalAt
 	s.events = c.Events
 	return nil
 }
 
-func (s *Solver) restoreAverage(c *checkpoint) error {
+// restoreAverages restores the average of the steps (of the exact steps for
+// multi-plane BCFW, which restores its other average itself).
+func (s *Solver) restoreAverages(c *checkpoint) error {
 	if c.AvgK < 0 {
 		return errors.New("solver: load: corrupt checkpoint: negative average count")
 	}
-	s.avg.Ell, s.avg.K = c.AvgEll, c.AvgK
 	if c.Version == 1 { // dense average vbar = AvgC * AvgU of the first K iterates
 		if err := needLen("average", len(c.AvgU), s.d); err != nil {
 			return err
 		}
+		s.avg.Ell, s.avg.K = c.AvgEll, c.AvgK
 		tk := float64(c.AvgK) * float64(c.AvgK+1) / 2
 		for j, u := range c.AvgU {
 			s.avg.S[j] = c.AvgC * u * tk
@@ -281,20 +313,31 @@ func (s *Solver) restoreAverage(c *checkpoint) error {
 		s.avg.Full = c.AvgK
 		return nil
 	}
-	if err := errors.Join(needLen("average", len(c.AvgS), s.d), needLen("average steps", len(c.AvgSync), s.d)); err != nil {
+	return restoreAverage(s.avg, &savedAverage{S: c.AvgS, Sync: c.AvgSync, Full: c.AvgFull, K: c.AvgK, Partial: c.AvgPartial, Ell: c.AvgEll}, s.d)
+}
+
+// restoreAverage sets a from its saved form, checking it.
+func restoreAverage(a *core.Average, sv *savedAverage, d int) error {
+	if sv.K < 0 {
+		return errors.New("solver: load: corrupt checkpoint: negative average count")
+	}
+	if err := errors.Join(needLen("average", len(sv.S), d), needLen("average steps", len(sv.Sync), d)); err != nil {
 		return err
 	}
-	if c.AvgFull < 0 || c.AvgFull > c.AvgK {
+	if sv.Full < 0 || sv.Full > sv.K {
 		return errors.New("solver: load: corrupt checkpoint: average synchronized after its last step")
 	}
-	s.avg.Full, s.avg.Partial = c.AvgFull, c.AvgPartial
-	for j, t := range c.AvgSync {
-		if t < 0 || t > c.AvgK {
-			return fmt.Errorf("solver: load: corrupt checkpoint: average of coordinate %d synchronized at step %d of %d", j, t, c.AvgK)
+	for j, t := range sv.Sync {
+		if t < 0 || t > sv.K {
+			return fmt.Errorf("solver: load: corrupt checkpoint: average of coordinate %d synchronized at step %d of %d", j, t, sv.K)
 		}
 	}
-	copy(s.avg.S, c.AvgS)
-	copy(s.avg.At, c.AvgSync)
+	if err := finiteAll("average", sv.S); err != nil {
+		return err
+	}
+	a.Ell, a.K, a.Full, a.Partial = sv.Ell, sv.K, sv.Full, sv.Partial
+	copy(a.S, sv.S)
+	copy(a.At, sv.Sync)
 	return nil
 }
 

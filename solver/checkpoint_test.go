@@ -2,6 +2,7 @@ package solver
 
 import (
 	"bytes"
+	"encoding/gob"
 	"math"
 	"strings"
 	"testing"
@@ -22,18 +23,25 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 			mustRun(t, a, Stop{Passes: 12})
 			b := mustNew(t, p, cfg, WithTrainLoss(true))
 			mustRun(t, b, Stop{Passes: 6})
-			var buf bytes.Buffer
-			if err := b.Save(&buf); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Load(&buf, p, WithTrainLoss(true))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := reload(t, b, WithTrainLoss(true))
 			mustRun(t, c, Stop{Passes: 12})
 			requireSameRun(t, a, c)
 		})
 	}
+}
+
+// reload saves s and loads the checkpoint for the same problem.
+func reload(t *testing.T, s *Solver, opts ...Option) *Solver {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(&buf, s.p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func TestLoadRejectsOtherProblem(t *testing.T) {
@@ -119,5 +127,46 @@ func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
 	}
 	if math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
 		t.Fatalf("certificate broken: %+v", cur)
+	}
+}
+
+// TestLoadVersion2TraceFields: a version 2 checkpoint has no multi-plane
+// or soft fields in its trace (gob leaves them 0); Load marks them not
+// computed (NaN), and a version 3 checkpoint keeps what it holds.
+func TestLoadVersion2TraceFields(t *testing.T) {
+	p := oraclestest.Multiclass(30, 4, 5, 1)
+	s := mustNew(t, p, Config{Lambda: 0.1, GapEvery: 1})
+	mustRun(t, s, Stop{Passes: 3})
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var c checkpoint
+	if err := gob.NewDecoder(&buf).Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []int{2, 3} {
+		c.Version = version
+		for k := range c.Trace { // what an old build wrote
+			c.Trace[k].ApproxPasses, c.Trace[k].WorkingSetMean, c.Trace[k].Rho, c.Trace[k].HardPrimal = 0, 0, 0, 0
+		}
+		buf.Reset()
+		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Load(&buf, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := r.Trace()
+		if len(tr) == 0 {
+			t.Fatal("empty trace")
+		}
+		for _, pt := range tr {
+			nan := math.IsNaN(pt.ApproxPasses) && math.IsNaN(pt.WorkingSetMean) && math.IsNaN(pt.Rho) && math.IsNaN(pt.HardPrimal)
+			if nan != (version == 2) || math.IsNaN(pt.Primal) {
+				t.Fatalf("version %d: trace point %+v", version, pt)
+			}
+		}
 	}
 }

@@ -71,7 +71,9 @@ const (
 //
 //	g_hat >= max(F * g_i(k_i), Nu/n * g(k_0)),
 //
-// and calls the max oracle otherwise.
+// and calls the max oracle otherwise. MultiPlane is the other policy for
+// reusing old planes (see there how they differ); the two cannot be
+// combined.
 type Cache struct {
 	// Enabled turns the cache on.
 	Enabled bool
@@ -83,6 +85,79 @@ type Cache struct {
 	// Corners in the active set of pairwise or away steps are never evicted,
 	// so such a block may hold more while they are active.
 	MaxSize int
+}
+
+// PassRule decides when an outer iteration of multi-plane BCFW stops making
+// approximate passes (Shah et al. 2015, Sec. 3.4): after every approximate
+// pass, the increase of the dual per unit of expense of that pass is
+// compared with that of the whole iteration so far (its exact pass
+// included); the iteration ends when the former is smaller. The rules
+// differ in what they count as expense.
+type PassRule int
+
+const (
+	// RuleTime measures the expense in solver time, as the paper does. It
+	// adapts to the machine and the oracle, but runs are not reproducible.
+	RuleTime PassRule = iota
+	// RuleCost measures it with a deterministic cost model in units of one
+	// plane evaluation <psi, w>: an exact step costs MultiPlane.CostRatio +
+	// 1 (the oracle call and the update), an approximate step on block i
+	// costs |W_i| + 1 (scoring the working set and the update). Runs with
+	// equal seeds are then identical, for tests and notebooks.
+	RuleCost
+)
+
+// MultiPlane configures multi-plane BCFW (MP-BCFW; Shah, Kolmogorov and
+// Lampert 2015, Alg. 3). Every block keeps a working set W_i of planes
+// (corners) returned by its oracle; an outer iteration is one exact pass
+// (a BCFW step with the max oracle on every block, in a random order, whose
+// plane joins W_i) followed by up to M approximate passes (BCFW steps with
+// the best plane of W_i, H~_i(w) = max over W_i, and no oracle call), as
+// many as Rule allows. A plane is used when an exact or an approximate
+// oracle call returns it; when |W_i| > N the plane unused for longest is
+// dropped, and after every outer iteration the planes unused during its
+// last T outer iterations are. With Config.Averaging, two weighted averages
+// are kept, of the iterates after the exact and after the approximate
+// steps, and the trace reports their interpolation with the best dual
+// (Sec. 3.5).
+//
+// Only exact steps count as oracle calls and passes, and the evaluation
+// schedule (Config.GapEvery, TraceEvery) counts exact steps; an outer
+// iteration's last exact step is counted when the iteration ends, so an
+// evaluation due after k passes describes the iterate after the approximate
+// passes of the k-th iteration, and a run's pass budget ends after them.
+//
+// The Osokin cache (Config.Cache) also reuses old planes, but step by step:
+// every step decides from its gap estimate whether a cached corner is good
+// enough or the oracle must be called, and it never makes a step without
+// visiting the oracle's schedule. MP-BCFW separates the two kinds of steps
+// into whole passes and lets the measured progress per unit of time decide
+// how many approximate passes to make. The two are alternative policies for
+// the same corner sets and cannot be combined. MP-BCFW needs permutation
+// sampling (every pass visits every block once, as the T rule assumes) and
+// line search; pairwise and away steps and box constraints combine with
+// it (corners with dual mass are never dropped from W_i, so a block may
+// then hold more than N).
+type MultiPlane struct {
+	// Enabled turns multi-plane BCFW on (BCFW only).
+	Enabled bool
+	// N bounds the number of planes of a working set; zero means 1000, a
+	// negative N keeps none (no working sets, hence no approximate passes).
+	N int
+	// T is the number of outer iterations a plane stays in its working set
+	// without being used; zero means 10, a negative T keeps planes until N
+	// drops them.
+	T int
+	// M bounds the approximate passes of an outer iteration; zero means
+	// 1000, a negative M makes none. N < 0 and M < 0 (the paper's N = M =
+	// 0) is exactly BCFW with permutation sampling.
+	M int
+	// Rule is RuleTime (default) or RuleCost.
+	Rule PassRule
+	// CostRatio is the cost of an exact oracle call in plane evaluations for
+	// RuleCost (> 0, required there; MeasureCostRatio estimates it once for
+	// a problem). It is ignored by RuleTime.
+	CostRatio float64
 }
 
 // Box holds per-coordinate bounds on w (Osokin et al. 2016, App. H). A nil
@@ -111,6 +186,8 @@ type Config struct {
 	StepSize StepSize
 	// Cache configures the oracle cache (BCFW only).
 	Cache Cache
+	// MultiPlane configures multi-plane BCFW (BCFW only, not with Cache).
+	MultiPlane MultiPlane
 	// Box bounds w coordinate-wise (BCFW and FW; SSG projects onto it).
 	Box *Box
 	// Averaging maintains the weighted average of the iterates with weights
@@ -181,6 +258,26 @@ func (s Step) String() string {
 	return fmt.Sprintf("Step(%d)", int(s))
 }
 
+func (r PassRule) String() string {
+	switch r {
+	case RuleTime:
+		return "time"
+	case RuleCost:
+		return "cost"
+	}
+	return fmt.Sprintf("PassRule(%d)", int(r))
+}
+
+// ParsePassRule parses "time" or "cost".
+func ParsePassRule(s string) (PassRule, error) {
+	for _, r := range []PassRule{RuleTime, RuleCost} {
+		if r.String() == s {
+			return r, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown multi-plane pass rule %q (want time or cost)", s)
+}
+
 // ParseAlgorithm parses "bcfw", "fw", "ssg" or "cp".
 func ParseAlgorithm(s string) (Algorithm, error) {
 	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane} {
@@ -212,8 +309,18 @@ func ParseStep(s string) (Step, error) {
 }
 
 // WithDefaults returns cfg with its zero values replaced by the defaults
-// New uses (GapEvery 10, cache F 0.25, nu 0.01, MaxSize 10).
+// New uses (GapEvery 10, cache F 0.25, nu 0.01, MaxSize 10, multi-plane
+// N 1000, T 10, M 1000).
 func (cfg Config) WithDefaults() Config {
+	mp := &cfg.MultiPlane
+	for _, f := range []struct {
+		v   *int
+		def int
+	}{{&mp.N, 1000}, {&mp.T, 10}, {&mp.M, 1000}} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
 	if cfg.GapEvery == 0 {
 		cfg.GapEvery = 10
 	}
@@ -288,11 +395,47 @@ func (cfg *Config) validate(d int) error {
 			return fmt.Errorf("solver: cache MaxSize must be >= 1, got %d", c.MaxSize)
 		}
 	}
+	if err := cfg.MultiPlane.validate(cfg); err != nil {
+		return err
+	}
 	if err := cfg.Box.validate(d); err != nil {
 		return err
 	}
 	return nil
 }
+
+// validate checks the multi-plane settings and the combinations with the
+// rest of cfg that multi-plane BCFW allows.
+func (mp *MultiPlane) validate(cfg *Config) error {
+	if !mp.Enabled {
+		return nil
+	}
+	if mp.Rule != RuleTime && mp.Rule != RuleCost {
+		return fmt.Errorf("solver: unknown multi-plane pass rule %d", mp.Rule)
+	}
+	if mp.CostRatio < 0 || math.IsNaN(mp.CostRatio) || math.IsInf(mp.CostRatio, 0) {
+		return fmt.Errorf("solver: multi-plane CostRatio must be finite and >= 0, got %v", mp.CostRatio)
+	}
+	switch {
+	case cfg.Algorithm != BCFW:
+		return fmt.Errorf("solver: multi-plane working sets need the bcfw solver, not %v", cfg.Algorithm)
+	case mp.Rule == RuleCost && mp.CostRatio == 0:
+		return errors.New("solver: the multi-plane cost rule needs CostRatio > 0, the cost of an oracle call in plane evaluations (MeasureCostRatio estimates it)")
+	case cfg.Cache.Enabled:
+		return errors.New("solver: the Osokin cache and multi-plane working sets are two policies for reusing planes; enable one of them")
+	case cfg.Sampling != Permutation:
+		return fmt.Errorf("solver: multi-plane BCFW visits every block once per pass (Shah et al. 2015, Alg. 3): it needs permutation sampling, not %v", cfg.Sampling)
+	case cfg.StepSize != LineSearch:
+		return errors.New("solver: multi-plane BCFW needs line search (its pass rule measures the dual increase of the steps)")
+	}
+	return nil
+}
+
+// planes reports whether blocks keep multi-plane working sets (N > 0).
+func (mp *MultiPlane) planes() bool { return mp.Enabled && mp.N > 0 }
+
+// approximate reports whether outer iterations make approximate passes.
+func (mp *MultiPlane) approximate() bool { return mp.planes() && mp.M > 0 }
 
 // explicitDuals reports whether the solver keeps the dual variables of every
 // block explicitly (pairwise and away steps).
@@ -302,5 +445,5 @@ func (cfg *Config) explicitDuals() bool {
 
 // keepsCorners reports whether blocks hold corner sets.
 func (cfg *Config) keepsCorners() bool {
-	return cfg.Algorithm == BCFW && (cfg.Step != FWStep || cfg.Cache.Enabled)
+	return cfg.Algorithm == BCFW && (cfg.Step != FWStep || cfg.Cache.Enabled || cfg.MultiPlane.planes())
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"github.com/fwstruct/fwstruct/solver/run"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -135,7 +136,7 @@ func (s *Solver) addExtras(pt *TracePoint) error {
 // appendPoint appends a trace point and calls the Progress callback.
 func (s *Solver) appendPoint(pt TracePoint) {
 	s.trace = append(s.trace, pt)
-	s.loop.LastEval = s.steps
+	s.loop.LastEval, s.evalAt = s.clock(), s.steps
 	if s.progress != nil {
 		s.progress(pt)
 	}
@@ -159,39 +160,29 @@ func (s *Solver) reanchor() {
 // countersPoint returns a trace point holding the counters and statistics
 // of the current state, with every objective value NaN.
 func (s *Solver) countersPoint() TracePoint {
-	nan := math.NaN()
-	pt := TracePoint{
-		Pass: s.Passes(), OracleCalls: s.calls, Steps: s.steps, Seconds: s.loop.Elapsed.Seconds(),
-		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan,
-		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: s.lambda,
-		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
-		CacheHits: s.hits, CacheMisses: s.misses, DropSteps: s.drops,
-		ActiveMean: nan, CacheMean: nan, Rho: nan, HardPrimal: nan,
-	}
-	if s.sets != nil {
-		var act, all int
+	pt := run.Blank()
+	pt.Pass, pt.OracleCalls, pt.Steps, pt.Seconds = s.Passes(), s.calls, s.steps, s.loop.Elapsed.Seconds()
+	pt.Lambda, pt.CacheHits, pt.CacheMisses, pt.DropSteps = s.lambda, s.hits, s.misses, s.drops
+	if s.cfg.explicitDuals() {
+		var act int
 		for i := range s.sets {
 			act += s.sets[i].active()
-			all += len(s.sets[i].entries)
 		}
-		if s.cfg.explicitDuals() {
-			pt.ActiveMean = float64(act) / float64(s.n)
-		}
-		if s.cfg.Cache.Enabled {
-			pt.CacheMean = float64(all) / float64(s.n)
-		}
+		pt.ActiveMean = float64(act) / float64(s.n)
 	}
+	s.reuse.describe(&pt)
 	return pt
 }
 
 // evaluateAverage returns the primal, dual and gap of the weighted-average
-// iterate (dual and gap NaN for SSG).
+// iterate (dual and gap NaN for SSG); for multi-plane BCFW, of the
+// interpolation of its two averages with the best dual.
 func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 	if s.work.wTmp == nil {
 		s.work.wTmp = make([]float64, s.d)
 	}
 	vBar := make([]float64, s.d)
-	s.avg.Value(s.x.v, vBar)
+	ellBar := s.averagedPoint(vBar)
 	wBar := vBar
 	if s.box != nil {
 		wBar = s.work.wTmp
@@ -206,7 +197,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 	if s.cfg.Algorithm == SSG {
 		return primal, math.NaN(), math.NaN(), nil
 	}
-	dual = s.dual(vBar, wBar, s.avg.Ell)
-	gap = s.lambda*floats.Dot(vBar, wBar) - s.avg.Ell + sumH/n
+	dual = s.dual(vBar, wBar, ellBar)
+	gap = s.lambda*floats.Dot(vBar, wBar) - ellBar + sumH/n
 	return primal, dual, gap, nil
 }

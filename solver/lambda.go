@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // SetLambda decreases the regularization parameter to newLambda while
@@ -35,6 +34,7 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	if rho == 1 {
 		return nil
 	}
+	dualBefore := s.dual(s.x.v, s.x.w, s.ell)
 	if s.ellI != nil {
 		for i := 0; i < s.n; i++ {
 			delta := -s.store.baseAt(i, s.x.w)
@@ -62,17 +62,15 @@ func (s *Solver) SetLambda(newLambda float64) error {
 			s.rescaleDuals(i, rho)
 		}
 	}
-	if s.avg != nil {
-		s.avg = core.NewAverage(s.d)
-		s.x.avgs = []*core.Average{s.avg}
-	}
+	s.resetAverages()
 	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
 	s.lambda = newLambda
 	s.cfg.Lambda = newLambda
+	s.reuse.rebase(s.dual(s.x.v, s.x.w, s.ell) - dualBefore)
 	// The trace's last point describes the same w at the old lambda: the
 	// next Run (or Current) records the iterate at the new one.
-	s.loop.LastEval = -1
-	s.loop.Reschedule(s.steps)
+	s.loop.LastEval, s.evalAt = -1, -1
+	s.loop.Reschedule(s.clock())
 	return nil
 }
 

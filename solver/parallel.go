@@ -18,6 +18,8 @@ type solverScratch struct {
 	away    corner    // the away corner of the current step
 	dense   []float64 // zeroed between uses (sparse-sparse dot products)
 	h       []float64 // H of each corner of the current block
+	scored  bool      // h holds the scores of the current block's set
+	vAvg    []float64 // the second average of multi-plane BCFW
 	hBlock  []float64 // H_i(y_i*; w) of every block in a pass
 	gBlock  []float64 // block gaps of a pass
 	vTmp    []float64 // re-anchoring

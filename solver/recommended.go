@@ -34,9 +34,10 @@ package solver
 // default.
 func Recommended() Config {
 	return Config{
-		Sampling: GapSampling,
-		Step:     Pairwise,
-		Cache:    Cache{Enabled: true, F: 0.25, Nu: 0.01, MaxSize: 10},
-		GapEvery: 10,
+		Sampling:   GapSampling,
+		Step:       Pairwise,
+		Cache:      Cache{Enabled: true, F: 0.25, Nu: 0.01, MaxSize: 10},
+		MultiPlane: MultiPlane{N: 1000, T: 10, M: 1000}, // the defaults, off
+		GapEvery:   10,
 	}
 }

@@ -32,6 +32,7 @@ func TestPathIsEpsilonApproximate(t *testing.T) {
 	for _, cfg := range []PathConfig{
 		{Epsilon: eps, Kappa: 0.5, LambdaMin: 0.03, Solver: Config{Step: Pairwise}},
 		{Epsilon: eps, Kappa: 0.9, LambdaMin: 0.03, Solver: Config{Step: Pairwise, Sampling: GapSampling, Cache: Cache{Enabled: true}}},
+		{Epsilon: eps, Kappa: 0.7, LambdaMin: 0.03, Solver: Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 50}}},
 	} {
 		path, err := RegPath(context.Background(), p, cfg)
 		if err != nil {

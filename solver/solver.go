@@ -1,7 +1,8 @@
 // Package solver trains structural SVMs with the block-coordinate
 // Frank-Wolfe family: one configurable engine whose dimensions are
 // orthogonal, as in Osokin et al. (2016): sampling (uniform, permutation,
-// gap) x step (FW, pairwise, away) x cache (off, gap-based F/nu) x weighted
+// gap) x step (FW, pairwise, away) x plane reuse (off, the gap-based F/nu
+// cache, or the multi-plane working sets of Shah et al. 2015) x weighted
 // averaging x box constraints, plus batch Frank-Wolfe and the stochastic
 // subgradient baseline.
 //
@@ -46,7 +47,10 @@ type Solver struct {
 	ell   float64       // ell = b^T alpha
 	ellI  []float64     // ell_i (BCFW only)
 	store blockStore    // per-block dual state (BCFW only)
-	avg   *core.Average // weighted average of the iterates (nil when off)
+	avg   *core.Average // weighted average of the iterates (multi-plane: of the exact steps; nil when off)
+	// avgApprox is the weighted average of the iterates after the
+	// approximate steps of multi-plane BCFW (nil unless it makes them).
+	avgApprox *core.Average
 
 	gapEst    []float64        // stale block gaps; +Inf before the first visit
 	est       core.EstimateSum // running sum of gapEst
@@ -54,17 +58,19 @@ type Solver struct {
 	exactGaps []float64        // block gaps of the last exact pass (nil before)
 	exactAt   int64            // steps at the last exact pass
 
-	sets []cornerSet // corner sets (cache and/or explicit duals), nil when unused
-	cp   *cpState    // the planes of CuttingPlane, nil for the other algorithms
-	samp *core.Sampler
-	pcg  *rand.PCG
-	rng  *rand.Rand
+	sets  []cornerSet // corner sets (cache, working sets and/or explicit duals), nil when unused
+	reuse planeReuse  // how steps reuse the planes of the sets
+	cp    *cpState    // the planes of CuttingPlane, nil for the other algorithms
+	samp  *core.Sampler
+	pcg   *rand.PCG
+	rng   *rand.Rand
 
 	steps, calls        int64
 	hits, misses, drops int64
 	rSq                 []float64 // largest observed |psi_i(y)|^2 per block
 
 	loop     core.Loop     // the schedule of evaluations and the solver time
+	evalAt   int64         // steps at the last trace point (-1: none)
 	pathInit time.Duration // time of the path initialization (RegPath)
 	trace    []TracePoint
 	events   []string
@@ -124,10 +130,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 		xbox = nil // SSG projects its iterate itself
 	}
 	s.x = newIterate(d, xbox)
-	if cfg.Averaging {
-		s.avg = core.NewAverage(d)
-		s.x.avgs = []*core.Average{s.avg}
-	}
+	s.resetAverages()
 	s.gapEst = make([]float64, n)
 	for i := range s.gapEst {
 		s.gapEst[i] = math.Inf(1)
@@ -155,6 +158,8 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	if cfg.Algorithm == CuttingPlane {
 		s.cp = newCPState(d)
 	}
+	s.reuse = s.newReuse()
+	s.evalAt = -1
 	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), n)
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0)
 	s.rng = rand.New(s.pcg)
@@ -205,7 +210,8 @@ func (e engine) Step() error {
 	return e.s.bcfwStep()
 }
 
-func (e engine) Clock() int64                     { return e.s.steps }
+func (e engine) Clock() int64                     { return e.s.clock() }
+func (e engine) Settled() bool                    { return e.s.reuse.settled() }
 func (e engine) Passes() float64                  { return e.s.Passes() }
 func (e engine) Record(refresh bool) error        { return e.s.record(refresh) }
 func (e engine) EarlyCheckDue(stop Stop) bool     { return e.s.earlyCheckDue(stop) }
@@ -213,7 +219,7 @@ func (e engine) Reached(stop Stop) (Status, bool) { return e.s.reached(stop) }
 
 func (s *Solver) result(st Status) Result {
 	last, _ := s.Last()
-	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}
+	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.evalAt == s.steps}
 }
 
 // Current returns an exact evaluation of the current iterate: the last
@@ -221,7 +227,7 @@ func (s *Solver) result(st Status) Result {
 // appended to the trace (never counted as oracle calls, as TraceEvery's),
 // so that the trace ends at the current iterate.
 func (s *Solver) Current() (TracePoint, error) {
-	if last, ok := s.Last(); ok && s.loop.LastEval == s.steps {
+	if last, ok := s.Last(); ok && s.evalAt == s.steps {
 		return last, nil
 	}
 	if err := s.record(false); err != nil {
@@ -248,7 +254,7 @@ func (s *Solver) currentExactGap() (float64, bool) {
 // exact gap pass (Stop.EarlyCheck).
 func (s *Solver) earlyCheckDue(stop Stop) bool {
 	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == BCFW &&
-		s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
+		s.evalAt != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
 
 // reached reports whether an exact gap of the current iterate reached
@@ -293,13 +299,15 @@ func (s *Solver) Problem() oracles.Problem { return s.p }
 func (s *Solver) Weights() []float64 { return append([]float64(nil), s.x.w...) }
 
 // AverageWeights returns a copy of the weighted-average weights, or nil when
-// averaging is off.
+// averaging is off. For multi-plane BCFW they are those of the interpolation
+// of the averages of the exact and approximate steps with the best dual
+// (Shah et al. 2015, Sec. 3.5), the averaged point the trace reports.
 func (s *Solver) AverageWeights() []float64 {
 	if s.avg == nil {
 		return nil
 	}
 	out := make([]float64, s.d)
-	s.avg.Value(s.x.v, out)
+	s.averagedPoint(out)
 	if s.box != nil {
 		s.box.clipAll(out, out)
 	}

@@ -158,6 +158,9 @@ var variants = []struct {
 	{"bcfw cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
 	{"bcpfw gap cache", Config{Step: Pairwise, Sampling: GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
 	{"bcafw gap cache", Config{Step: Away, Sampling: GapSampling, Cache: Cache{Enabled: true}, GapEvery: 3}},
+	{"mp-bcfw", Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
+	{"mp-bcfw averaging small sets", Config{Sampling: Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 400, N: 2, T: 2}}},
+	{"mp-bcafw averaging", Config{Sampling: Permutation, Step: Away, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
 	{"fw", Config{Algorithm: FW}},
 	{"fw predefined averaging", Config{Algorithm: FW, StepSize: Predefined, Averaging: true}},
 	{"ssg averaging", Config{Algorithm: SSG, Averaging: true}},
@@ -343,6 +346,7 @@ func requireSameRun(t *testing.T, a, b *Solver) {
 	}
 	for k := range ta {
 		ta[k].Seconds, tb[k].Seconds = 0, 0
+		ta[k].OracleTimeShare, tb[k].OracleTimeShare = 0, 0
 		if fmt.Sprint(ta[k]) != fmt.Sprint(tb[k]) {
 			t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tb[k])
 		}

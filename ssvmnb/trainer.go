@@ -24,6 +24,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"io"
 	"math"
 	"os"
@@ -155,12 +156,10 @@ func (t *Trainer) Last() solver.TracePoint {
 func (t *Trainer) Current() solver.TracePoint {
 	p, err := t.s.Current()
 	if err != nil {
-		nan := math.NaN()
-		return solver.TracePoint{Pass: t.s.Passes(), OracleCalls: t.s.OracleCalls(), Steps: t.s.Steps(),
-			Seconds: t.s.Elapsed().Seconds(), Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan,
-			TrainLoss: nan, TestLoss: nan, PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: t.s.Lambda(),
-			ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
-			ActiveMean: nan, CacheMean: nan, Event: "evaluation failed: " + err.Error()}
+		pt := run.Blank()
+		pt.Pass, pt.OracleCalls, pt.Steps, pt.Seconds = t.s.Passes(), t.s.OracleCalls(), t.s.Steps(), t.s.Elapsed().Seconds()
+		pt.Lambda, pt.Event = t.s.Lambda(), "evaluation failed: "+err.Error()
+		return pt
 	}
 	return p
 }

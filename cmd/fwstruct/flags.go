@@ -170,7 +170,14 @@ type solverFlags struct {
 	workers    int
 	accuracy   float64
 	cpTol      float64
-	set        *flag.FlagSet // the flag set registered with, to tell which flags were given
+
+	multiplane  bool
+	mpN, mpT    int
+	mpM         int
+	mpRule      string
+	mpCostRatio float64
+
+	set *flag.FlagSet // the flag set registered with, to tell which flags were given
 }
 
 func (f *solverFlags) register(fs *flag.FlagSet) {
@@ -196,6 +203,27 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: one per CPU)")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
 	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
+	fs.BoolVar(&f.multiplane, "multiplane", false, "multi-plane BCFW (Shah et al. 2015): per-example working sets of planes and approximate passes\n(sampling perm unless --sampling says otherwise; the --preset does not apply)")
+	fs.IntVar(&f.mpN, "mp-n", 1000, "multi-plane: planes kept per example, N (0: none, as in the paper)")
+	fs.IntVar(&f.mpT, "mp-t", 10, "multi-plane: outer iterations an unused plane is kept, T (0: until N drops it)")
+	fs.IntVar(&f.mpM, "mp-m", 1000, "multi-plane: most approximate passes per outer iteration, M (0: none; --mp-n 0 --mp-m 0 is BCFW)")
+	fs.StringVar(&f.mpRule, "mp-rule", "time", "multi-plane: the rule ending the approximate passes measures solver time (time) or a deterministic cost (cost)")
+	fs.Float64Var(&f.mpCostRatio, "mp-cost-ratio", 0, "multi-plane cost rule: cost of an oracle call in plane evaluations (needed with --mp-rule cost)")
+}
+
+// multiPlane returns the multi-plane settings the flags describe.
+func (f *solverFlags) multiPlane() (solver.MultiPlane, error) {
+	rule, err := solver.ParsePassRule(f.mpRule)
+	if err != nil {
+		return solver.MultiPlane{}, fmt.Errorf("--mp-rule: %w", err)
+	}
+	zero := func(v int) int { // the flags spell out the defaults; 0 means none, as in the paper
+		if v <= 0 {
+			return -1
+		}
+		return v
+	}
+	return solver.MultiPlane{Enabled: f.multiplane, N: zero(f.mpN), T: zero(f.mpT), M: zero(f.mpM), Rule: rule, CostRatio: f.mpCostRatio}, nil
 }
 
 // solverFlagNames lists the flags of solverFlags that fix the trajectory
@@ -229,8 +257,23 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	if err != nil {
 		return solver.Config{}, fmt.Errorf("--solver: %w", err)
 	}
-	if alg != solver.BCFW {
-		preset = solver.Config{} // the preset's options are bcfw's
+	if alg != solver.BCFW || f.multiplane {
+		// The preset's options are bcfw's; multi-plane BCFW is its own
+		// choice of plane reuse, with permutation sampling (Shah et al.).
+		preset = solver.Config{}
+	}
+	if f.multiplane {
+		preset.Sampling = solver.Permutation
+	} else {
+		for _, name := range []string{"mp-n", "mp-t", "mp-m", "mp-rule", "mp-cost-ratio"} {
+			if f.given(name) {
+				return solver.Config{}, fmt.Errorf("--%s needs --multiplane", name)
+			}
+		}
+	}
+	mp, err := f.multiPlane()
+	if err != nil {
+		return solver.Config{}, err
 	}
 	samp, step, cache := preset.Sampling, preset.Step, preset.Cache.Enabled
 	if f.sampling != "" {
@@ -261,6 +304,10 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		flagCheck{"trace-every", "finite and >= 0 (0: none)", f.traceEvery, f.traceEvery >= 0 && !math.IsInf(f.traceEvery, 1)},
 		flagCheck{"cache-size", ">= 1", float64(f.cacheSize), f.cacheSize >= 1},
 		flagCheck{"workers", ">= 0 (0: one per CPU)", float64(f.workers), f.workers >= 0},
+		flagCheck{"mp-n", ">= 0 (0: no working sets)", float64(f.mpN), f.mpN >= 0},
+		flagCheck{"mp-t", ">= 0 (0: keep planes until --mp-n drops them)", float64(f.mpT), f.mpT >= 0},
+		flagCheck{"mp-m", ">= 0 (0: no approximate passes)", float64(f.mpM), f.mpM >= 0},
+		flagCheck{"mp-cost-ratio", "finite and >= 0", f.mpCostRatio, f.mpCostRatio >= 0 && !math.IsInf(f.mpCostRatio, 1)},
 	); err != nil {
 		return solver.Config{}, err
 	}
@@ -268,7 +315,8 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
 		Seed: f.seed, CPTol: f.cpTol,
-		Cache: solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+		Cache:      solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+		MultiPlane: mp,
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
 		box := &solver.Box{}
@@ -388,4 +436,23 @@ func checkFlags(checks ...flagCheck) error {
 		}
 	}
 	return nil
+}
+
+// describeMultiPlane returns the multi-plane settings for the header line
+// (empty when off).
+func describeMultiPlane(mp solver.MultiPlane) string {
+	if !mp.Enabled {
+		return ""
+	}
+	show := func(v int, none string) string {
+		if v < 0 {
+			return none
+		}
+		return strconv.Itoa(v)
+	}
+	out := fmt.Sprintf(", multi-plane N=%s T=%s M=%s rule %s", show(mp.N, "0"), show(mp.T, "inf"), show(mp.M, "0"), mp.Rule)
+	if mp.Rule == solver.RuleCost {
+		out += fmt.Sprintf(" (oracle = %g planes)", mp.CostRatio)
+	}
+	return out
 }

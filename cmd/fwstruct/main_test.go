@@ -70,6 +70,41 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 	}
 }
 
+// TestTrainMultiPlane trains with multi-plane BCFW and the cost rule: the
+// header shows the settings (permutation sampling implied), the trace the
+// multi-plane fields, and the run is reproducible.
+func TestTrainMultiPlane(t *testing.T) {
+	dir := t.TempDir()
+	var traces [2][]map[string]any
+	for k := range traces {
+		trace := filepath.Join(dir, "trace.json")
+		code, out, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "4", "--gap-every", "2",
+			"--multiplane", "--mp-t", "5", "--mp-rule", "cost", "--mp-cost-ratio", "30", "--trace", trace, "--progress", "off")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(out, "sampling perm") || !strings.Contains(out, "multi-plane N=1000 T=5 M=1000 rule cost (oracle = 30 planes)") {
+			t.Fatalf("header: %s", out)
+		}
+		raw, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &traces[k]); err != nil {
+			t.Fatal(err)
+		}
+		last := traces[k][len(traces[k])-1]
+		for _, key := range []string{"approx_passes", "approx_passes_last", "working_set_mean"} {
+			if _, ok := last[key]; !ok {
+				t.Fatalf("trace point lacks %q: %v", key, last)
+			}
+		}
+	}
+	if len(traces[0]) != len(traces[1]) || traces[0][len(traces[0])-1]["dual"] != traces[1][len(traces[1])-1]["dual"] {
+		t.Fatal("two runs with the cost rule differ")
+	}
+}
+
 func TestCommandLineErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
@@ -91,6 +126,10 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"train", "--no-such-flag"}, 2, "flag provided but not defined"},
 		{[]string{"eval"}, 2, "--model"},
 		{[]string{"eval", "--model", bad}, 1, "format"},
+		{[]string{"train", "--data", "synthetic", "--multiplane", "--sampling", "uniform"}, 1, "permutation sampling"},
+		{[]string{"train", "--data", "synthetic", "--multiplane", "--mp-rule", "cost"}, 1, "CostRatio"},
+		{[]string{"train", "--data", "synthetic", "--multiplane", "--mp-rule", "slope"}, 1, "unknown multi-plane pass rule"},
+		{[]string{"train", "--data", "synthetic", "--multiplane", "--cache", "--sampling", "perm"}, 1, "enable one of them"},
 		{[]string{"download"}, 2, "Usage"},
 		{[]string{"download", "mnist"}, 1, "unknown dataset"},
 	}

@@ -64,7 +64,7 @@ func buildTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring, stat
 			return nil, "", err
 		}
 		cfg := s.Config()
-		return s, fmt.Sprintf("solver %s (sampling %s, %s steps, cache %v), lambda = %g", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, cfg.Lambda), nil
+		return s, fmt.Sprintf("solver %s (sampling %s, %s steps, cache %v%s), lambda = %g", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, describeMultiPlane(cfg.MultiPlane), cfg.Lambda), nil
 	}
 	m, err := factorModel(train)
 	if err != nil {

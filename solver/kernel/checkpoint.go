@@ -175,6 +175,10 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	s.rng = rand.New(s.pcg)
 	s.steps, s.calls, s.loop.Elapsed, s.trace = c.Steps, c.Calls, c.Elapsed, c.Trace
+	for k := range s.trace { // never computed here; 0 in older checkpoints
+		s.trace[k].ForgetMultiPlane()
+		s.trace[k].ForgetSoft()
+	}
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	if c.PendingAt >= 0 {
 		if c.PendingAt != c.Steps || len(c.PendingYStar) != n || len(c.PendingH) != n || len(c.PendingHBar) != n {

@@ -116,13 +116,9 @@ func (s *Solver) testError(e *expansion) float64 {
 // average when kept) without changing the state; the pass is returned for
 // record to commit.
 func (s *Solver) evaluate(refresh bool) (run.Point, *pass) {
-	nan := math.NaN()
-	pt := run.Point{
-		Pass: s.Passes(), OracleCalls: s.calls, Steps: s.steps, Seconds: s.loop.Elapsed.Seconds(),
-		GapEstimate: nan, TrainLoss: nan, TestLoss: nan, PrimalAvg: nan, DualAvg: nan, GapAvg: nan,
-		Refresh: refresh, Lambda: s.lambda,
-		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan, CacheMean: nan,
-	}
+	pt := run.Blank()
+	pt.Pass, pt.OracleCalls, pt.Steps, pt.Seconds = s.Passes(), s.calls, s.steps, s.loop.Elapsed.Seconds()
+	pt.Refresh, pt.Lambda = refresh, s.lambda
 	e := s.current()
 	ps := s.oraclePass(&e)
 	pt.Primal, pt.Dual, pt.Gap, _ = s.objectives(ps)

@@ -62,6 +62,18 @@ type Point struct {
 	ActiveMean  float64 // mean active-set size over blocks
 	CacheMean   float64 // mean number of stored corners over blocks
 
+	// Multi-plane BCFW (Shah et al. 2015; NaN for the other solvers).
+	// ApproxPasses counts the approximate passes made so far (approximate
+	// block steps / n; they call no oracle, so Pass does not count them);
+	// ApproxPassesLast those of the last completed outer iteration (Fig. 6,
+	// bottom); WorkingSetMean is the mean number of planes in the working
+	// sets W_i (Fig. 6, top); OracleTimeShare is the share of the solver
+	// time spent in the max-oracle calls of the exact steps (Sec. 4.1).
+	ApproxPasses     float64
+	ApproxPassesLast float64
+	WorkingSetMean   float64
+	OracleTimeShare  float64
+
 	// ApproximateGap is true when the gap passes used an approximate oracle
 	// (an oracles.Approximate problem without an exact one): Primal is then
 	// a lower bound of the primal and Gap an estimate, not a certificate.
@@ -80,6 +92,33 @@ type Point struct {
 	// that compares with hard solvers (NaN for the others).
 	HardPrimal float64
 }
+
+// Blank returns a point with every float field NaN (not computed) and
+// every count zero: solvers start their points from it and set what they
+// compute, so that a field added later is never a silent 0.
+func Blank() Point {
+	nan := math.NaN()
+	return Point{
+		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan,
+		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: nan,
+		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
+		ActiveMean: nan, CacheMean: nan,
+		ApproxPasses: nan, ApproxPassesLast: nan, WorkingSetMean: nan, OracleTimeShare: nan,
+		Rho: nan, HardPrimal: nan,
+	}
+}
+
+// ForgetMultiPlane and ForgetSoft set to NaN the fields of multi-plane
+// BCFW and of the soft-constraint solver, for solvers that never compute
+// them: a trace decoded from an older checkpoint (gob leaves fields it did
+// not hold at 0) then says "not computed" instead of 0.
+func (p *Point) ForgetMultiPlane() {
+	nan := math.NaN()
+	p.ApproxPasses, p.ApproxPassesLast, p.WorkingSetMean, p.OracleTimeShare = nan, nan, nan, nan
+}
+
+// ForgetSoft: see ForgetMultiPlane.
+func (p *Point) ForgetSoft() { p.Rho, p.HardPrimal = math.NaN(), math.NaN() }
 
 // StalenessRatio returns GapEstimate / Gap (Osokin et al. 2016, Fig. 1b).
 func (p Point) StalenessRatio() float64 { return p.GapEstimate / p.Gap }
@@ -114,6 +153,10 @@ type tracePointJSON struct {
 	DropSteps        int64    `json:"drop_steps,omitempty"`
 	ActiveMean       *float64 `json:"active_set_mean,omitempty"`
 	CacheMean        *float64 `json:"cache_size_mean,omitempty"`
+	ApproxPasses     *float64 `json:"approx_passes,omitempty"`
+	ApproxPassesLast *float64 `json:"approx_passes_last,omitempty"`
+	WorkingSetMean   *float64 `json:"working_set_mean,omitempty"`
+	OracleTimeShare  *float64 `json:"oracle_time_share,omitempty"`
 	ApproximateGap   bool     `json:"approximate_gap,omitempty"`
 	Event            string   `json:"event,omitempty"`
 	Rho              *float64 `json:"rho,omitempty"`
@@ -147,6 +190,8 @@ func (p Point) MarshalJSON() ([]byte, error) {
 		ChiGapEstimate: finite(p.ChiGapEstimate),
 		CacheHits:      p.CacheHits, CacheMisses: p.CacheMisses, DropSteps: p.DropSteps,
 		ActiveMean: finite(p.ActiveMean), CacheMean: finite(p.CacheMean),
+		ApproxPasses: finite(p.ApproxPasses), ApproxPassesLast: finite(p.ApproxPassesLast),
+		WorkingSetMean: finite(p.WorkingSetMean), OracleTimeShare: finite(p.OracleTimeShare),
 		ApproximateGap: p.ApproximateGap, Event: p.Event,
 		Rho: finite(p.Rho), HardPrimal: finite(p.HardPrimal),
 	})
@@ -169,6 +214,8 @@ func (p *Point) UnmarshalJSON(b []byte) error {
 		ChiGapEstimate: orNaN(j.ChiGapEstimate),
 		CacheHits:      j.CacheHits, CacheMisses: j.CacheMisses, DropSteps: j.DropSteps,
 		ActiveMean: orNaN(j.ActiveMean), CacheMean: orNaN(j.CacheMean),
+		ApproxPasses: orNaN(j.ApproxPasses), ApproxPassesLast: orNaN(j.ApproxPassesLast),
+		WorkingSetMean: orNaN(j.WorkingSetMean), OracleTimeShare: orNaN(j.OracleTimeShare),
 		ApproximateGap: j.ApproximateGap, Event: j.Event,
 		Rho: orNaN(j.Rho), HardPrimal: orNaN(j.HardPrimal),
 	}

@@ -141,6 +141,9 @@ func (s *Solver) restore(c *checkpoint) error {
 	s.steps, s.calls = c.Steps, c.Calls
 	s.loop.Elapsed = c.Elapsed
 	s.trace = c.Trace
+	for k := range s.trace { // never computed here; 0 in older checkpoints
+		s.trace[k].ForgetMultiPlane()
+	}
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	return nil
 }

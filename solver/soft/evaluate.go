@@ -1,6 +1,7 @@
 package soft
 
 import (
+	"github.com/fwstruct/fwstruct/solver/run"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -37,15 +38,10 @@ func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
 	lambda, rho, M := s.cfg.Lambda, s.cfg.Rho, float64(s.nEx)
 	wSq, dSq := floats.Dot(s.w, s.w), floats.Dot(s.delta, s.delta)
 	hard := lambda/2*wSq + bracket/M
-	nan := math.NaN()
-	pt := TracePoint{
-		Steps: s.steps, Seconds: s.loop.Elapsed.Seconds(),
-		Primal: hard + rho/2*dSq, Dual: lossDot/M - lambda/2*wSq - rho/2*dSq, GapEstimate: nan,
-		TrainLoss: nan, TestLoss: nan, PrimalAvg: nan, DualAvg: nan, GapAvg: nan,
-		Refresh: refresh, Lambda: lambda,
-		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
-		ActiveMean: nan, CacheMean: nan, Rho: rho, HardPrimal: hard,
-	}
+	pt := run.Blank()
+	pt.Steps, pt.Seconds = s.steps, s.loop.Elapsed.Seconds()
+	pt.Primal, pt.Dual = hard+rho/2*dSq, lossDot/M-lambda/2*wSq-rho/2*dSq
+	pt.Refresh, pt.Lambda, pt.Rho, pt.HardPrimal = refresh, lambda, rho, hard
 	pt.Gap = pt.Primal - pt.Dual
 	if refresh {
 		copy(s.gapEst, s.work.blkGap)

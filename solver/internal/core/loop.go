@@ -44,6 +44,32 @@ type StepCoster interface {
 	StepCost() float64
 }
 
+// Phased is an optional interface of an Engine whose steps come in phases
+// that make no oracle call and do not advance its clock (the approximate
+// passes of multi-plane BCFW, which end an outer iteration). Such a phase
+// costs no passes, so Loop lets it finish before it stops on Stop.Passes:
+// a run ends between phases, where the next step may call the oracle.
+type Phased interface {
+	// Settled reports whether the engine is between phases.
+	Settled() bool
+}
+
+// settled reports whether e is between phases (always, unless it is Phased).
+func settled(e Engine) bool {
+	p, ok := e.(Phased)
+	return !ok || p.Settled()
+}
+
+// budgetSpent reports whether the pass budget of stop is used up at a point
+// where the run may stop.
+func budgetSpent(stop run.Stop, e Engine) bool {
+	return stop.Passes > 0 && e.Passes() >= stop.Passes-1e-9 && settled(e)
+}
+
+// maxChunkSteps bounds the Step calls between two checks of the stopping
+// criteria (time, cancellation) when steps do not advance the clock.
+const maxChunkSteps = 1024
+
 // Loop is the schedule of a run: exact gap passes every GapEvery passes
 // (the algorithm's own, which Record(true) counts), observe-only
 // evaluations every TraceEvery passes (never counted), and the stopping
@@ -60,6 +86,8 @@ type Loop struct {
 	NextTrace int64 // clock of the next observe-only evaluation
 	LastEval  int64 // clock of the last trace point (-1: none)
 	Elapsed   time.Duration
+
+	chunkStart time.Time // start of the chunk of steps under way (zero between chunks)
 }
 
 // NewLoop returns the schedule of a fresh run.
@@ -101,6 +129,16 @@ func (l *Loop) Advance(mark, now int64, every float64) int64 {
 // Reschedule restarts the gap schedule from the clock now (after a change
 // of the run, e.g. of lambda).
 func (l *Loop) Reschedule(now int64) { l.NextGap = l.Advance(now, now, l.GapEvery) }
+
+// Now returns the solver time so far, the chunk of steps under way
+// included: what an engine measures its own progress against (the time
+// rule of multi-plane BCFW), excluding the evaluations.
+func (l *Loop) Now() time.Duration {
+	if l.chunkStart.IsZero() {
+		return l.Elapsed
+	}
+	return l.Elapsed + time.Since(l.chunkStart)
+}
 
 // Fits reports whether cost more passes fit in the budget of stop.
 func Fits(stop run.Stop, passes, cost float64) bool {
@@ -148,19 +186,20 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		if now < l.NextTrace {
 			chunk = min(chunk, l.NextTrace-now)
 		}
-		t0 := time.Now()
+		l.chunkStart = time.Now()
 		var err error
 		budget := false
-		for e.Clock()-now < chunk {
+		for calls := 0; e.Clock()-now < chunk && calls < maxChunkSteps; calls++ {
 			if c, ok := e.(StepCoster); ok && !Fits(stop, e.Passes(), c.StepCost()) {
 				budget = true
 				break
 			}
-			if err = e.Step(); err != nil || stop.Passes > 0 && e.Passes() >= stop.Passes || e.EarlyCheckDue(stop) {
+			if err = e.Step(); err != nil || budgetSpent(stop, e) || e.EarlyCheckDue(stop) {
 				break
 			}
 		}
-		l.Elapsed += time.Since(t0)
+		l.Elapsed += time.Since(l.chunkStart)
+		l.chunkStart = time.Time{}
 		if err != nil {
 			return 0, err
 		}
@@ -176,7 +215,7 @@ func (l *Loop) Check(ctx context.Context, stop run.Stop, e Engine, start time.Ti
 	if st, ok := e.Reached(stop); ok {
 		return st, true
 	}
-	if stop.Passes > 0 && e.Passes() >= stop.Passes-1e-9 {
+	if budgetSpent(stop, e) {
 		return run.StatusPasses, true
 	}
 	if stop.Duration > 0 && time.Since(start) >= stop.Duration {

@@ -152,3 +152,53 @@ func TestAdvance(t *testing.T) {
 		}
 	}
 }
+
+// phased is a fake engine whose every pass of n oracle steps is followed
+// by free steps (no oracle call, no clock tick), a phase that ends with
+// the clock's last tick, like the approximate passes of multi-plane BCFW.
+type phased struct {
+	fake
+	free, left int64 // free steps per phase, left in the current one
+	done       int64 // free steps made
+}
+
+func (p *phased) Step() error {
+	if p.left > 0 {
+		p.left--
+		p.done++
+		if p.left == 0 {
+			p.steps++ // the pass's last tick comes when its phase ends
+		}
+		return nil
+	}
+	p.calls++
+	if (p.calls)%p.n == 0 && p.free > 0 {
+		p.left = p.free
+		return nil
+	}
+	p.steps++
+	return nil
+}
+func (p *phased) Settled() bool { return p.left == 0 }
+
+func TestLoopLetsPhasesFinish(t *testing.T) {
+	const n = 10
+	for _, tc := range []struct {
+		free   int64
+		budget float64
+	}{{0, 3}, {5, 3}, {5000, 2}, {7, 2.5}} {
+		l := NewLoop(n, 1, 0, 1, true)
+		p := &phased{fake: fake{n: n, loop: &l, failAt: -1}, free: tc.free}
+		st, err := l.Run(context.Background(), run.Stop{Passes: tc.budget}, p)
+		if err != nil || st != run.StatusPasses {
+			t.Fatalf("%+v: status %v, err %v", tc, st, err)
+		}
+		if p.left != 0 || p.Passes() > tc.budget+1e-9 {
+			t.Fatalf("%+v: stopped inside a phase (%d free steps left) or over budget (%v passes)", tc, p.left, p.Passes())
+		}
+		// Every pass of oracle steps made is followed by its whole phase.
+		if exact := p.calls - int64(len(p.records)-1)*n; p.done != exact/n*tc.free {
+			t.Fatalf("%+v: %d free steps after %d oracle steps", tc, p.done, exact)
+		}
+	}
+}
