@@ -39,9 +39,12 @@ demo:
 		--trace $(OUT)/demo-trace.json --model $(OUT)/demo-model.json
 	@echo "trace: $(OUT)/demo-trace.json  model: $(OUT)/demo-model.json"
 
+# Every package's benchmarks (BENCHPKGS); the long figure measurements
+# (BenchmarkShahFigures, ...) run only with their -args flag, see their docs.
 BENCHTIME ?= 2s
+BENCHPKGS ?= ./...
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./oracles ./solver ./solver/soft ./datasets
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(BENCHPKGS)
 
 # go test -fuzz takes one function of one package at a time: list the Fuzz
 # functions of every package with tests (FUZZPKGS) and fuzz each for FUZZTIME.
