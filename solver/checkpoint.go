@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -158,15 +157,11 @@ func (s *Solver) Save(w io.Writer) error {
 		}
 	}
 	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
-	rng, err := s.pcg.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("solver: save: %w", err)
+	var err error
+	if c.RNG, err = core.RandomState("solver", s.pcg); err != nil {
+		return err
 	}
-	c.RNG = rng
-	if err := gob.NewEncoder(w).Encode(&c); err != nil {
-		return fmt.Errorf("solver: save: %w", err)
-	}
-	return nil
+	return core.WriteCheckpoint(w, "solver", &c)
 }
 
 func needLen(name string, got, want int) error {
@@ -185,11 +180,8 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 		return nil, errors.New("solver: load: nil problem")
 	}
 	var c checkpoint
-	if err := gob.NewDecoder(r).Decode(&c); err != nil {
-		return nil, fmt.Errorf("solver: load: not a readable checkpoint: %w", err)
-	}
-	if c.Version < 1 || c.Version > checkpointVersion {
-		return nil, fmt.Errorf("solver: load: checkpoint version %d, this build reads 1 to %d", c.Version, checkpointVersion)
+	if err := core.ReadCheckpoint(r, "solver", &c, func() int { return c.Version }, 1, checkpointVersion); err != nil {
+		return nil, err
 	}
 	if c.Version < 3 {
 		c.EvalAt = c.LastEval    // the clock counted every step

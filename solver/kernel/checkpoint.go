@@ -1,9 +1,9 @@
 package kernel
 
 import (
-	"encoding/gob"
 	"errors"
 	"fmt"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -72,15 +72,11 @@ func (s *Solver) Save(w io.Writer) error {
 		c.PendingWNorm, c.PendingEll, c.PendingTr, c.PendingActive = p.wNormSq, p.ell, p.trainErr, p.active
 	}
 	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
-	rng, err := s.pcg.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("kernel: save: %w", err)
+	var err error
+	if c.RNG, err = core.RandomState("kernel", s.pcg); err != nil {
+		return err
 	}
-	c.RNG = rng
-	if err := gob.NewEncoder(w).Encode(&c); err != nil {
-		return fmt.Errorf("kernel: save: %w", err)
-	}
-	return nil
+	return core.WriteCheckpoint(w, "kernel", &c)
 }
 
 // Load restores a solver saved by Save for problem p (the problem it was
@@ -91,11 +87,8 @@ func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
 		return nil, errors.New("kernel: load: nil problem")
 	}
 	var c checkpoint
-	if err := gob.NewDecoder(r).Decode(&c); err != nil {
-		return nil, fmt.Errorf("kernel: load: not a readable checkpoint: %w", err)
-	}
-	if c.Version != checkpointVersion {
-		return nil, fmt.Errorf("kernel: load: checkpoint version %d, this build reads %d", c.Version, checkpointVersion)
+	if err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
+		return nil, err
 	}
 	if c.N != p.Len() || c.K != p.NumClasses() || c.F != p.NumFeatures() || c.Fingerprint != solver.Fingerprint(p) {
 		return nil, fmt.Errorf("kernel: load: checkpoint of a problem with n=%d, %d classes, %d features does not match this one or its labels", c.N, c.K, c.F)

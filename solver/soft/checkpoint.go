@@ -1,7 +1,6 @@
 package soft
 
 import (
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -66,13 +65,10 @@ func (s *Solver) Save(w io.Writer) error {
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval,
 	}
 	var err error
-	if c.Draws, err = s.samp.Checkpoint(s.pcg); err == nil {
-		err = gob.NewEncoder(w).Encode(&c)
-	}
-	if err != nil {
+	if c.Draws, err = s.samp.Checkpoint(s.pcg); err != nil {
 		return fmt.Errorf("soft: save: %w", err)
 	}
-	return nil
+	return core.WriteCheckpoint(w, "soft", &c)
 }
 
 // Load restores a solver saved by Save for the model m, which must be the
@@ -85,11 +81,8 @@ func Load(r io.Reader, m *factorgraph.Model, opts ...Option) (*Solver, error) {
 		return nil, errors.New("soft: load: nil model")
 	}
 	var c checkpoint
-	if err := gob.NewDecoder(r).Decode(&c); err != nil {
-		return nil, fmt.Errorf("soft: load: not a readable checkpoint: %w", err)
-	}
-	if c.Version != checkpointVersion {
-		return nil, fmt.Errorf("soft: load: checkpoint version %d, this build reads %d", c.Version, checkpointVersion)
+	if err := core.ReadCheckpoint(r, "soft", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
+		return nil, err
 	}
 	if c.Examples != m.Len() || c.D != m.Dim() || c.Fingerprint != Fingerprint(m) {
 		return nil, fmt.Errorf("soft: load: checkpoint of a model with %d examples and d=%d does not match this model (%d examples, d=%d) or its graphs and labels", c.Examples, c.D, m.Len(), m.Dim())
