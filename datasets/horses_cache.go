@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"hash/crc32"
 	"io"
 	"math"
@@ -67,44 +68,30 @@ func horsesCachePath(dir string, key [32]byte) (string, error) {
 	return filepath.Join(dir, "horses-"+hex.EncodeToString(key[:12])+".bin"), nil
 }
 
-// writeHorsesCache writes the records through a temporary file renamed
-// into place.
-func writeHorsesCache(path string, key [32]byte, recs []horseRecord, bins int) (err error) {
+// writeHorsesCache writes the records atomically (a temporary file renamed
+// into place): the records, then the CRC-32C of everything before it.
+func writeHorsesCache(path string, key [32]byte, recs []horseRecord, bins int) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".horses-*.part")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	return atomicfile.WriteFile(path, 0o644, func(out io.Writer) error {
+		crc := crc32.New(castagnoli)
+		bw := bufio.NewWriterSize(io.MultiWriter(out, crc), 1<<20)
+		w := &binWriter{w: bw}
+		w.bytes([]byte(horsesMagic))
+		w.bytes(key[:])
+		w.u32(uint32(len(recs)), uint32(bins))
+		for k := range recs {
+			writeHorseRecord(w, &recs[k])
 		}
-	}()
-	crc := crc32.New(castagnoli)
-	bw := bufio.NewWriterSize(io.MultiWriter(tmp, crc), 1<<20)
-	w := &binWriter{w: bw}
-	w.bytes([]byte(horsesMagic))
-	w.bytes(key[:])
-	w.u32(uint32(len(recs)), uint32(bins))
-	for k := range recs {
-		writeHorseRecord(w, &recs[k])
-	}
-	if w.err != nil {
-		return w.err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = binary.Write(tmp, binary.LittleEndian, crc.Sum32()); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+		if w.err != nil {
+			return w.err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return binary.Write(out, binary.LittleEndian, crc.Sum32())
+	})
 }
 
 func writeHorseRecord(w *binWriter, rec *horseRecord) {
