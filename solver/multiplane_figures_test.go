@@ -210,12 +210,12 @@ func medianReached(x []float64) float64 {
 
 func last(tr []TracePoint) TracePoint { return tr[len(tr)-1] }
 
-func writeTrace(b *testing.B, path string, tr []TracePoint) {
+func writeTrace(tb testing.TB, path string, tr []TracePoint) {
 	raw, err := json.Marshal(tr)
 	if err == nil {
 		err = os.WriteFile(path, raw, 0o644)
 	}
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 }
