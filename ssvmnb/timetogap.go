@@ -2,9 +2,7 @@ package ssvmnb
 
 import (
 	"fmt"
-	"math"
-
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
 )
 
 // SecondsTo returns, for every trainer of the group, the solver seconds at
@@ -13,20 +11,9 @@ import (
 func (g Group) SecondsTo(eps float64) []float64 {
 	out := make([]float64, len(g.Trainers))
 	for k, t := range g.Trainers {
-		out[k] = secondsToGap(t.Trace(), eps)
+		out[k] = viz.SecondsToGap(t.Trace(), eps)
 	}
 	return out
-}
-
-// secondsToGap returns the solver seconds of the first trace point whose
-// duality gap is at most eps, or NaN when the trace never gets there.
-func secondsToGap(trace []solver.TracePoint, eps float64) float64 {
-	for _, p := range trace {
-		if p.Gap <= eps {
-			return p.Seconds
-		}
-	}
-	return math.NaN()
 }
 
 // TimeToGapTable tabulates, for every target gap, the median over seeds of

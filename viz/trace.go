@@ -349,10 +349,28 @@ func Aggregate(name string, runs [][]solver.TracePoint, x XAxis, value func(solv
 // gap is at most eps, or NaN when the trace never gets there: the entry
 // of a "passes to reach gap eps" table or bar chart of a parameter sweep.
 func PassesToGap(trace []solver.TracePoint, eps float64) float64 {
-	for _, p := range trace {
-		if p.Gap <= eps {
-			return p.Pass
-		}
+	if p, ok := firstGapBelow(trace, eps); ok {
+		return p.Pass
 	}
 	return math.NaN()
+}
+
+// SecondsToGap is PassesToGap on the time axis: the solver seconds of the
+// first trace point whose duality gap is at most eps, or NaN.
+func SecondsToGap(trace []solver.TracePoint, eps float64) float64 {
+	if p, ok := firstGapBelow(trace, eps); ok {
+		return p.Seconds
+	}
+	return math.NaN()
+}
+
+// firstGapBelow returns the first trace point whose duality gap is at most
+// eps (a NaN gap never is).
+func firstGapBelow(trace []solver.TracePoint, eps float64) (solver.TracePoint, bool) {
+	for _, p := range trace {
+		if p.Gap <= eps {
+			return p, true
+		}
+	}
+	return solver.TracePoint{}, false
 }
