@@ -124,3 +124,35 @@ func OracleShareTable(ts ...*Trainer) *Table {
 	}
 	return t
 }
+
+// SuboptimalityTable tabulates, for every trainer and target eps, the
+// effective passes and the solver seconds at the first trace point where
+// the primal suboptimality P - dStar of the iterate, or of the averaged
+// iterate when the trainer keeps one, is at most eps ("passes / seconds";
+// "not reached" when no point is): the numbers behind Suboptimality, read
+// off the same points (a NaN dStar means BestDual of the trainers).
+func SuboptimalityTable(targets []float64, dStar float64, ts ...*Trainer) *Table {
+	if math.IsNaN(dStar) {
+		dStar = BestDual(ts...)
+	}
+	t := &Table{Caption: fmt.Sprintf("effective passes / solver seconds to P - D* <= eps (iterate or its average, whichever first), D* = %.6g", dStar),
+		Columns: []string{"method"}}
+	for _, eps := range targets {
+		t.Columns = append(t.Columns, fmt.Sprintf("eps %g", eps))
+	}
+	for _, tr := range ts {
+		row := []any{tr.Name}
+		for _, eps := range targets {
+			cell := "not reached"
+			for _, p := range tr.Trace() {
+				if p.Primal-dStar <= eps || p.PrimalAvg-dStar <= eps {
+					cell = fmt.Sprintf("%s / %s", Cell(p.Pass), Cell(p.Seconds))
+					break
+				}
+			}
+			row = append(row, cell)
+		}
+		t.AddRow(row...)
+	}
+	return t
+}

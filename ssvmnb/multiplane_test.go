@@ -99,6 +99,24 @@ func TestMultiPlaneInSessions(t *testing.T) {
 		t.Fatalf("BCFW alone: %d curves, notes %q", len(only.Series), only.Notes)
 	}
 
+	// The table reads the first point at or below each target off the traces.
+	st := SuboptimalityTable([]float64{0.5, 1e-9}, math.NaN(), ts...)
+	for k, tr := range ts {
+		want := "not reached"
+		for _, p := range tr.Trace() {
+			if p.Primal-best <= 0.5 || p.PrimalAvg-best <= 0.5 {
+				want = Cell(p.Pass) + " / " + Cell(p.Seconds)
+				break
+			}
+		}
+		if st.Rows[k][1] != want || st.Rows[k][2] != "not reached" && tr != m {
+			t.Fatalf("%s: %q, %q; want %q first", tr.Name, st.Rows[k][1], st.Rows[k][2], want)
+		}
+	}
+	if st.Rows[0][1] == "not reached" {
+		t.Fatal("no run got within 0.5 of the best dual")
+	}
+
 	tab := OracleShareTable(ts...)
 	if len(tab.Rows) != 3 {
 		t.Fatalf("%d rows", len(tab.Rows))
