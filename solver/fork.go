@@ -32,6 +32,9 @@ import (
 //     Frank-Wolfe -> pairwise or away is an error: FW steps keep v_i only,
 //     not the convex combination of corners those steps move mass between.
 //   - StepSize and Seed (the random state is reseeded when Seed changes).
+//   - MultiPlane (on, off, N, T, M, Rule, CostRatio): see adaptMultiPlane;
+//     multi-plane BCFW needs permutation sampling, so a fork switching it on
+//     from another sampling switches the sampling too.
 //
 // The algorithm and the box cannot change. opts wire the fork; by default
 // it has the test problem, workers, training-loss setting and block storage
@@ -123,6 +126,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("step", old.Step, cfg.Step)
 	add("step size", stepSizeName(old.StepSize), stepSizeName(cfg.StepSize))
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
+	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
 	add("averaging", old.Averaging, cfg.Averaging)
 	add("gap every", old.GapEvery, cfg.GapEvery)
 	add("trace every", old.TraceEvery, cfg.TraceEvery)
@@ -199,6 +203,9 @@ func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 	}
 	if !old.Averaging && cfg.Averaging {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = fresh.AvgS, fresh.AvgSync, fresh.AvgFull, fresh.AvgPartial, fresh.AvgEll, fresh.AvgK
+	}
+	if old.MultiPlane != cfg.MultiPlane || (c.MultiPlane != nil && old.Averaging != cfg.Averaging) {
+		s.adaptMultiPlane(c, fresh, f)
 	}
 	return nil
 }

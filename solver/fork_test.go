@@ -40,6 +40,10 @@ func TestForkUnchangedContinuesIdentically(t *testing.T) {
 func TestForkChanges(t *testing.T) {
 	p := smallChain(22)
 	base := Config{Lambda: 0.05, Seed: 4, GapEvery: 2}
+	perm := base
+	perm.Sampling = Permutation
+	mp := perm
+	mp.MultiPlane.Enabled = true
 	for _, tc := range []struct {
 		name  string
 		from  Config
@@ -58,6 +62,15 @@ func TestForkChanges(t *testing.T) {
 		{"gap every", base, func(c Config) Config { c.GapEvery = 5; return c }, "gap every 2 -> 5"},
 		{"seed", base, func(c Config) Config { c.Seed = 9; return c }, "seed 4 -> 9"},
 		{"lambda", base, func(c Config) Config { c.Lambda = 0.02; return c }, "fork: lambda 0.05 -> 0.02"},
+		{"multi-plane on", perm, func(c Config) Config { c.MultiPlane.Enabled = true; return c }, "fork: multi-plane off -> N=1000 T=10 M=1000 rule time"},
+		{"multi-plane and permutation on", base, func(c Config) Config { c.MultiPlane.Enabled, c.Sampling = true, Permutation; return c }, "sampling uniform -> perm, multi-plane off -> N=1000"},
+		{"multi-plane on, pairwise", func() Config { c := perm; c.Step = Pairwise; return c }(), func(c Config) Config { c.MultiPlane.Enabled = true; return c }, "multi-plane off -> N=1000"},
+		{"cache to multi-plane", func() Config { c := perm; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Enabled, c.MultiPlane.Enabled = false, true; return c }, "cache F=0.25 nu=0.01 size 10 -> off, multi-plane off -> N=1000"},
+		{"multi-plane off", mp, func(c Config) Config { c.MultiPlane.Enabled = false; return c }, "multi-plane N=1000 T=10 M=1000 rule time -> off"},
+		{"multi-plane T", mp, func(c Config) Config { c.MultiPlane.T = 2; return c }, "-> N=1000 T=2 M=1000 rule time"},
+		{"multi-plane cost rule", mp, func(c Config) Config { c.MultiPlane.Rule, c.MultiPlane.CostRatio = RuleCost, 20; return c }, "-> N=1000 T=10 M=1000 rule cost 20"},
+		{"multi-plane no approximate passes", mp, func(c Config) Config { c.MultiPlane.M = -1; return c }, "M=-1"},
+		{"multi-plane averaging on", mp, func(c Config) Config { c.Averaging = true; return c }, "averaging false -> true"},
 		{"lambda and sampling", base, func(c Config) Config { c.Lambda = 0.02; c.Sampling = GapSampling; return c }, "fork: lambda 0.05 -> 0.02, sampling uniform -> gap"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
