@@ -181,8 +181,15 @@ notebooks-run: export FWSTRUCT_ROOT := $(CURDIR)
 notebooks-run: nbtools
 	@mkdir -p $(NB_OUT)
 	@if [ -z "$(strip $(NOTEBOOKS))" ]; then echo "no notebooks in $(NB_DIR)"; exit 1; fi
-	@failed=; for nb in $(NOTEBOOKS); do \
+	@failed=; skipped=; ran=; for nb in $(NOTEBOOKS); do \
 		name=$$(basename "$$nb" .ipynb); log=$(NB_OUT)/$$name.log; rm -f $(NB_OUT)/$$name.ipynb; \
+		if ! missing=$$($(TOOLBIN)/nbneeds "$$nb"); then failed="$$failed $$nb"; continue; fi; \
+		if [ -n "$$missing" ]; then \
+			echo "== $$nb: SKIPPED: needs the $$missing data, not found in FWSTRUCT_DATA=$${FWSTRUCT_DATA:-unset} or the user cache"; \
+			if [ -n "$(NB_REQUIRE_DATA)" ]; then failed="$$failed $$nb"; else skipped="$$skipped $$nb"; fi; \
+			continue; \
+		fi; \
+		ran="$$ran $(NB_OUT)/$$name.ipynb"; \
 		echo "== executing $$nb (FWSTRUCT_ROOT=$$FWSTRUCT_ROOT FWSTRUCT_DATA=$${FWSTRUCT_DATA:-unset}; kernel log: $$log)"; \
 		start=$$(date +%s); \
 		if $(JUPYTER) nbconvert --to notebook --execute \
@@ -203,7 +210,8 @@ notebooks-run: nbtools
 			fi; \
 		fi; \
 	done; \
-	$(TOOLBIN)/nbcheck $(addprefix $(NB_OUT)/,$(notdir $(NOTEBOOKS))); rc=$$?; \
+	rc=0; if [ -n "$$ran" ]; then $(TOOLBIN)/nbcheck $$ran; rc=$$?; fi; \
+	if [ -n "$$skipped" ]; then echo "notebooks skipped, their data not found (NB_REQUIRE_DATA=1 makes this a failure):$$skipped"; fi; \
 	if [ -n "$$failed" ]; then echo "notebooks failed:$$failed"; exit 1; fi; exit $$rc
 
 # A local Jupyter server on the notebooks, with the environment `make notebooks` gives them.
