@@ -2,7 +2,7 @@ package factorgraph
 
 // Prefetch reads the per-node data of node a of example i that the node
 // methods (Reparam, NodeLoss, PsiSlots, AddPsiSlots) read: its true state,
-// its loss table and the first entries of its inputs, and returns a value
+// its loss table and its inputs, and returns a value
 // derived from them for the caller to keep, so that the reads are not
 // optimized away. A solver that knows its next block calls it before the
 // current step: the cache misses of the next step then overlap with the
@@ -15,9 +15,13 @@ func (m *Model) Prefetch(i, a int) float64 {
 	}
 	for _, t := range x.g.Terms(a) {
 		if t.Input != Const {
+			// Every cache line of the input: 8 values, 16 indices a line.
 			in := &x.inputs[t.Input]
-			if len(in.Idx) > 0 {
-				v += in.Val[0] + float64(in.Idx[0])
+			for k := 0; k < len(in.Idx); k += 8 {
+				v += in.Val[k]
+			}
+			for k := 0; k < len(in.Idx); k += 16 {
+				v += float64(in.Idx[k])
 			}
 		}
 	}
