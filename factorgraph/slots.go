@@ -125,20 +125,13 @@ func (m *Model) AddPsiSlots(i, a int, c []float64, scale float64, w []float64) {
 	}
 }
 
-// dotAt returns sum_k val[k] * w[idx[k]], in four interleaved partial sums
-// (the hot product of NodeScores).
+// dotAt returns sum_k val[k] * w[idx[k]], summed in order (as the
+// per-state loop it replaces, so that scores keep their bits).
 func dotAt(w []float64, idx []int32, val []float64) float64 {
 	val = val[:len(idx)]
-	var s0, s1, s2, s3 float64
-	k := 0
-	for ; k+4 <= len(idx); k += 4 {
-		s0 += val[k] * w[idx[k]]
-		s1 += val[k+1] * w[idx[k+1]]
-		s2 += val[k+2] * w[idx[k+2]]
-		s3 += val[k+3] * w[idx[k+3]]
+	var s float64
+	for k, f := range idx {
+		s += val[k] * w[f]
 	}
-	for ; k < len(idx); k++ {
-		s0 += val[k] * w[idx[k]]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return s
 }

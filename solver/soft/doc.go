@@ -81,20 +81,17 @@
 //
 // # Cost of a step
 //
-// A step never forms P as a sparse vector: P is kept as the slot
-// coefficients of the node's feature columns (Model.PsiSlots, one number
-// per template slot of each term), |P|^2 is their weighted sum of squares
-// with the precomputed input norms (Model.PsiSlotsNormSq, when the node's
-// terms span disjoint coordinates; NodePsi otherwise) and w is updated
-// straight from them (Model.AddPsiSlots), so a Yeast step costs one dot
-// product over the node's inputs and, when it moves, one axpy. A pass of
-// uniform sampling visits blocks at random over megabytes of state (mu,
-// delta, the block gaps, the examples' data), and most of its time went
-// into cache misses; under uniform sampling, whose draws do not depend on
-// the state, the solver reads the state of the blocks of the next batch
-// early from a copy of the generator (prefetch.go), so that their misses
-// overlap. Neither changes the trajectory beyond rounding (the lookahead
-// not at all).
+// A pass of uniform sampling visits blocks at random over megabytes of
+// state (mu, delta, the block gaps, the examples' data), and most of its
+// time went into cache misses. Under uniform sampling, whose draws do not
+// depend on the state, the solver reads the state of the blocks of the
+// next batch early, drawing them from a copy of the generator
+// (prefetch.go), so that their misses overlap. It does not change the
+// trajectory: the iterates and the trace keep their bits. (The slot
+// columns of factorgraph, Model.PsiSlots, would save the sparse
+// accumulator of NodePsi, but change |P|^2 and w in the last bits, and
+// the argmax ties of the first passes turn that into a different
+// trajectory; the solver keeps NodePsi.)
 //
 // # Trace
 //

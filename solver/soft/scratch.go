@@ -8,7 +8,6 @@ type scratch struct {
 	theta []float64           // reparameterized scores of the block
 	dir   []float64           // d = s - mu of the block
 	marg  []float64           // A_ci d for every scope position of a factor
-	slots []float64           // P = NodePsi(d) as slot coefficients
 	acc   oracles.Accumulator // builds P = NodePsi(d)
 	psi   oracles.SparseVec   // P
 
@@ -25,12 +24,11 @@ type workerScratch struct {
 }
 
 func (ws *scratch) init(s *Solver) {
-	maxStates, maxMarg, maxSlots := 1, 1, 1
+	maxStates, maxMarg := 1, 1
 	for i := 0; i < s.nEx; i++ {
 		g := s.m.Graph(i)
 		for a := 0; a < g.NumNodes(); a++ {
 			maxStates = max(maxStates, g.States(a))
-			maxSlots = max(maxSlots, g.NodeSlots(a))
 			k := 0
 			for _, v := range g.Scope(a) {
 				k += g.Card(int(v))
@@ -41,7 +39,6 @@ func (ws *scratch) init(s *Solver) {
 	ws.theta = make([]float64, maxStates)
 	ws.dir = make([]float64, maxStates)
 	ws.marg = make([]float64, maxMarg)
-	ws.slots = make([]float64, maxSlots)
 	ws.acc.Ensure(s.d)
 	ws.exBound = make([]float64, s.nEx)
 	ws.exLoss = make([]float64, s.nEx)

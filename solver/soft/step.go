@@ -4,14 +4,11 @@ import "github.com/fwstruct/fwstruct/solver/internal/core"
 
 // move is the Frank-Wolfe step on one block (m, alpha), computed by
 // direction and applied by apply. Its direction d = s - mu (Alg. 1, lines
-// 6, 11) is in work.dir, P = NodePsi(d) as slot coefficients in work.slots
-// (factorgraph.Model.PsiSlots) or, when the node's columns may overlap,
-// accumulated in work.psi, and, for a factor, the marginals A_ci d of every
-// scope position in work.marg.
+// 6, 11) is in work.dir, P = NodePsi(d) in work.psi and, for a factor, the
+// marginals A_ci d of every scope position in work.marg.
 type move struct {
 	i, a  int     // example and node
 	s     int     // the Frank-Wolfe vertex: the state of largest score
-	slots bool    // P is in work.slots (else in work.psi)
 	num   float64 // theta^T d, M times the block gap (>= 0)
 	psiSq float64 // |P|^2
 	agree float64 // K: N_i |d|^2 (variable) or sum_i |A_ci d|^2 (factor)
@@ -67,13 +64,9 @@ func (s *Solver) direction(b int) move {
 	if !(mv.num > 0) {
 		return mv // mu already sits on a maximizer: gamma = 0
 	}
-	cs := s.m.PsiSlots(i, a, d, s.work.slots)
-	mv.psiSq, mv.slots = s.m.PsiSlotsNormSq(i, a, cs)
-	if !mv.slots {
-		s.m.NodePsi(i, a, d, &s.work.acc)
-		s.work.acc.Flush(&s.work.psi)
-		mv.psiSq = s.work.psi.NormSq()
-	}
+	s.m.NodePsi(i, a, d, &s.work.acc)
+	s.work.acc.Flush(&s.work.psi)
+	mv.psiSq = s.work.psi.NormSq()
 	if a < g.NumVars() {
 		nodes, _ := g.VarFactors(a)
 		mv.agree = float64(len(nodes)) * normSq(d)
@@ -128,11 +121,7 @@ func (s *Solver) apply(mv *move) {
 		}
 	}
 	M := float64(s.nEx)
-	if mv.slots {
-		s.m.AddPsiSlots(mv.i, mv.a, s.work.slots, gamma/(s.cfg.Lambda*M), s.w)
-	} else {
-		s.work.psi.AddTo(s.w, gamma/(s.cfg.Lambda*M))
-	}
+	s.work.psi.AddTo(s.w, gamma/(s.cfg.Lambda*M))
 	delta := s.delta[s.deltaOff[mv.i]:s.deltaOff[mv.i+1]]
 	scale := gamma / (s.cfg.Rho * M)
 	if mv.a < g.NumVars() {
