@@ -47,6 +47,9 @@ type Graph struct {
 	deltaOff []int32 // parallel to scope: offset of delta_{c,v}(.) (factors only)
 	deltaLen int
 
+	slots    []int32 // per node: its slot columns, sum of Template.Slots over its terms
+	disjoint []bool  // per node: its terms span pairwise disjoint coordinates
+
 	forest bool
 	order  []int32 // nodes, parents before children (forests only)
 	parent []int32 // per node: parent node or -1; for factors, a variable
@@ -132,6 +135,8 @@ func NewGraph(cards []int, varTerms [][]Term, factors []Factor) (*Graph, error) 
 			}
 		}
 		g.terms = append(g.terms, terms...)
+		g.slots = append(g.slots, int32(slotCount(terms)))
+		g.disjoint = append(g.disjoint, disjointTerms(terms))
 		g.scopePtr = append(g.scopePtr, int32(len(g.scope)))
 		g.termPtr = append(g.termPtr, int32(len(g.terms)))
 		g.states = append(g.states, int32(states))
@@ -341,10 +346,18 @@ func (g *Graph) StateOf(a int, y []int32) int {
 func (g *Graph) Marginalize(a, j int, mu, dst []float64) {
 	k := int(g.card[g.Scope(a)[j]])
 	stride := int(g.Strides(a)[j])
-	for y := range dst[:k] {
+	dst = dst[:k]
+	for y := range dst {
 		dst[y] = 0
 	}
-	for s, v := range mu {
-		dst[(s/stride)%k] += v
+	// The states s with y_i = y are the runs [base+y*stride, base+(y+1)*stride)
+	// for base a multiple of stride*k: visited in increasing s, without a
+	// division per state.
+	for base := 0; base < len(mu); base += stride * k {
+		for y := range dst {
+			for _, v := range mu[base+y*stride : base+(y+1)*stride] {
+				dst[y] += v
+			}
+		}
 	}
 }

@@ -49,6 +49,7 @@ func (m *Model) put(w *work) { m.pool.Put(w) }
 type example struct {
 	g       *Graph
 	inputs  []oracles.SparseVec
+	inSq    []float64 // |inputs[k]|^2
 	truth   []int32
 	tstate  []int32   // true state of every node
 	lossOff []int32   // per node: offset into loss, or -1
@@ -126,6 +127,10 @@ func (m *Model) add(i int, e Example, seen map[*Graph]bool) error {
 		}
 	}
 	x := example{g: g, inputs: e.Inputs, truth: append([]int32(nil), e.Truth...)}
+	x.inSq = make([]float64, len(e.Inputs))
+	for k, v := range e.Inputs {
+		x.inSq[k] = v.NormSq()
+	}
 	x.tstate = make([]int32, g.NumNodes())
 	for a := range x.tstate {
 		x.tstate[a] = int32(g.StateOf(a, x.truth))
@@ -263,6 +268,17 @@ func (m *Model) NodeScores(i, a int, w, dst []float64) []float64 {
 		idx, val := x.input(t)
 		S := t.T.Slots
 		slot := t.T.Slot[:len(dst)]
+		if S == 1 {
+			// One weight vector: one dot product, shared by the states
+			// of slot 0.
+			v := dotAt(w[t.Offset:t.Offset+t.T.InputDim], idx, val)
+			for s, sl := range slot {
+				if sl == 0 {
+					dst[s] += v
+				}
+			}
+			continue
+		}
 		for k, f := range idx {
 			v := val[k]
 			base := t.Offset + int(f)*S
@@ -319,10 +335,18 @@ func (m *Model) Reparam(i, a int, w, delta, dst []float64) []float64 {
 	}
 	st := g.Strides(a)
 	for j, v := range g.Scope(a) {
-		d := delta[g.DeltaOffset(a, j):]
 		k, str := int(g.card[v]), int(st[j])
-		for s := range dst {
-			dst[s] -= d[(s/str)%k]
+		off := g.DeltaOffset(a, j)
+		d := delta[off : off+k]
+		// The states with y_v = y are the runs [base+y*str, base+(y+1)*str)
+		// (see Marginalize).
+		for base := 0; base < len(dst); base += str * k {
+			for y, dy := range d {
+				run := dst[base+y*str : base+(y+1)*str]
+				for s := range run {
+					run[s] -= dy
+				}
+			}
 		}
 	}
 	return dst

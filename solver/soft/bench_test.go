@@ -68,21 +68,30 @@ func BenchmarkSoftStep(b *testing.B) {
 }
 
 // BenchmarkYeastSoftPass times one pass (157,500 block steps, uniform
-// sampling) and one exact evaluation (the gap pass: every block's scores,
-// w and delta re-anchored) on Yeast.
+// sampling) with and without the lookahead that reads the state of the
+// next blocks early (prefetch.go; "steps" is what a run does), and one
+// exact evaluation (the gap pass: every block's scores, w and delta
+// re-anchored) on Yeast. The passes continue one run, from its start.
 func BenchmarkYeastSoftPass(b *testing.B) {
 	m := yeastModel(b)
 	s, err := New(m, Config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1}, WithWorkers(1))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("steps", func(b *testing.B) {
-		for b.Loop() {
-			for k := 0; k < s.Blocks(); k++ {
-				s.step()
+	for _, bc := range []struct {
+		name  string
+		ahead bool
+	}{{"steps", true}, {"steps-no-lookahead", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			s.ahead.on = bc.ahead
+			defer func() { s.ahead.on = true }()
+			for b.Loop() {
+				for k := 0; k < s.Blocks(); k++ {
+					s.step()
+				}
 			}
-		}
-	})
+		})
+	}
 	b.Run("evaluation", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := s.evaluate(true, false); err != nil {

@@ -79,6 +79,20 @@
 // recomputed from mu, so that rounding errors of the incremental updates do
 // not accumulate (the example-level solver re-anchors its v alike).
 //
+// # Cost of a step
+//
+// A pass of uniform sampling visits blocks at random over megabytes of
+// state (mu, delta, the block gaps, the examples' data), and most of its
+// time went into cache misses. Under uniform sampling, whose draws do not
+// depend on the state, the solver reads the state of the blocks of the
+// next batch early, drawing them from a copy of the generator
+// (prefetch.go), so that their misses overlap. It does not change the
+// trajectory: the iterates and the trace keep their bits. (The slot
+// columns of factorgraph, Model.PsiSlots, would save the sparse
+// accumulator of NodePsi, but change |P|^2 and w in the last bits, and
+// the argmax ties of the first passes turn that into a different
+// trajectory; the solver keeps NodePsi.)
+//
 // # Trace
 //
 // The trace uses the format of the family (run.Point, aliased as

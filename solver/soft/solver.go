@@ -26,6 +26,7 @@ type Solver struct {
 
 	blockOff []int32 // per example: its first block (len nEx+1)
 	blockEx  []int32 // per block: its example
+	perEx    int     // blocks of every example when they all have as many (else 0)
 	muOff    []int   // per example: the start of its tables in mu (len nEx+1)
 	deltaOff []int   // per example: the start of its delta (len nEx+1)
 
@@ -47,7 +48,8 @@ type Solver struct {
 	trace        []TracePoint
 
 	wiring
-	work scratch
+	work  scratch
+	ahead lookahead
 }
 
 // New returns a soft solver for the model m at the starting point of Alg. 1
@@ -86,6 +88,7 @@ func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
 	s.rng = rand.New(s.pcg)
 	s.loop = core.NewLoop(int64(s.blocks), cfg.GapEvery, cfg.TraceEvery, 1, true)
 	s.work.init(s)
+	s.initLookahead()
 	for _, o := range opts {
 		if err := o(s); err != nil {
 			return nil, err
@@ -107,11 +110,26 @@ func (s *Solver) layout() {
 	}
 	s.blocks = int(s.blockOff[s.nEx])
 	s.blockEx = make([]int32, s.blocks)
+	s.perEx = int(s.blockOff[1])
 	for i := 0; i < s.nEx; i++ {
 		for b := s.blockOff[i]; b < s.blockOff[i+1]; b++ {
 			s.blockEx[b] = int32(i)
 		}
+		if int(s.blockOff[i+1]-s.blockOff[i]) != s.perEx {
+			s.perEx = 0
+		}
 	}
+}
+
+// block returns the example and node of block b: by division when every
+// example has as many blocks (no read of blockEx, a cache miss in a pass
+// over random blocks), else from blockEx.
+func (s *Solver) block(b int) (i, a int) {
+	if s.perEx > 0 {
+		return b / s.perEx, b % s.perEx
+	}
+	i = int(s.blockEx[b])
+	return i, b - int(s.blockOff[i])
 }
 
 // Run optimizes until a criterion of stop is met or ctx is canceled, and

@@ -20,6 +20,7 @@ type move struct {
 // block's gap theta^T d / M refreshes its stale estimate.
 func (s *Solver) step() {
 	b := s.samp.Next(s.rng)
+	s.prefetch()
 	mv := s.direction(b)
 	s.calls++
 	s.setGapEstimate(b, mv.num/float64(s.nEx))
@@ -41,8 +42,7 @@ func (s *Solver) setGapEstimate(b int, g float64) {
 // block's gradient, up to 1/M), their maximizer s (lines 6, 11), d = e_s -
 // mu, and the step size of lines 7 and 12 (see the package documentation).
 func (s *Solver) direction(b int) move {
-	i := int(s.blockEx[b])
-	a := b - int(s.blockOff[i])
+	i, a := s.block(b)
 	g := s.m.Graph(i)
 	n := g.States(a)
 	off := s.muOff[i] + g.TableOffset(a)

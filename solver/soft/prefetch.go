@@ -1,0 +1,74 @@
+package soft
+
+import "math/rand/v2"
+
+// lookahead knows the blocks the sampler draws next when the draws do not
+// depend on the state (uniform sampling: one IntN of the generator each),
+// so that steps can read those blocks' state early. A pass of Alg. 1
+// visits random blocks spread over megabytes of state, and without it most
+// of a step's time is memory latency, one dependent cache miss after
+// another. Every aheadBatch steps, prefetch reads the state of the blocks
+// of steps aheadBatch+1 to 2*aheadBatch ahead, all at once: their misses
+// overlap with each other (memory-level parallelism) and are served before
+// those steps. The draws come from a copy of the generator: the lookahead
+// never changes the trajectory.
+type lookahead struct {
+	on   bool
+	pcg  rand.PCG
+	rng  *rand.Rand
+	left int     // steps until the next batch
+	sink float64 // keeps the early reads
+}
+
+// aheadBatch is the number of blocks read early at once.
+const aheadBatch = 8
+
+// initLookahead enables the lookahead for the sampling kinds it can
+// predict.
+func (s *Solver) initLookahead() {
+	s.ahead.on = s.cfg.Sampling == Uniform
+	s.ahead.rng = rand.New(&s.ahead.pcg)
+}
+
+// prefetch is called after every draw of the sampler; every aheadBatch
+// calls it reads the state of the blocks of the next batch but one.
+func (s *Solver) prefetch() {
+	if !s.ahead.on {
+		return
+	}
+	if s.ahead.left > 0 {
+		s.ahead.left--
+		return
+	}
+	s.ahead.left = aheadBatch - 1
+	s.ahead.pcg = *s.pcg
+	var v float64
+	for k := 0; k < 2*aheadBatch; k++ {
+		b := s.ahead.rng.IntN(s.blocks)
+		if k >= aheadBatch {
+			v += s.touch(b)
+		}
+	}
+	s.ahead.sink += v
+}
+
+// touch reads the state of block b that a step on it reads: its stale
+// gap, its marginals, its example's agreement variables and the model's
+// data of the node (factorgraph.Model.Prefetch).
+func (s *Solver) touch(b int) float64 {
+	i, a := s.block(b)
+	g := s.m.Graph(i)
+	v := s.gapEst[b] + s.mu[s.muOff[i]+g.TableOffset(a)]
+	delta := s.delta[s.deltaOff[i]:s.deltaOff[i+1]]
+	if a < g.NumVars() {
+		nodes, pos := g.VarFactors(a)
+		for k, c := range nodes {
+			v += delta[g.DeltaOffset(int(c), int(pos[k]))]
+		}
+	} else {
+		for j := range g.Scope(a) {
+			v += delta[g.DeltaOffset(a, j)]
+		}
+	}
+	return v + s.m.Prefetch(i, a)
+}
