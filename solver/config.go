@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Algorithm selects the optimizer.
@@ -429,6 +430,24 @@ func (mp *MultiPlane) validate(cfg *Config) error {
 		return errors.New("solver: multi-plane BCFW needs line search (its pass rule measures the dual increase of the steps)")
 	}
 	return nil
+}
+
+// String describes the settings as the paper writes them (after
+// defaults): N and M of 0 for none, T = inf for planes kept until N drops
+// them, the rule with the cost ratio of RuleCost, e.g.
+// "N=1000 T=10 M=1000 rule cost 57".
+func (mp MultiPlane) String() string {
+	show := func(v int, none string) string {
+		if v < 0 {
+			return none
+		}
+		return strconv.Itoa(v)
+	}
+	rule := "time"
+	if mp.Rule == RuleCost {
+		rule = fmt.Sprintf("cost %g", mp.CostRatio)
+	}
+	return fmt.Sprintf("N=%s T=%s M=%s rule %s", show(mp.N, "0"), show(mp.T, "inf"), show(mp.M, "0"), rule)
 }
 
 // planes reports whether blocks keep multi-plane working sets (N > 0).

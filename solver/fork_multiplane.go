@@ -1,7 +1,5 @@
 package solver
 
-import "fmt"
-
 // adaptMultiPlane carries the multi-plane state of the checkpoint c of s
 // over to the fork f when Fork switches multi-plane BCFW on or off or
 // changes its settings (Shah et al. 2015, Alg. 3); fresh is f's starting
@@ -82,9 +80,5 @@ func multiPlaneName(mp MultiPlane) string {
 	if !mp.Enabled {
 		return "off"
 	}
-	rule := "time"
-	if mp.Rule == RuleCost {
-		rule = fmt.Sprintf("cost %g", mp.CostRatio)
-	}
-	return fmt.Sprintf("N=%d T=%d M=%d rule %s", mp.N, mp.T, mp.M, rule)
+	return mp.String()
 }

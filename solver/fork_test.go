@@ -69,7 +69,7 @@ func TestForkChanges(t *testing.T) {
 		{"multi-plane off", mp, func(c Config) Config { c.MultiPlane.Enabled = false; return c }, "multi-plane N=1000 T=10 M=1000 rule time -> off"},
 		{"multi-plane T", mp, func(c Config) Config { c.MultiPlane.T = 2; return c }, "-> N=1000 T=2 M=1000 rule time"},
 		{"multi-plane cost rule", mp, func(c Config) Config { c.MultiPlane.Rule, c.MultiPlane.CostRatio = RuleCost, 20; return c }, "-> N=1000 T=10 M=1000 rule cost 20"},
-		{"multi-plane no approximate passes", mp, func(c Config) Config { c.MultiPlane.M = -1; return c }, "M=-1"},
+		{"multi-plane no approximate passes", mp, func(c Config) Config { c.MultiPlane.M = -1; return c }, "M=1000 rule time -> N=1000 T=10 M=0"},
 		{"multi-plane averaging on", mp, func(c Config) Config { c.Averaging = true; return c }, "averaging false -> true"},
 		{"lambda and sampling", base, func(c Config) Config { c.Lambda = 0.02; c.Sampling = GapSampling; return c }, "fork: lambda 0.05 -> 0.02, sampling uniform -> gap"},
 	} {

@@ -111,7 +111,7 @@ func configLabel(c solver.Config) string {
 	c = c.WithDefaults()
 	s := fmt.Sprintf("%v, lambda %g, %v sampling, %v steps, cache %s, gap every %g", c.Algorithm, c.Lambda, c.Sampling, c.Step, cacheLabel(c.Cache), c.GapEvery)
 	if mp := c.MultiPlane; mp.Enabled {
-		s += fmt.Sprintf(", multi-plane N %d T %d M %d rule %v", mp.N, mp.T, mp.M, mp.Rule)
+		s += ", multi-plane " + mp.String()
 	}
 	if c.Averaging {
 		s += ", averaging"

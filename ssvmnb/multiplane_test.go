@@ -48,7 +48,7 @@ func TestMultiPlaneInSessions(t *testing.T) {
 	// Another fork under that name is refused, and the message says which
 	// multi-plane settings the stored one has.
 	_, err := MustResume("bcfw").Fork("bcfw then mp", func(c *solver.Config) { c.MultiPlane = solver.MultiPlane{Enabled: true, T: 3} })
-	if err == nil || !strings.Contains(err.Error(), "multi-plane N 1000 T 10 M 1000 rule cost") {
+	if err == nil || !strings.Contains(err.Error(), "multi-plane N=1000 T=10 M=1000 rule cost") {
 		t.Fatalf("a different fork under a stored name: %v", err)
 	}
 

@@ -444,15 +444,5 @@ func describeMultiPlane(mp solver.MultiPlane) string {
 	if !mp.Enabled {
 		return ""
 	}
-	show := func(v int, none string) string {
-		if v < 0 {
-			return none
-		}
-		return strconv.Itoa(v)
-	}
-	out := fmt.Sprintf(", multi-plane N=%s T=%s M=%s rule %s", show(mp.N, "0"), show(mp.T, "inf"), show(mp.M, "0"), mp.Rule)
-	if mp.Rule == solver.RuleCost {
-		out += fmt.Sprintf(" (oracle = %g planes)", mp.CostRatio)
-	}
-	return out
+	return ", multi-plane " + mp.String()
 }

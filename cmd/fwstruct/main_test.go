@@ -83,7 +83,7 @@ func TestTrainMultiPlane(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		if !strings.Contains(out, "sampling perm") || !strings.Contains(out, "multi-plane N=1000 T=5 M=1000 rule cost (oracle = 30 planes)") {
+		if !strings.Contains(out, "sampling perm") || !strings.Contains(out, "multi-plane N=1000 T=5 M=1000 rule cost 30") {
 			t.Fatalf("header: %s", out)
 		}
 		raw, err := os.ReadFile(trace)
