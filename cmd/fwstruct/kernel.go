@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -116,17 +117,22 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	hits, misses, _ := s.CacheStats()
 	fmt.Fprintf(stdout, "done (%s) after %.1f passes, %.3f s solver time: gap %s, primal %.6g, test loss %s, %d support vectors, kernel cache hit rate %s\n",
 		status, s.Passes(), s.Elapsed().Seconds(), fmtFloat(last.Gap), last.Primal, fmtFloat(last.TestLoss), s.SupportVectors(), fmtFloat(float64(hits)/float64(hits+misses)))
-	if o.tracePath != "" {
-		if err := writeJSON(o.tracePath, s.Trace()); err != nil {
-			return fmt.Errorf("write trace: %w", err)
-		}
-	}
+	// The model is written even when the trace cannot be, and vice versa.
+	var errs []error
 	if o.modelPath != "" {
 		m := &kernelModelFile{Data: name, Split: data.split, Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
 			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Model: s.Model(), AverageModel: s.AverageModel()}
 		if err := writeKernelModel(o.modelPath, m); err != nil {
-			return fmt.Errorf("write model: %w", err)
+			errs = append(errs, fmt.Errorf("write model: %w", err))
 		}
+	}
+	if o.tracePath != "" {
+		if err := writeJSON(o.tracePath, s.Trace()); err != nil {
+			errs = append(errs, fmt.Errorf("write trace: %w", err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	if status == solver.StatusCanceled {
 		return fmt.Errorf("interrupted after %.1f passes (trace and model written)", s.Passes())
@@ -152,11 +158,7 @@ type kernelModelFile struct {
 
 func writeKernelModel(path string, m *kernelModelFile) error {
 	m.Format = kernelModelFormat
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
+	return writeCompactJSON(path, m)
 }
 
 // isKernelModel reports whether the file at path is a kernel model (by its

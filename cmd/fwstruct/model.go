@@ -47,7 +47,12 @@ type modelFile struct {
 
 func writeModel(path string, m *modelFile) error {
 	m.Format = modelFormat
-	b, err := json.Marshal(m)
+	return writeCompactJSON(path, m)
+}
+
+// writeCompactJSON writes v as one line of JSON to path, atomically.
+func writeCompactJSON(path string, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
