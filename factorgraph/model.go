@@ -260,14 +260,29 @@ var (
 // node a (len(dst) >= States(a)) and returns dst[:States(a)].
 func (m *Model) NodeScores(i, a int, w, dst []float64) []float64 {
 	x := &m.ex[i]
-	dst = dst[:x.g.States(a)]
-	for s := range dst {
-		dst[s] = 0
-	}
-	for _, t := range x.g.Terms(a) {
-		idx, val := x.input(t)
+	return x.scores(a, w, dst[:x.g.states[a]])
+}
+
+// scores sets dst (len States(a)) to the scores of node a.
+func (x *example) scores(a int, w, dst []float64) []float64 {
+	clear(dst)
+	g := x.g
+	for _, t := range g.terms[g.termPtr[a]:g.termPtr[a+1]] {
 		S := t.T.Slots
 		slot := t.T.Slot[:len(dst)]
+		if t.Input == Const {
+			// The constant input: the score of a state is its slot's
+			// weight (times 1).
+			row := w[t.Offset : t.Offset+S]
+			for s, sl := range slot {
+				if sl >= 0 {
+					dst[s] += row[sl]
+				}
+			}
+			continue
+		}
+		in := &x.inputs[t.Input]
+		idx, val := in.Idx, in.Val[:len(in.Idx)]
 		if S == 1 {
 			// One weight vector: one dot product, shared by the states
 			// of slot 0.
@@ -298,15 +313,23 @@ func (m *Model) NodeScores(i, a int, w, dst []float64) []float64 {
 // Delta_alpha(s, y^i_alpha), for every state s, and returns
 // dst[:States(a)]. Its maximum over s is at least 0 (reached at the truth).
 func (m *Model) Theta(i, a int, w, dst []float64) []float64 {
-	dst = m.NodeScores(i, a, w, dst)
-	t := dst[m.ex[i].tstate[a]]
+	x := &m.ex[i]
+	return x.theta(a, w, dst[:x.g.states[a]])
+}
+
+// theta sets dst (len States(a)) to Theta of node a.
+func (x *example) theta(a int, w, dst []float64) []float64 {
+	dst = x.scores(a, w, dst)
+	t := dst[x.tstate[a]]
+	if off := x.lossOff[a]; off >= 0 {
+		l := x.loss[off : int(off)+len(dst)]
+		for s := range dst {
+			dst[s] = dst[s] - t + l[s]
+		}
+		return dst
+	}
 	for s := range dst {
 		dst[s] -= t
-	}
-	if l := m.NodeLoss(i, a); l != nil {
-		for s, v := range l {
-			dst[s] += v
-		}
 	}
 	return dst
 }
@@ -322,14 +345,31 @@ func (m *Model) Theta(i, a int, w, dst []float64) []float64 {
 // of the soft dual f_rho with respect to mu_alpha (up to the factor 1/M
 // of its scaling), and the terms of the primal g of eq. 2.
 func (m *Model) Reparam(i, a int, w, delta, dst []float64) []float64 {
-	dst = m.Theta(i, a, w, dst)
-	g := m.ex[i].g
+	x := &m.ex[i]
+	g := x.g
+	dst = x.theta(a, w, dst[:g.states[a]])
 	if a < g.nv {
-		for k := g.nbPtr[a]; k < g.nbPtr[a+1]; k++ {
-			d := delta[g.deltaOff[int(g.scopePtr[g.nbNode[k]])+int(g.nbPos[k])]:]
-			for y := range dst {
-				dst[y] += d[y]
+		// State by state, the sum over the factors in a register.
+		offs := g.VarDeltas(a)
+		for y := range dst {
+			var sum float64
+			for _, o := range offs {
+				sum += delta[int(o)+y]
 			}
+			dst[y] += sum
+		}
+		return dst
+	}
+	if g.stateDelta != nil {
+		width := int(g.scopePtr[a+1] - g.scopePtr[a])
+		rel := g.stateDelta[g.sdOff[a] : g.sdOff[a]+int64(len(dst)*width)]
+		d := delta[g.DeltaOffset(a, 0):]
+		for s := range dst {
+			var sum float64
+			for _, r := range rel[s*width : s*width+width] {
+				sum += d[r]
+			}
+			dst[s] -= sum
 		}
 		return dst
 	}

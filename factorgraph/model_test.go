@@ -420,6 +420,61 @@ func TestReparam(t *testing.T) {
 			}
 		}
 	}
+	// The per-state agreement tables (stateDelta) and the computation
+	// without them (a graph over maxStateDeltas) agree: Reparam,
+	// MarginalizeScope against Marginalize position by position, and
+	// VarDeltas against DeltaOffset.
+	for _, sh := range shapes {
+		cfg := randomConfig{N: 1, Cards: sh.cards, Scopes: sh.scopes, Features: 2, Seed: 15}
+		m := randomModel(t, cfg)
+		g := m.Graph(0)
+		limit := maxStateDeltas
+		maxStateDeltas = 0
+		mb := randomModel(t, cfg) // the same model, without the tables
+		maxStateDeltas = limit
+		bare := mb.Graph(0)
+		if g.stateDelta == nil || bare.stateDelta != nil {
+			t.Fatalf("%s: per-state agreement tables %v, %v", sh.name, g.stateDelta != nil, bare.stateDelta != nil)
+		}
+		w := randomWeights(rng, m.Dim(), 1)
+		delta := randomWeights(rng, g.DeltaLen(), 1)
+		for a := 0; a < g.NumNodes(); a++ {
+			n := g.States(a)
+			got := m.Reparam(0, a, w, delta, make([]float64, n))
+			want := mb.Reparam(0, a, w, delta, make([]float64, n))
+			for s := range want {
+				if math.Abs(got[s]-want[s]) > 1e-12*(1+math.Abs(want[s])) {
+					t.Fatalf("%s: node %d state %d: Reparam %v with the table, %v without", sh.name, a, s, got[s], want[s])
+				}
+			}
+			if a < g.NumVars() {
+				nodes, pos := g.VarFactors(a)
+				offs := g.VarDeltas(a)
+				for k, c := range nodes {
+					if int(offs[k]) != g.DeltaOffset(int(c), int(pos[k])) {
+						t.Fatalf("%s: VarDeltas(%d)[%d] = %d, DeltaOffset %d", sh.name, a, k, offs[k], g.DeltaOffset(int(c), int(pos[k])))
+					}
+				}
+				continue
+			}
+			mu := randomWeights(rng, n, 1)
+			tab := make([]float64, g.FactorDeltaLen(a))
+			noTab := make([]float64, len(tab))
+			g.MarginalizeScope(a, mu, tab)
+			bare.MarginalizeScope(a, mu, noTab)
+			base := g.DeltaOffset(a, 0)
+			for j, v := range g.Scope(a) {
+				one := make([]float64, g.Card(int(v)))
+				g.Marginalize(a, j, mu, one)
+				off := g.DeltaOffset(a, j) - base
+				for y, p := range one {
+					if math.Abs(tab[off+y]-p) > 1e-12 || math.Abs(noTab[off+y]-p) > 1e-12 {
+						t.Fatalf("%s: factor %d position %d state %d: MarginalizeScope %v (without the table %v), Marginalize %v", sh.name, a, j, y, tab[off+y], noTab[off+y], p)
+					}
+				}
+			}
+		}
+	}
 	// DeltaOffset tiles [0, DeltaLen) with one block per (factor, variable).
 	g := randomModel(t, randomConfig{N: 1, Cards: []int{2, 3, 2, 2}, Scopes: withTriple, Features: 1, Seed: 1}).Graph(0)
 	next := 0

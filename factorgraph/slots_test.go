@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -165,6 +166,11 @@ func TestSlotColumns(t *testing.T) {
 						}
 					}
 					sq, ok := m.PsiSlotsNormSq(i, a, sl)
+					// The fused form gives the same coefficients and norm.
+					sl2, sq2, ok2 := m.PsiSlotsNorm(i, a, c, make([]float64, g.NodeSlots(a)))
+					if !slices.Equal(sl2, sl) || ok2 != ok || (ok && sq2 != sq) {
+						t.Fatalf("%s, %s: PsiSlotsNorm = %v, %v, %v; PsiSlots and PsiSlotsNormSq %v, %v, %v", name, kind, sl2, sq2, ok2, sl, sq, ok)
+					}
 					if ok == tc.overlap(a) {
 						t.Fatalf("%s: PsiSlotsNormSq ok = %v with overlapping columns %v", name, ok, tc.overlap(a))
 					}
