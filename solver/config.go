@@ -40,6 +40,13 @@ const (
 	// computed block gap; blocks never visited come first (Osokin et al.
 	// 2016, Alg. 2).
 	GapSampling
+	// ExamplePermutation is for the soft solver (package solver/soft),
+	// whose blocks are the (example, node) pairs of Meshi et al. (2015):
+	// every pass visits every block once, the examples in a fresh random
+	// order and each example's blocks one after another in a fresh random
+	// order, so that a step finds its example's state in the cache. For
+	// whole examples it would be Permutation, which New asks for instead.
+	ExamplePermutation
 )
 
 // Step selects the kind of block step.
@@ -243,6 +250,8 @@ func (s Sampling) String() string {
 		return "perm"
 	case GapSampling:
 		return "gap"
+	case ExamplePermutation:
+		return "example-perm"
 	}
 	return fmt.Sprintf("Sampling(%d)", int(s))
 }
@@ -289,14 +298,15 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg or cp)", s)
 }
 
-// ParseSampling parses "uniform", "perm" or "gap".
+// ParseSampling parses "uniform", "perm", "gap" or "example-perm" (the
+// last for the soft solver only).
 func ParseSampling(s string) (Sampling, error) {
-	for _, v := range []Sampling{Uniform, Permutation, GapSampling} {
+	for _, v := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
 		if v.String() == s {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm or gap)", s)
+	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm, gap, or example-perm for the soft solver)", s)
 }
 
 // ParseStep parses "fw", "pairwise" or "away".
@@ -348,6 +358,9 @@ func (cfg *Config) validate(d int) error {
 	}
 	if cfg.Algorithm < BCFW || cfg.Algorithm > CuttingPlane {
 		return fmt.Errorf("solver: unknown algorithm %d", cfg.Algorithm)
+	}
+	if cfg.Sampling == ExamplePermutation {
+		return errors.New("solver: example-perm sampling groups the (example, node) blocks of the soft solver; the blocks of this solver are whole examples: use perm")
 	}
 	if cfg.Sampling < Uniform || cfg.Sampling > GapSampling {
 		return fmt.Errorf("solver: unknown sampling %d", cfg.Sampling)

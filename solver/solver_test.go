@@ -298,6 +298,7 @@ func TestInvalidSettings(t *testing.T) {
 		{"negative trace every", Config{Lambda: 1, TraceEvery: -1}},
 		{"unknown algorithm", Config{Lambda: 1, Algorithm: 9}},
 		{"unknown sampling", Config{Lambda: 1, Sampling: 9}},
+		{"example-perm on whole examples", Config{Lambda: 1, Sampling: ExamplePermutation}},
 		{"unknown step", Config{Lambda: 1, Step: 9}},
 		{"fw with gap sampling", Config{Lambda: 1, Algorithm: FW, Sampling: GapSampling}},
 		{"ssg with pairwise", Config{Lambda: 1, Algorithm: SSG, Step: Pairwise}},

@@ -187,7 +187,7 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.lambda, "lambda", 0.01, "regularization parameter lambda (> 0)")
 	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg or cp (cutting plane: fully corrective FW); on factor-graph data (yeast, MULAN) also lp-hard (bcfw on the LP relaxation)\nor soft (soft constraints, Meshi et al. 2015; see --rho)")
 	fs.Float64Var(&f.rho, "rho", 1, "penalty rho of --solver soft on the violated agreement constraints (> 0)")
-	fs.StringVar(&f.sampling, "sampling", "", "block sampling of bcfw: uniform, perm or gap (default: the --preset's)")
+	fs.StringVar(&f.sampling, "sampling", "", "block sampling: uniform, perm or gap (default: the --preset's); with --solver soft also example-perm\n(each example's blocks one after another, a fresh random order every pass; default uniform, Meshi Alg. 1)")
 	fs.StringVar(&f.step, "step", "", "block step of bcfw: fw, pairwise or away (default: the --preset's)")
 	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")
 	fs.BoolVar(&f.averaging, "averaging", false, "also track the weighted average of the iterates (wavg)")

@@ -48,8 +48,9 @@ func writeToyMULAN(t *testing.T, dir string) string {
 	return filepath.Join(dir, "toy-train.arff")
 }
 
-// TestFactorGraphSolvers trains the soft, LP-hard and exact solvers on a
-// MULAN dataset by path and evaluates the models: the soft trace carries
+// TestFactorGraphSolvers trains the soft (with uniform and example-perm
+// sampling), LP-hard and exact solvers on a MULAN dataset by path and
+// evaluates the models: the soft trace carries
 // rho and the hard primal, eval prints Hamming loss and example-based F1
 // for exact MAP and for LP plus rounding.
 func TestFactorGraphSolvers(t *testing.T) {
@@ -58,10 +59,12 @@ func TestFactorGraphSolvers(t *testing.T) {
 	for _, tc := range []struct {
 		solver string
 		want   string
-	}{{"soft", "solver soft"}, {"lp-hard", "LP-hard"}, {"bcfw", "solver bcfw"}} {
+		extra  []string
+	}{{"soft", "solver soft", nil}, {"soft", "sampling example-perm", []string{"--sampling", "example-perm"}},
+		{"lp-hard", "LP-hard", nil}, {"bcfw", "solver bcfw", nil}} {
 		trace, model := filepath.Join(dir, tc.solver+".json"), filepath.Join(dir, tc.solver+"-model.json")
-		code, out, errOut := runCLI(t, "train", "--data", data, "--solver", tc.solver, "--rho", "0.5", "--lambda", "0.05",
-			"--passes", "6", "--gap-every", "2", "--trace", trace, "--model", model)
+		code, out, errOut := runCLI(t, append([]string{"train", "--data", data, "--solver", tc.solver, "--rho", "0.5", "--lambda", "0.05",
+			"--passes", "6", "--gap-every", "2", "--trace", trace, "--model", model}, tc.extra...)...)
 		if code != 0 || !strings.Contains(out, tc.want) {
 			t.Fatalf("%s: exit %d: %s %s", tc.solver, code, out, errOut)
 		}
@@ -97,6 +100,8 @@ func TestFactorGraphSolvers(t *testing.T) {
 		{[]string{"--data", data, "--solver", "soft", "--train-loss"}, "--train-loss"},
 		{[]string{"--data", "synthetic", "--solver", "soft"}, "factor-graph data"},
 		{[]string{"--data", "synthetic", "--solver", "lp-hard"}, "factor-graph data"},
+		{[]string{"--data", data, "--solver", "lp-hard", "--sampling", "example-perm"}, "use perm"},
+		{[]string{"--data", "synthetic", "--sampling", "example-perm"}, "use perm"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "1"}, bad.args...)...)
 		if code != 1 || !strings.Contains(errOut, bad.want) {

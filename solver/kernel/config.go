@@ -58,6 +58,8 @@ func (cfg *Config) validate() error {
 	switch {
 	case cfg.Algorithm != solver.BCFW && cfg.Algorithm != solver.FW:
 		return fmt.Errorf("kernel: the kernelized solver runs bcfw or fw, not %v", cfg.Algorithm)
+	case cfg.Sampling == solver.ExamplePermutation:
+		return fmt.Errorf("kernel: example-perm sampling groups the (example, node) blocks of the soft solver; the blocks here are whole examples: use perm")
 	case cfg.Sampling < solver.Uniform || cfg.Sampling > solver.GapSampling:
 		return fmt.Errorf("kernel: unknown sampling %d", cfg.Sampling)
 	case cfg.Algorithm == solver.FW && cfg.Sampling != solver.Uniform:

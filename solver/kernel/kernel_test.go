@@ -449,6 +449,7 @@ func TestInvalidSettings(t *testing.T) {
 		"fw sampling":   {Lambda: 1, Algorithm: solver.FW, Sampling: solver.GapSampling},
 		"gap every":     {Lambda: 1, GapEvery: -1},
 		"NaN traceever": {Lambda: 1, TraceEvery: math.NaN()},
+		"example-perm":  {Lambda: 1, Sampling: solver.ExamplePermutation},
 	} {
 		if _, err := New(p, cfg); err == nil {
 			t.Errorf("%s: accepted %+v", name, cfg)

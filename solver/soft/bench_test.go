@@ -36,7 +36,7 @@ func benchStep(b *testing.B, m *factorgraph.Model, node func(g *factorgraph.Grap
 	for b.Loop() {
 		mv := s.direction(int(s.blockOff[i]) + node(m.Graph(i)))
 		if mv.gamma > 0 {
-			s.apply(&mv)
+			s.apply(mv)
 			moved++
 		}
 		i = (i + 1) % m.Len()
@@ -92,6 +92,19 @@ func BenchmarkYeastSoftPass(b *testing.B) {
 			}
 		})
 	}
+	// The same passes in the order of ExamplePermutation: an example's
+	// blocks one after another, its state in the cache.
+	g, err := New(m, Config{Lambda: 0.01, Rho: 1, Sampling: ExamplePermutation, GapEvery: 1e9, Seed: 1}, WithWorkers(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("steps-example-perm", func(b *testing.B) {
+		for b.Loop() {
+			for k := 0; k < g.Blocks(); k++ {
+				g.step()
+			}
+		}
+	})
 	b.Run("evaluation", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := s.evaluate(true, false); err != nil {

@@ -131,6 +131,7 @@ func (s *Solver) restore(c *checkpoint) error {
 		return err
 	}
 	s.pcg, s.rng = pcg, rand.New(pcg)
+	s.syncLookahead()
 	s.steps, s.calls = c.Steps, c.Calls
 	s.loop.Elapsed = c.Elapsed
 	s.trace = c.Trace

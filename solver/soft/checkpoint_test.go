@@ -16,7 +16,7 @@ import (
 // the unvisited blocks of gap sampling are part of the state).
 func TestSaveLoadContinuesIdentically(t *testing.T) {
 	m := multiLabel(t, 6, 4, 3, 7)
-	for _, samp := range []Sampling{Uniform, Permutation, GapSampling} {
+	for _, samp := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
 		cfg := Config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 3, TraceEvery: 0.7, Seed: 11}
 		a, _ := New(m, cfg)
 		if _, err := a.Run(context.Background(), Stop{Passes: 12}); err != nil {
@@ -33,6 +33,14 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 		c, err := Load(&buf, m)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if samp == ExamplePermutation && b.ahead.left == 0 {
+			t.Fatal("the saved run should stop inside an example")
+		}
+		if samp == ExamplePermutation && c.ahead.left != b.ahead.left {
+			// 5.3 passes end inside an example: the loaded lookahead must
+			// know how many of its blocks are still to come.
+			t.Fatalf("%v: the loaded lookahead expects %d more blocks of the example, the saved run %d", samp, c.ahead.left, b.ahead.left)
 		}
 		if _, err := c.Run(context.Background(), Stop{Passes: 12}); err != nil {
 			t.Fatal(err)

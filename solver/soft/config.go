@@ -11,13 +11,16 @@ import (
 // those of the example-level solver.
 type Sampling = solver.Sampling
 
-// The samplings: uniform over the blocks (Meshi Alg. 1, line 3), a fresh
-// random order every pass, or proportional to the last block gap (Osokin
-// et al. 2016, Alg. 2), unvisited blocks first.
+// The samplings: uniform over the blocks (Meshi Alg. 1, line 3, as its
+// analysis assumes), a fresh random order every pass, proportional to the
+// last block gap (Osokin et al. 2016, Alg. 2), unvisited blocks first, or
+// a fresh random order every pass that keeps each example's blocks
+// together (see "Sampling" in the package documentation).
 const (
-	Uniform     = solver.Uniform
-	Permutation = solver.Permutation
-	GapSampling = solver.GapSampling
+	Uniform            = solver.Uniform
+	Permutation        = solver.Permutation
+	GapSampling        = solver.GapSampling
+	ExamplePermutation = solver.ExamplePermutation
 )
 
 // Config holds the hyperparameters of a soft solver: plain data, what a
@@ -32,7 +35,8 @@ type Config struct {
 	// (> 0, finite; Meshi eq. 5): the smaller, the closer the soft optimum
 	// g*_rho to the hard one g*, and the slower the convergence.
 	Rho float64
-	// Sampling is Uniform (default), Permutation or GapSampling.
+	// Sampling is Uniform (default), Permutation, GapSampling or
+	// ExamplePermutation.
 	Sampling Sampling
 	// GapEvery is the number of passes (block steps / Blocks) between two
 	// exact gap passes; zero means 10 and +Inf never. A gap pass maximizes
@@ -67,7 +71,7 @@ func (cfg Config) Validate() error {
 	if bad(cfg.Rho) {
 		return fmt.Errorf("soft: rho must be a positive finite number (the penalty of the soft constraints, Meshi eq. 5), got %v", cfg.Rho)
 	}
-	if cfg.Sampling < Uniform || cfg.Sampling > GapSampling {
+	if cfg.Sampling < Uniform || cfg.Sampling > ExamplePermutation {
 		return fmt.Errorf("soft: unknown sampling %d", cfg.Sampling)
 	}
 	if !(cfg.GapEvery > 0) {

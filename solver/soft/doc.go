@@ -79,19 +79,42 @@
 // recomputed from mu, so that rounding errors of the incremental updates do
 // not accumulate (the example-level solver re-anchors its v alike).
 //
+// # Sampling
+//
+// Alg. 1 samples a block at random (line 3); its analysis (Meshi Cor. 5.2)
+// assumes uniform draws, the default (Uniform). Permutation visits every
+// block once a pass in a fresh random order, GapSampling draws blocks in
+// proportion to their stale gaps (Osokin et al. 2016, Alg. 2).
+// ExamplePermutation also visits every block once a pass, in an order
+// drawn at random at every pass that keeps each example's blocks together:
+// the examples in a random order, and each example's blocks (its
+// variables and factors) one after another in a random order. It is still
+// block-coordinate Frank-Wolfe with the steps of Alg. 1, and the soft gap
+// certifies it as any other; what changes is the memory: a step finds its
+// example's marginals, agreement variables and data in the cache, where a
+// random block is a cache miss in megabytes of state. On Yeast (lambda =
+// 0.01, rho = 1, seeds 1-3) a pass takes 22-24 ms instead of 40-42 ms under
+// uniform sampling, and the hard objective of eq. 2 gets within 1% of the
+// best one in 58, 55 and 44 passes instead of 69, 70 and 71: with seed 1,
+// 11.6 times sooner than LP-hard BCFW instead of 5.5 times (Meshi's Fig. 2;
+// go run ./internal/tools/softfigs -exp fig2). BenchmarkYeastSoftPass
+// times the passes of both orders.
+//
 // # Cost of a step
 //
-// A pass of uniform sampling visits blocks at random over megabytes of
-// state (mu, delta, the block gaps, the examples' data), and most of its
-// time went into cache misses. Under uniform sampling, whose draws do not
-// depend on the state, the solver reads the state of the blocks of the
-// next batch early, drawing them from a copy of the generator
-// (prefetch.go), so that their misses overlap. It does not change the
-// trajectory: the iterates and the trace keep their bits. (The slot
-// columns of factorgraph, Model.PsiSlots, would save the sparse
-// accumulator of NodePsi, but change |P|^2 and w in the last bits, and
-// the argmax ties of the first passes turn that into a different
-// trajectory; the solver keeps NodePsi.)
+// A step on a block touches its own marginals, the agreement variables of
+// its example and the weights of its node's features, in the layout of
+// factorgraph: the reparameterized scores come from Model.Reparam (with
+// per-state tables of the agreement variables, Graph.VarDeltas and the
+// factors' tables behind Graph.MarginalizeScope), and P = NodePsi(d) is
+// kept in the compact form of slot coefficients (Model.PsiSlotsNorm, then
+// AddPsiSlots) when the node's terms span disjoint coordinates, without a
+// sparse accumulator. The step size costs one division. The solver reads
+// state early where it knows what comes next (prefetch.go): under uniform
+// sampling, whose draws do not depend on the state, the blocks of the next
+// batch, drawn from a copy of the generator; under ExamplePermutation, the
+// whole state of the next example when a new example starts. Neither
+// changes the trajectory: the iterates and the trace keep their bits.
 //
 // # Trace
 //

@@ -16,8 +16,10 @@ type lookahead struct {
 	on   bool
 	pcg  rand.PCG
 	rng  *rand.Rand
-	left int     // steps until the next batch
+	left int     // steps until the next batch (ExamplePermutation: the next example)
 	sink float64 // keeps the early reads
+
+	byExample bool // ExamplePermutation: read the next example's state
 }
 
 // aheadBatch is the number of blocks read early at once.
@@ -27,12 +29,19 @@ const aheadBatch = 8
 // predict.
 func (s *Solver) initLookahead() {
 	s.ahead.on = s.cfg.Sampling == Uniform
+	s.ahead.byExample = s.cfg.Sampling == ExamplePermutation
 	s.ahead.rng = rand.New(&s.ahead.pcg)
 }
 
-// prefetch is called after every draw of the sampler; every aheadBatch
-// calls it reads the state of the blocks of the next batch but one.
+// prefetch is called after every draw of the sampler. Under uniform
+// sampling, every aheadBatch calls it reads the state of the blocks of the
+// next batch but one; under ExamplePermutation, when the draw enters a new
+// example, it reads the whole state of the example after it.
 func (s *Solver) prefetch() {
+	if s.ahead.byExample {
+		s.prefetchNextExample()
+		return
+	}
 	if !s.ahead.on {
 		return
 	}
@@ -71,4 +80,54 @@ func (s *Solver) touch(b int) float64 {
 		}
 	}
 	return v + s.m.Prefetch(i, a)
+}
+
+// prefetchNextExample reads, when the last draw entered a new example, the
+// state of the example that follows it in the order of the pass (its
+// marginals, agreement variables, block gaps and data), so that its cache
+// misses overlap with each other and are served while the steps of the
+// current example run. At the end of a pass the next order is not drawn
+// yet, and nothing is read.
+func (s *Solver) prefetchNextExample() {
+	if s.ahead.left > 0 {
+		s.ahead.left-- // still within the example
+		return
+	}
+	perm, pos, _ := s.samp.State()
+	i := s.blockEx[perm[pos-1]]
+	n := int(s.blockOff[i+1] - s.blockOff[i])
+	s.ahead.left = n - 1
+	next := pos - 1 + n
+	if next >= len(perm) {
+		return
+	}
+	j := int(s.blockEx[perm[next]])
+	var v float64
+	for _, part := range [][]float64{
+		s.mu[s.muOff[j]:s.muOff[j+1]],
+		s.delta[s.deltaOff[j]:s.deltaOff[j+1]],
+		s.gapEst[s.blockOff[j]:s.blockOff[j+1]],
+	} {
+		for k := 0; k < len(part); k += 8 { // a value per cache line
+			v += part[k]
+		}
+	}
+	s.ahead.sink += v + s.m.PrefetchExample(j)
+}
+
+// syncLookahead sets, after the sampler's order was restored from a
+// checkpoint, how many blocks of the current example are still to come,
+// so that prefetchNextExample knows where the next example starts.
+func (s *Solver) syncLookahead() {
+	s.ahead.left = 0
+	perm, pos, _ := s.samp.State()
+	if !s.ahead.byExample || pos < 1 || pos > len(perm) {
+		return
+	}
+	i := s.blockEx[perm[pos-1]]
+	k := pos - 1 // the first position of example i in the order
+	for k > 0 && s.blockEx[perm[k-1]] == i {
+		k--
+	}
+	s.ahead.left = k + int(s.blockOff[i+1]-s.blockOff[i]) - pos
 }

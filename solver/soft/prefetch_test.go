@@ -12,8 +12,9 @@ import (
 // nothing. A run with the lookahead and one without it, from the same seed,
 // on a model whose examples all have as many blocks and on chains of
 // different lengths, reach bitwise the same marginals, w, delta and trace,
-// under every sampling (the lookahead only acts under uniform sampling), and
-// block(b) names the example and node that blockOff lays out.
+// under every sampling (the lookahead acts under uniform sampling and
+// ExamplePermutation), and block(b) names the example and node that
+// blockOff lays out.
 func TestLookaheadKeepsTrajectory(t *testing.T) {
 	chain, err := factorgraph.FromChain(smallChain(t, 6, 3))
 	if err != nil {
@@ -28,7 +29,7 @@ func TestLookaheadKeepsTrajectory(t *testing.T) {
 		{"chains", chain, false},
 	}
 	for _, tc := range models {
-		for _, samp := range []Sampling{Uniform, Permutation, GapSampling} {
+		for _, samp := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
 			cfg := Config{Lambda: 0.05, Rho: 0.5, Sampling: samp, GapEvery: 3, TraceEvery: 1, Seed: 7}
 			runs := make([]*Solver, 2)
 			for k := range runs {
@@ -42,7 +43,11 @@ func TestLookaheadKeepsTrajectory(t *testing.T) {
 				if got, want := s.ahead.on, samp == Uniform; got != want {
 					t.Fatalf("%s, %v: lookahead on = %v", tc.name, samp, got)
 				}
+				if got, want := s.ahead.byExample, samp == ExamplePermutation; got != want {
+					t.Fatalf("%s, %v: lookahead by example = %v", tc.name, samp, got)
+				}
 				s.ahead.on = s.ahead.on && k == 0
+				s.ahead.byExample = s.ahead.byExample && k == 0
 				for b := 0; b < s.Blocks(); b++ {
 					i, a := s.block(b)
 					if i != int(s.blockEx[b]) || a != b-int(s.blockOff[i]) || a >= s.m.Graph(i).NumNodes() {

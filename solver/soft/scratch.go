@@ -10,6 +10,8 @@ type scratch struct {
 	marg  []float64           // A_ci d for every scope position of a factor
 	acc   oracles.Accumulator // builds P = NodePsi(d)
 	psi   oracles.SparseVec   // P
+	slots []float64           // P as slot coefficients (Model.PsiSlots)
+	mv    move                // the step under way (direction)
 
 	exBound []float64 // per example: sum_alpha max theta (the bracket of eq. 2)
 	exLoss  []float64 // per example: Delta . mu
@@ -24,11 +26,12 @@ type workerScratch struct {
 }
 
 func (ws *scratch) init(s *Solver) {
-	maxStates, maxMarg := 1, 1
+	maxStates, maxMarg, maxSlots := 1, 1, 1
 	for i := 0; i < s.nEx; i++ {
 		g := s.m.Graph(i)
 		for a := 0; a < g.NumNodes(); a++ {
 			maxStates = max(maxStates, g.States(a))
+			maxSlots = max(maxSlots, g.NodeSlots(a))
 			k := 0
 			for _, v := range g.Scope(a) {
 				k += g.Card(int(v))
@@ -39,6 +42,7 @@ func (ws *scratch) init(s *Solver) {
 	ws.theta = make([]float64, maxStates)
 	ws.dir = make([]float64, maxStates)
 	ws.marg = make([]float64, maxMarg)
+	ws.slots = make([]float64, maxSlots)
 	ws.acc.Ensure(s.d)
 	ws.exBound = make([]float64, s.nEx)
 	ws.exLoss = make([]float64, s.nEx)

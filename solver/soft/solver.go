@@ -24,6 +24,8 @@ type Solver struct {
 	nEx, d int
 	blocks int
 
+	invLambda, invRho float64 // 1/lambda, 1/rho: the step sizes multiply
+
 	blockOff []int32 // per example: its first block (len nEx+1)
 	blockEx  []int32 // per block: its example
 	perEx    int     // blocks of every example when they all have as many (else 0)
@@ -66,7 +68,8 @@ func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Solver{m: m, cfg: cfg, nEx: m.Len(), d: m.Dim(), lastGap: math.NaN(), gapAt: -1}
+	s := &Solver{m: m, cfg: cfg, nEx: m.Len(), d: m.Dim(), lastGap: math.NaN(), gapAt: -1,
+		invLambda: 1 / cfg.Lambda, invRho: 1 / cfg.Rho}
 	s.wiring = wiring{workers: runtime.GOMAXPROCS(0)}
 	s.layout()
 	s.mu = make([]float64, s.muOff[s.nEx])
@@ -84,6 +87,11 @@ func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
 	}
 	s.est.Reset(s.gapEst)
 	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), s.blocks)
+	if cfg.Sampling == ExamplePermutation {
+		if err := s.samp.SetGroups(s.blockOff); err != nil {
+			return nil, fmt.Errorf("soft: %w", err)
+		}
+	}
 	s.pcg = rand.NewPCG(cfg.Seed, 0x50f7_c0a5_7a17)
 	s.rng = rand.New(s.pcg)
 	s.loop = core.NewLoop(int64(s.blocks), cfg.GapEvery, cfg.TraceEvery, 1, true)

@@ -13,6 +13,7 @@ type move struct {
 	psiSq float64 // |P|^2
 	agree float64 // K: N_i |d|^2 (variable) or sum_i |A_ci d|^2 (factor)
 	gamma float64 // the step size of line 7 or 12
+	slots bool    // P is held as slot coefficients in work.slots (else in work.psi)
 }
 
 // step makes one block step of Meshi et al. (2015), Alg. 1: sample a block
@@ -25,7 +26,7 @@ func (s *Solver) step() {
 	s.calls++
 	s.setGapEstimate(b, mv.num/float64(s.nEx))
 	if mv.gamma > 0 {
-		s.apply(&mv)
+		s.apply(mv)
 	}
 	s.steps++
 }
@@ -34,51 +35,70 @@ func (s *Solver) step() {
 func (s *Solver) setGapEstimate(b int, g float64) {
 	s.est.Replace(s.gapEst[b], g)
 	s.gapEst[b] = g
-	s.samp.SetGap(b, g)
+	if s.cfg.Sampling == GapSampling {
+		s.samp.SetGap(b, g)
+	}
+}
+
+// psiNormSq computes P = NodePsi(d) of node a of example i and returns
+// |P|^2: in the compact form of slot coefficients (Model.PsiSlots, kept in
+// work.slots; slots is true) when the node's terms span disjoint
+// coordinates, which needs no sparse accumulator, else accumulated into
+// work.psi.
+func (s *Solver) psiNormSq(i, a int, d []float64) (sq float64, slots bool) {
+	if _, sq, ok := s.m.PsiSlotsNorm(i, a, d, s.work.slots); ok {
+		return sq, true
+	}
+	s.m.NodePsi(i, a, d, &s.work.acc)
+	s.work.acc.Flush(&s.work.psi)
+	return s.work.psi.NormSq(), false
 }
 
 // direction computes the step of block b at the current iterate without
 // taking it: the reparameterized scores theta of lines 5 and 10 (the
 // block's gradient, up to 1/M), their maximizer s (lines 6, 11), d = e_s -
 // mu, and the step size of lines 7 and 12 (see the package documentation).
-func (s *Solver) direction(b int) move {
+// The move it returns is the solver's scratch (work.mv), valid until the
+// next call.
+func (s *Solver) direction(b int) *move {
 	i, a := s.block(b)
 	g := s.m.Graph(i)
 	n := g.States(a)
 	off := s.muOff[i] + g.TableOffset(a)
 	mu := s.mu[off : off+n]
 	th := s.m.Reparam(i, a, s.w, s.delta[s.deltaOff[i]:s.deltaOff[i+1]], s.work.theta)
-	best := 0
-	for y := range th {
-		if th[y] > th[best] {
+	th = th[:len(mu)]
+	top := th[0]
+	for _, v := range th[1:] {
+		top = max(top, v)
+	}
+	best := 0 // the first maximizer (0 if a score is NaN)
+	for y, v := range th {
+		if v == top {
 			best = y
+			break
 		}
 	}
-	mv := move{i: i, a: a, s: best}
-	d := s.work.dir[:n]
+	var num float64
+	d := s.work.dir[:len(mu)]
 	for y, v := range mu {
 		d[y] = -v
-		mv.num += v * (th[best] - th[y]) // every term >= 0
+		num += v * (top - th[y]) // every term >= 0
 	}
 	d[best]++
+	mv := &s.work.mv
+	*mv = move{i: i, a: a, s: best, num: num}
 	if !(mv.num > 0) {
 		return mv // mu already sits on a maximizer: gamma = 0
 	}
-	s.m.NodePsi(i, a, d, &s.work.acc)
-	s.work.acc.Flush(&s.work.psi)
-	mv.psiSq = s.work.psi.NormSq()
+	mv.psiSq, mv.slots = s.psiNormSq(i, a, d)
 	if a < g.NumVars() {
 		nodes, _ := g.VarFactors(a)
 		mv.agree = float64(len(nodes)) * normSq(d)
 	} else {
-		k := 0
-		for j, v := range g.Scope(a) {
-			c := g.Card(int(v))
-			mg := s.work.marg[k : k+c]
-			g.Marginalize(a, j, d, mg)
-			mv.agree += normSq(mg)
-			k += c
-		}
+		mg := s.work.marg[:g.FactorDeltaLen(a)]
+		g.MarginalizeScope(a, d, mg)
+		mv.agree = normSq(mg)
 	}
 	mv.gamma = s.stepSize(mv.num, mv.psiSq, mv.agree)
 	return mv
@@ -86,19 +106,18 @@ func (s *Solver) direction(b int) move {
 
 // stepSize returns the maximizer over [0, 1] of f_rho(mu + gamma d): the
 // slope theta^T d / M over the curvature |P|^2/(lambda M^2) + K/(rho M^2)
-// (Alg. 1, lines 7 and 12, with the scalings of eq. 3 and 5), and 1 when
-// f_rho is linear and increasing along d.
+// (Alg. 1, lines 7 and 12, with the scalings of eq. 3 and 5), computed as
+// M theta^T d / (|P|^2/lambda + K/rho), and 1 when f_rho is linear and
+// increasing along d.
 func (s *Solver) stepSize(num, psiSq, agree float64) float64 {
-	M := float64(s.nEx)
-	slope := num / M
-	curv := psiSq/(s.cfg.Lambda*M*M) + agree/(s.cfg.Rho*M*M)
+	curv := psiSq*s.invLambda + agree*s.invRho
 	if !(curv > 0) {
-		if slope > 0 {
+		if num > 0 {
 			return 1
 		}
 		return 0
 	}
-	return core.LineSearch(slope, curv, 1)
+	return core.LineSearch(num*float64(s.nEx), curv, 1)
 }
 
 // apply takes the step mv (Alg. 1, line 14) and updates w and delta in
@@ -121,7 +140,11 @@ func (s *Solver) apply(mv *move) {
 		}
 	}
 	M := float64(s.nEx)
-	s.work.psi.AddTo(s.w, gamma/(s.cfg.Lambda*M))
+	if mv.slots {
+		s.m.AddPsiSlots(mv.i, mv.a, s.work.slots, gamma/(s.cfg.Lambda*M), s.w)
+	} else {
+		s.work.psi.AddTo(s.w, gamma/(s.cfg.Lambda*M))
+	}
 	delta := s.delta[s.deltaOff[mv.i]:s.deltaOff[mv.i+1]]
 	scale := gamma / (s.cfg.Rho * M)
 	if mv.a < g.NumVars() {
@@ -134,14 +157,11 @@ func (s *Solver) apply(mv *move) {
 		}
 		return
 	}
-	k := 0
-	for j, v := range g.Scope(mv.a) {
-		c := g.Card(int(v))
-		dd := delta[g.DeltaOffset(mv.a, j):]
-		for y, x := range s.work.marg[k : k+c] {
-			dd[y] += scale * x
-		}
-		k += c
+	mg := s.work.marg[:g.FactorDeltaLen(mv.a)]
+	dd := delta[g.DeltaOffset(mv.a, 0):]
+	dd = dd[:len(mg)]
+	for r, x := range mg {
+		dd[r] += scale * x
 	}
 }
 

@@ -19,6 +19,11 @@ const (
 	// GapSampling draws block i with probability proportional to its last
 	// block gap, unvisited blocks first (Osokin et al. 2016, Alg. 2).
 	GapSampling
+	// GroupPermutation visits the blocks in a fresh random order every
+	// pass in which the blocks of a group (SetGroups) come one after
+	// another: the groups in a random order, the blocks of each in a
+	// random order. Without groups it is Permutation.
+	GroupPermutation
 )
 
 // Sampler picks the block of the next step.
@@ -29,6 +34,11 @@ type Sampler struct {
 	// Permutation: the current order and the position in it.
 	perm []int32
 	pos  int
+
+	// GroupPermutation: group g holds the blocks groups[g] to
+	// groups[g+1]-1; order is the scratch of the groups' order.
+	groups []int32
+	order  []int32
 
 	// Gap sampling (Osokin et al. 2016, Alg. 2): blocks not yet visited have
 	// an infinite gap estimate and are drawn first, uniformly; the others are
@@ -41,7 +51,7 @@ type Sampler struct {
 func NewSampler(kind Sampling, n int) *Sampler {
 	s := &Sampler{kind: kind, n: n}
 	switch kind {
-	case Permutation:
+	case Permutation, GroupPermutation:
 		s.perm = make([]int32, n)
 		for i := range s.perm {
 			s.perm[i] = int32(i)
@@ -60,9 +70,9 @@ func NewSampler(kind Sampling, n int) *Sampler {
 // Next draws a block.
 func (s *Sampler) Next(rng *rand.Rand) int {
 	switch s.kind {
-	case Permutation:
+	case Permutation, GroupPermutation:
 		if s.pos >= s.n {
-			rng.Shuffle(s.n, func(a, b int) { s.perm[a], s.perm[b] = s.perm[b], s.perm[a] })
+			s.shuffle(rng)
 			s.pos = 0
 		}
 		i := s.perm[s.pos]
@@ -82,6 +92,47 @@ func (s *Sampler) Next(rng *rand.Rand) int {
 		return rng.IntN(s.n)
 	}
 	return rng.IntN(s.n)
+}
+
+// SetGroups makes a GroupPermutation sampler keep the blocks of a group
+// together: group g holds the blocks off[g] to off[g+1]-1 (off increasing
+// from 0 to n). It must be called before the first draw.
+func (s *Sampler) SetGroups(off []int32) error {
+	if len(off) < 2 || off[0] != 0 || int(off[len(off)-1]) != s.n {
+		return fmt.Errorf("groups of blocks: offsets must run from 0 to %d", s.n)
+	}
+	for g := 1; g < len(off); g++ {
+		if off[g] <= off[g-1] {
+			return fmt.Errorf("groups of blocks: group %d is empty or out of order", g-1)
+		}
+	}
+	s.groups = append([]int32(nil), off...)
+	s.order = make([]int32, len(off)-1)
+	return nil
+}
+
+// shuffle draws the order of the next pass: a random permutation of the
+// blocks, or for GroupPermutation with groups, the groups in a random
+// order, each group's blocks in a random order.
+func (s *Sampler) shuffle(rng *rand.Rand) {
+	if s.kind != GroupPermutation || s.groups == nil {
+		rng.Shuffle(s.n, func(a, b int) { s.perm[a], s.perm[b] = s.perm[b], s.perm[a] })
+		return
+	}
+	for g := range s.order {
+		s.order[g] = int32(g)
+	}
+	rng.Shuffle(len(s.order), func(a, b int) { s.order[a], s.order[b] = s.order[b], s.order[a] })
+	k := 0
+	for _, g := range s.order {
+		lo, hi := s.groups[g], s.groups[g+1]
+		p := s.perm[k : k+int(hi-lo)]
+		for j := range p {
+			p[j] = lo + int32(j)
+		}
+		rng.Shuffle(len(p), func(a, b int) { p[a], p[b] = p[b], p[a] })
+		k += len(p)
+	}
 }
 
 // SetGap records the new gap estimate of block i (gap sampling only).
@@ -226,7 +277,7 @@ func (s *Sampler) State() (perm []int32, pos int, unvisited []int32) {
 // the block gap estimates (gap sampling).
 func (s *Sampler) Restore(perm []int32, pos int, unvisited []int32, gaps []float64) error {
 	switch s.kind {
-	case Permutation:
+	case Permutation, GroupPermutation:
 		if len(perm) != s.n {
 			return fmt.Errorf("the sampling order has %d entries, want %d", len(perm), s.n)
 		}
