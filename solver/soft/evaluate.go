@@ -135,13 +135,15 @@ func (s *Solver) agreement(i int, scale float64, marg, delta []float64) {
 	for a := g.NumVars(); a < g.NumNodes(); a++ {
 		off := base + g.TableOffset(a)
 		mu := s.mu[off : off+g.States(a)]
+		mg := marg[:g.FactorDeltaLen(a)]
+		g.MarginalizeScope(a, mu, mg) // laid out as the factor's delta
+		first := g.DeltaOffset(a, 0)
 		for j, v := range g.Scope(a) {
-			c := g.Card(int(v))
-			g.Marginalize(a, j, mu, marg[:c])
+			r := g.DeltaOffset(a, j)
 			mv := s.mu[base+g.TableOffset(int(v)):]
-			dd := delta[g.DeltaOffset(a, j):]
-			for y := 0; y < c; y++ {
-				dd[y] = scale * (marg[y] - mv[y])
+			dd := delta[r : r+g.Card(int(v))]
+			for y, m := range mg[r-first : r-first+len(dd)] {
+				dd[y] = scale * (m - mv[y])
 			}
 		}
 	}

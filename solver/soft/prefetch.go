@@ -70,9 +70,8 @@ func (s *Solver) touch(b int) float64 {
 	v := s.gapEst[b] + s.mu[s.muOff[i]+g.TableOffset(a)]
 	delta := s.delta[s.deltaOff[i]:s.deltaOff[i+1]]
 	if a < g.NumVars() {
-		nodes, pos := g.VarFactors(a)
-		for k, c := range nodes {
-			v += delta[g.DeltaOffset(int(c), int(pos[k]))]
+		for _, o := range g.VarDeltas(a) {
+			v += delta[o]
 		}
 	} else {
 		for j := range g.Scope(a) {

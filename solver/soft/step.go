@@ -93,8 +93,7 @@ func (s *Solver) direction(b int) *move {
 	}
 	mv.psiSq, mv.slots = s.psiNormSq(i, a, d)
 	if a < g.NumVars() {
-		nodes, _ := g.VarFactors(a)
-		mv.agree = float64(len(nodes)) * normSq(d)
+		mv.agree = float64(len(g.VarDeltas(a))) * normSq(d)
 	} else {
 		mg := s.work.marg[:g.FactorDeltaLen(a)]
 		g.MarginalizeScope(a, d, mg)
@@ -148,9 +147,8 @@ func (s *Solver) apply(mv *move) {
 	delta := s.delta[s.deltaOff[mv.i]:s.deltaOff[mv.i+1]]
 	scale := gamma / (s.cfg.Rho * M)
 	if mv.a < g.NumVars() {
-		nodes, pos := g.VarFactors(mv.a)
-		for k, c := range nodes {
-			dd := delta[g.DeltaOffset(int(c), int(pos[k])):]
+		for _, o := range g.VarDeltas(mv.a) {
+			dd := delta[o:]
 			for y, v := range d {
 				dd[y] -= scale * v
 			}
