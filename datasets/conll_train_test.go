@@ -7,6 +7,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // conllC is the regularization chosen on a held-out tenth of the CoNLL-2000
@@ -31,11 +32,11 @@ func TestConllChunkF1(t *testing.T) {
 		t.Fatal(err)
 	}
 	lambda := 1 / (conllC * float64(train.Len()))
-	s, err := solver.New(train, solver.Config{Lambda: lambda, Sampling: solver.GapSampling, GapEvery: 5})
+	s, err := solver.New(train, solver.Config{Lambda: lambda, Sampling: run.GapSampling, GapEvery: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), solver.Stop{Passes: 20}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 20}); err != nil {
 		t.Fatal(err)
 	}
 	w := s.Weights()

@@ -9,6 +9,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -33,7 +34,7 @@ func realHorses(b *testing.B) (*datasets.Horses, []float64) {
 		if s, horsesErr = solver.New(horsesData.Train, solver.Config{Lambda: horsesLambda, Box: potts, GapEvery: 10, Seed: 1}); horsesErr != nil {
 			return
 		}
-		_, horsesErr = s.Run(context.Background(), solver.Stop{Passes: 20})
+		_, horsesErr = s.Run(context.Background(), run.Stop{Passes: 20})
 		horsesWeights = s.Weights()
 	})
 	if horsesErr != nil {

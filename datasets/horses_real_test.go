@@ -11,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // horsesLambda is the regularization of the real-data check, chosen on a
@@ -96,7 +97,7 @@ func TestRealHorses(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if _, err := s.Run(context.Background(), solver.Stop{Passes: 100}); err != nil {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: 100}); err != nil {
 			t.Fatal(err)
 		}
 		w := s.Weights()

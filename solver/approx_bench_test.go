@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // BenchmarkApproximateOracleOCR measures the slowdown of BCFW with an
@@ -34,8 +35,8 @@ func BenchmarkApproximateOracleOCR(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				res, err := s.Run(b.Context(), Stop{Gap: 0.1, Passes: 3000})
-				if err != nil || res.Status != StatusConverged {
+				res, err := s.Run(b.Context(), run.Stop{Gap: 0.1, Passes: 3000})
+				if err != nil || res.Status != run.StatusConverged {
 					b.Fatalf("nu %v seed %d: %v %v", nu, seed, res.Status, err)
 				}
 				_, mean := a.Stats()

@@ -1,6 +1,9 @@
 package solver
 
-import "github.com/fwstruct/fwstruct/solver/internal/core"
+import (
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
 
 // resetAverages starts the weighted averages of the iterates afresh (at
 // New and when SetLambda changes the problem): with Config.Averaging, one
@@ -14,7 +17,7 @@ func (s *Solver) resetAverages() {
 	}
 	s.avg = core.NewAverage(s.d)
 	s.x.avgs = []*core.Average{s.avg}
-	if s.cfg.Algorithm == BCFW && s.cfg.MultiPlane.approximate() {
+	if s.cfg.Algorithm == run.BCFW && s.cfg.MultiPlane.approximate() {
 		s.avgApprox = core.NewAverage(s.d)
 		s.x.avgs = append(s.x.avgs, s.avgApprox)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // corner is the FW or away corner of a step: psi_i(y), L_i(y), |psi|^2 and
@@ -153,7 +154,7 @@ func (s *Solver) sigma() float64 { return 1 / (s.lambda * float64(s.n)) }
 func (s *Solver) fwMove(i int, c *corner, g float64) {
 	n := float64(s.n)
 	var gamma float64
-	if s.cfg.StepSize == Predefined {
+	if s.cfg.StepSize == run.Predefined {
 		gamma = 2 * n / (float64(s.steps) + 2*n)
 	} else {
 		gamma = core.LineSearch(g, s.lambda*s.store.distSq(i, c), 1)

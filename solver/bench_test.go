@@ -11,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -49,7 +50,7 @@ func benchSteps(b *testing.B, p oracles.Problem, cfg Config) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 3}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 3}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -70,7 +71,7 @@ func BenchmarkBCFWStepOCRLarge(b *testing.B) {
 // BenchmarkBCFWGapStepOCRLarge adds gap sampling.
 func BenchmarkBCFWGapStepOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	benchSteps(b, large, Config{Lambda: 1e-3, Sampling: GapSampling, GapEvery: 1e9})
+	benchSteps(b, large, Config{Lambda: 1e-3, Sampling: run.GapSampling, GapEvery: 1e9})
 }
 
 // BenchmarkBCFWAvgStepOCRLarge adds weighted averaging.
@@ -93,7 +94,7 @@ func BenchmarkGapPassOCRLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 2}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 2}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -114,7 +115,7 @@ func BenchmarkMemoryOCRLarge(b *testing.B) {
 		cfg  Config
 	}{
 		{"bcfw", Config{Lambda: 1e-3, GapEvery: 1e9}},
-		{"bcpfw-gap-cache", Config{Lambda: 1e-3, GapEvery: 1e9, Step: Pairwise, Sampling: GapSampling, Cache: Cache{Enabled: true}}},
+		{"bcpfw-gap-cache", Config{Lambda: 1e-3, GapEvery: 1e9, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			for k := 0; k < b.N; k++ {
@@ -125,7 +126,7 @@ func BenchmarkMemoryOCRLarge(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := s.Run(context.Background(), Stop{Passes: 1}); err != nil {
+				if _, err := s.Run(context.Background(), run.Stop{Passes: 1}); err != nil {
 					b.Fatal(err)
 				}
 				runtime.GC()
@@ -144,7 +145,7 @@ func BenchmarkMemoryOCRLarge(b *testing.B) {
 // overhead of active sets and caches against the plain BCFW step is visible.
 func BenchmarkVariantsOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	for _, samp := range []Sampling{Uniform, GapSampling} {
+	for _, samp := range []run.Sampling{run.Uniform, run.GapSampling} {
 		for _, step := range []Step{FWStep, Pairwise, Away} {
 			for _, cache := range []bool{false, true} {
 				cfg := Config{Lambda: 1e-3, Sampling: samp, Step: step, Cache: Cache{Enabled: cache}, GapEvery: 2}
@@ -153,7 +154,7 @@ func BenchmarkVariantsOCRLarge(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := s.Run(context.Background(), Stop{Passes: 6}); err != nil {
+					if _, err := s.Run(context.Background(), run.Stop{Passes: 6}); err != nil {
 						b.Fatal(err)
 					}
 					calls := s.OracleCalls()
@@ -177,7 +178,7 @@ func BenchmarkCacheScanVsOracleOCRLarge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 10}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 10}); err != nil {
 		b.Fatal(err)
 	}
 	var corners, entries int

@@ -1,6 +1,10 @@
 package solver
 
-import "math"
+import (
+	"math"
+
+	"github.com/fwstruct/fwstruct/solver/run"
+)
 
 // cachePolicy is the gap-based cache of Osokin et al. (2016, Alg. 5): every
 // step scores the block's cached corners and uses the best one when its
@@ -25,7 +29,7 @@ func (p cachePolicy) stepped(_ int, set *cornerSet) {
 
 func (p cachePolicy) clock() int64              { return p.s.steps }
 func (p cachePolicy) settled() bool             { return true }
-func (p cachePolicy) describe(pt *TracePoint)   { pt.CacheMean = p.s.meanSetSize() }
+func (p cachePolicy) describe(pt *run.Point)    { pt.CacheMean = p.s.meanSetSize() }
 func (p cachePolicy) rebase(float64)            {}
 func (p cachePolicy) save(*checkpoint)          {}
 func (p cachePolicy) restore(*checkpoint) error { return nil }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // BenchmarkCacheWallTime measures what the gap-based cache of Osokin et al.
@@ -43,11 +44,11 @@ func BenchmarkCacheWallTime(b *testing.B) {
 						b.Fatal(err)
 					}
 					t0 := time.Now()
-					res, err := s.Run(context.Background(), Stop{Gap: c.eps, Passes: 2000})
+					res, err := s.Run(context.Background(), run.Stop{Gap: c.eps, Passes: 2000})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if res.Status != StatusConverged {
+					if res.Status != run.StatusConverged {
 						b.Fatalf("%s cache %v seed %d: %v after %.0f passes", c.name, cache, seed, res.Status, s.Passes())
 					}
 					secs = append(secs, time.Since(t0).Seconds())

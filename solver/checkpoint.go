@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // checkpointVersion 3 adds the multi-plane state and EvalAt (the steps at
@@ -62,7 +63,7 @@ type checkpoint struct {
 	Steps, Calls, Hits, Misses, Drops int64
 	RSq                               []float64
 	Elapsed                           time.Duration
-	Trace                             []TracePoint
+	Trace                             []run.Point
 	NextGap, NextTrace, LastEval      int64
 	EvalAt                            int64
 	Events                            []string

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // fuzzCheckpoints returns checkpoints of every variant (and of a boxed and
@@ -26,7 +28,7 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 	box := &Box{Lower: make([]float64, p.Dim())}
 	seeds = append(seeds,
 		seed{cfg: Config{Step: Pairwise, Box: box, Averaging: true}},
-		seed{cfg: Config{Sampling: GapSampling, Cache: Cache{Enabled: true}}, opts: []Option{WithStorage(SparseBlocks)}},
+		seed{cfg: Config{Sampling: run.GapSampling, Cache: Cache{Enabled: true}}, opts: []Option{WithStorage(SparseBlocks)}},
 	)
 	var out [][]byte
 	for _, sd := range seeds {
@@ -36,7 +38,7 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if _, err := s.Run(context.Background(), Stop{Passes: 3}); err != nil {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: 3}); err != nil {
 			tb.Fatal(err)
 		}
 		var buf bytes.Buffer
@@ -60,7 +62,7 @@ func loadAndRun(t *testing.T, data []byte, sparse bool) {
 		return
 	}
 	ctx := context.Background()
-	if _, err := s.Run(ctx, Stop{Passes: s.Passes() + 2, Duration: time.Second}); err != nil {
+	if _, err := s.Run(ctx, run.Stop{Passes: s.Passes() + 2, Duration: time.Second}); err != nil {
 		return
 	}
 	s.Current()

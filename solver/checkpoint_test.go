@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestSaveLoadContinuesIdentically runs N passes in one go and N/2 + N/2
@@ -20,11 +21,11 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 			cfg := v.cfg
 			cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 3, 2
 			a := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, a, Stop{Passes: 12})
+			mustRun(t, a, run.Stop{Passes: 12})
 			b := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, b, Stop{Passes: 6})
+			mustRun(t, b, run.Stop{Passes: 6})
 			c := reload(t, b, WithTrainLoss(true))
-			mustRun(t, c, Stop{Passes: 12})
+			mustRun(t, c, run.Stop{Passes: 12})
 			requireSameRun(t, a, c)
 		})
 	}
@@ -46,7 +47,7 @@ func reload(t *testing.T, s *Solver, opts ...Option) *Solver {
 
 func TestLoadRejectsOtherProblem(t *testing.T) {
 	s := mustNew(t, smallChain(12), Config{Lambda: 1})
-	mustRun(t, s, Stop{Passes: 1})
+	mustRun(t, s, run.Stop{Passes: 1})
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestSetLambdaKeepsGapsExact(t *testing.T) {
 		{Lambda: 1, Step: Away, Cache: Cache{Enabled: true}},
 	} {
 		s := mustNew(t, p, cfg)
-		mustRun(t, s, Stop{Passes: 10})
+		mustRun(t, s, run.Stop{Passes: 10})
 		s.record(false) // exact block gaps at the current iterate
 		w0 := s.Weights()
 		if err := s.SetLambda(0.3); err != nil {
@@ -114,7 +115,7 @@ func TestSetLambdaNeedsZeroTruthLoss(t *testing.T) {
 // new lambda and records the change as an event.
 func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
 	s := mustNew(t, smallChain(15), Config{Lambda: 1, GapEvery: 1})
-	mustRun(t, s, Stop{Passes: 4})
+	mustRun(t, s, run.Stop{Passes: 4})
 	if err := s.SetLambda(0.25); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
 func TestLoadVersion2TraceFields(t *testing.T) {
 	p := oraclestest.Multiclass(30, 4, 5, 1)
 	s := mustNew(t, p, Config{Lambda: 0.1, GapEvery: 1})
-	mustRun(t, s, Stop{Passes: 3})
+	mustRun(t, s, run.Stop{Passes: 3})
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
 		t.Fatal(err)

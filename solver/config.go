@@ -5,48 +5,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-)
 
-// Algorithm selects the optimizer.
-type Algorithm int
-
-const (
-	// BCFW is block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013,
-	// Alg. 4) and its variants of Osokin et al. (2016): gap sampling,
-	// pairwise and away steps, caching, box constraints.
-	BCFW Algorithm = iota
-	// FW is batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. 2; with box
-	// constraints Osokin et al. 2016, Alg. 8).
-	FW
-	// SSG is the stochastic subgradient method with the Pegasos step size
-	// 1/(lambda (k+1)) (Lacoste-Julien et al. 2013, Sec. 6).
-	SSG
-	// CuttingPlane is the 1-slack cutting-plane method (Joachims et al.
-	// 2009) as fully corrective Frank-Wolfe (Lacoste-Julien et al. 2013,
-	// Sec. 4): a batch method like FW whose step re-optimizes the dual over
-	// every vertex (aggregated plane) seen so far, to the tolerance CPTol.
-	CuttingPlane
-)
-
-// Sampling selects how BCFW picks a block.
-type Sampling int
-
-const (
-	// Uniform draws a block uniformly at random (with replacement).
-	Uniform Sampling = iota
-	// Permutation visits the blocks in a fresh random order every pass.
-	Permutation
-	// GapSampling draws block i with probability proportional to its last
-	// computed block gap; blocks never visited come first (Osokin et al.
-	// 2016, Alg. 2).
-	GapSampling
-	// ExamplePermutation is for the soft solver (package solver/soft),
-	// whose blocks are the (example, node) pairs of Meshi et al. (2015):
-	// every pass visits every block once, the examples in a fresh random
-	// order and each example's blocks one after another in a fresh random
-	// order, so that a step finds its example's state in the cache. For
-	// whole examples it would be Permutation, which New asks for instead.
-	ExamplePermutation
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Step selects the kind of block step.
@@ -61,16 +22,6 @@ const (
 	// Away chooses between a FW step and an away step (BCAFW, Osokin et al.
 	// 2016, Alg. 4).
 	Away
-)
-
-// StepSize selects how the step length is chosen.
-type StepSize int
-
-const (
-	// LineSearch uses the exact line search of the quadratic dual.
-	LineSearch StepSize = iota
-	// Predefined uses gamma = 2n/(k+2n) for BCFW and 2/(k+2) for FW.
-	Predefined
 )
 
 // Cache configures the gap-based cache of oracle answers (Osokin et al. 2016,
@@ -185,13 +136,13 @@ type Config struct {
 	// Lambda is the regularization parameter (> 0).
 	Lambda float64
 	// Algorithm is BCFW (default), FW, SSG or CuttingPlane.
-	Algorithm Algorithm
+	Algorithm run.Algorithm
 	// Sampling is Uniform (default), Permutation or GapSampling (BCFW only).
-	Sampling Sampling
+	Sampling run.Sampling
 	// Step is FWStep (default), Pairwise or Away (BCFW only).
 	Step Step
 	// StepSize is LineSearch (default) or Predefined (FW steps only).
-	StepSize StepSize
+	StepSize run.StepSize
 	// Cache configures the oracle cache (BCFW only).
 	Cache Cache
 	// MultiPlane configures multi-plane BCFW (BCFW only, not with Cache).
@@ -228,34 +179,6 @@ type Config struct {
 	CPTol float64
 }
 
-func (a Algorithm) String() string {
-	switch a {
-	case BCFW:
-		return "bcfw"
-	case FW:
-		return "fw"
-	case SSG:
-		return "ssg"
-	case CuttingPlane:
-		return "cp"
-	}
-	return fmt.Sprintf("Algorithm(%d)", int(a))
-}
-
-func (s Sampling) String() string {
-	switch s {
-	case Uniform:
-		return "uniform"
-	case Permutation:
-		return "perm"
-	case GapSampling:
-		return "gap"
-	case ExamplePermutation:
-		return "example-perm"
-	}
-	return fmt.Sprintf("Sampling(%d)", int(s))
-}
-
 func (s Step) String() string {
 	switch s {
 	case FWStep:
@@ -286,27 +209,6 @@ func ParsePassRule(s string) (PassRule, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown multi-plane pass rule %q (want time or cost)", s)
-}
-
-// ParseAlgorithm parses "bcfw", "fw", "ssg" or "cp".
-func ParseAlgorithm(s string) (Algorithm, error) {
-	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane} {
-		if a.String() == s {
-			return a, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg or cp)", s)
-}
-
-// ParseSampling parses "uniform", "perm", "gap" or "example-perm" (the
-// last for the soft solver only).
-func ParseSampling(s string) (Sampling, error) {
-	for _, v := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
-		if v.String() == s {
-			return v, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm, gap, or example-perm for the soft solver)", s)
 }
 
 // ParseStep parses "fw", "pairwise" or "away".
@@ -344,7 +246,7 @@ func (cfg Config) WithDefaults() Config {
 	if cfg.Cache.MaxSize == 0 {
 		cfg.Cache.MaxSize = 10
 	}
-	if cfg.Algorithm == CuttingPlane && cfg.CPTol == 0 {
+	if cfg.Algorithm == run.CuttingPlane && cfg.CPTol == 0 {
 		cfg.CPTol = DefaultCPTol
 	}
 	return cfg
@@ -353,33 +255,24 @@ func (cfg Config) WithDefaults() Config {
 // validate checks cfg (after defaults) against a problem of dimension d.
 func (cfg *Config) validate(d int) error {
 	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
-	if !(cfg.Lambda > 0) || bad(cfg.Lambda) {
-		return fmt.Errorf("solver: lambda must be a positive finite number, got %v", cfg.Lambda)
+	if err := core.ValidateSchedule(cfg.Lambda, cfg.GapEvery, cfg.TraceEvery); err != nil {
+		return fmt.Errorf("solver: %w", err)
 	}
-	if cfg.Algorithm < BCFW || cfg.Algorithm > CuttingPlane {
+	if cfg.Algorithm < run.BCFW || cfg.Algorithm > run.CuttingPlane {
 		return fmt.Errorf("solver: unknown algorithm %d", cfg.Algorithm)
 	}
-	if cfg.Sampling == ExamplePermutation {
-		return errors.New("solver: example-perm sampling groups the (example, node) blocks of the soft solver; the blocks of this solver are whole examples: use perm")
-	}
-	if cfg.Sampling < Uniform || cfg.Sampling > GapSampling {
-		return fmt.Errorf("solver: unknown sampling %d", cfg.Sampling)
+	if err := core.ValidateExampleSampling(cfg.Sampling); err != nil {
+		return fmt.Errorf("solver: %w", err)
 	}
 	if cfg.Step < FWStep || cfg.Step > Away {
 		return fmt.Errorf("solver: unknown step %d", cfg.Step)
 	}
-	if cfg.StepSize != LineSearch && cfg.StepSize != Predefined {
-		return fmt.Errorf("solver: unknown step size rule %d", cfg.StepSize)
+	if err := core.ValidateStepSize(cfg.StepSize); err != nil {
+		return fmt.Errorf("solver: %w", err)
 	}
-	if !(cfg.GapEvery > 0) || math.IsNaN(cfg.GapEvery) {
-		return fmt.Errorf("solver: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
-	}
-	if cfg.TraceEvery < 0 || math.IsNaN(cfg.TraceEvery) || math.IsInf(cfg.TraceEvery, 1) {
-		return fmt.Errorf("solver: TraceEvery must be finite and >= 0 (0: none), got %v", cfg.TraceEvery)
-	}
-	if cfg.Algorithm != BCFW {
+	if cfg.Algorithm != run.BCFW {
 		switch {
-		case cfg.Sampling != Uniform:
+		case cfg.Sampling != run.Uniform:
 			return fmt.Errorf("solver: sampling %v needs the bcfw solver, not %v", cfg.Sampling, cfg.Algorithm)
 		case cfg.Step != FWStep:
 			return fmt.Errorf("solver: %v steps need the bcfw solver, not %v", cfg.Step, cfg.Algorithm)
@@ -387,17 +280,17 @@ func (cfg *Config) validate(d int) error {
 			return fmt.Errorf("solver: the cache needs the bcfw solver, not %v", cfg.Algorithm)
 		}
 	}
-	if cfg.Algorithm == CuttingPlane {
+	if cfg.Algorithm == run.CuttingPlane {
 		switch {
 		case cfg.Box != nil:
 			return errors.New("solver: the cutting-plane solver takes no box constraints")
-		case cfg.StepSize != LineSearch:
+		case cfg.StepSize != run.LineSearch:
 			return errors.New("solver: the cutting-plane solver re-optimizes over its planes; it has no step size rule")
 		case !(cfg.CPTol > 0) || bad(cfg.CPTol):
 			return fmt.Errorf("solver: CPTol must be positive and finite, got %v", cfg.CPTol)
 		}
 	}
-	if cfg.Step != FWStep && cfg.StepSize == Predefined {
+	if cfg.Step != FWStep && cfg.StepSize == run.Predefined {
 		return errors.New("solver: pairwise and away steps need line search")
 	}
 	if cfg.Cache.Enabled {
@@ -431,15 +324,15 @@ func (mp *MultiPlane) validate(cfg *Config) error {
 		return fmt.Errorf("solver: multi-plane CostRatio must be finite and >= 0, got %v", mp.CostRatio)
 	}
 	switch {
-	case cfg.Algorithm != BCFW:
+	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: multi-plane working sets need the bcfw solver, not %v", cfg.Algorithm)
 	case mp.Rule == RuleCost && mp.CostRatio == 0:
 		return errors.New("solver: the multi-plane cost rule needs CostRatio > 0, the cost of an oracle call in plane evaluations (MeasureCostRatio estimates it)")
 	case cfg.Cache.Enabled:
 		return errors.New("solver: the Osokin cache and multi-plane working sets are two policies for reusing planes; enable one of them")
-	case cfg.Sampling != Permutation:
+	case cfg.Sampling != run.Permutation:
 		return fmt.Errorf("solver: multi-plane BCFW visits every block once per pass (Shah et al. 2015, Alg. 3): it needs permutation sampling, not %v", cfg.Sampling)
-	case cfg.StepSize != LineSearch:
+	case cfg.StepSize != run.LineSearch:
 		return errors.New("solver: multi-plane BCFW needs line search (its pass rule measures the dual increase of the steps)")
 	}
 	return nil
@@ -472,10 +365,10 @@ func (mp *MultiPlane) approximate() bool { return mp.planes() && mp.M > 0 }
 // explicitDuals reports whether the solver keeps the dual variables of every
 // block explicitly (pairwise and away steps).
 func (cfg *Config) explicitDuals() bool {
-	return cfg.Algorithm == BCFW && cfg.Step != FWStep
+	return cfg.Algorithm == run.BCFW && cfg.Step != FWStep
 }
 
 // keepsCorners reports whether blocks hold corner sets.
 func (cfg *Config) keepsCorners() bool {
-	return cfg.Algorithm == BCFW && (cfg.Step != FWStep || cfg.Cache.Enabled || cfg.MultiPlane.planes())
+	return cfg.Algorithm == run.BCFW && (cfg.Step != FWStep || cfg.Cache.Enabled || cfg.MultiPlane.planes())
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -57,7 +58,7 @@ var conllVariants = []struct {
 	cfg  Config
 }{
 	{"bcfw", Config{}},
-	{"gap-pairwise-cache", Config{Sampling: GapSampling, Step: Pairwise, Cache: Cache{Enabled: true}}},
+	{"gap-pairwise-cache", Config{Sampling: run.GapSampling, Step: Pairwise, Cache: Cache{Enabled: true}}},
 	{"bcfw-averaging", Config{Averaging: true}},
 }
 
@@ -75,7 +76,7 @@ func TestConllScale(t *testing.T) {
 		if cfg.Step == FWStep && s.Storage() != SparseBlocks {
 			t.Fatalf("%s: storage %v at d = %d", v.name, s.Storage(), train.Dim())
 		}
-		mustRun(t, s, Stop{Passes: 5})
+		mustRun(t, s, run.Stop{Passes: 5})
 		for _, pt := range s.Trace() {
 			if math.Abs(pt.Primal-pt.Dual-pt.Gap) > 1e-9*(1+pt.Primal) || pt.Gap < -1e-12 {
 				t.Fatalf("%s: certificate broken at pass %v: %+v", v.name, pt.Pass, pt)
@@ -114,7 +115,7 @@ func BenchmarkConllPass(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Run(context.Background(), Stop{Passes: 2}); err != nil {
+			if _, err := s.Run(context.Background(), run.Stop{Passes: 2}); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()

@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -35,8 +35,8 @@ func osokinVariants() []osokinVariant {
 	var vs []osokinVariant
 	for _, cache := range []bool{false, true} {
 		for _, step := range []Step{FWStep, Pairwise} {
-			for _, sampling := range []Sampling{Uniform, GapSampling} {
-				name := map[Sampling]string{Uniform: "uniform", GapSampling: "gap"}[sampling] +
+			for _, sampling := range []run.Sampling{run.Uniform, run.GapSampling} {
+				name := map[run.Sampling]string{run.Uniform: "uniform", run.GapSampling: "gap"}[sampling] +
 					map[Step]string{FWStep: "-fw", Pairwise: "-pairwise"}[step] +
 					map[bool]string{false: "", true: "-cache"}[cache]
 				vs = append(vs, osokinVariant{name, Config{Sampling: sampling, Step: step, Cache: Cache{Enabled: cache}}})
@@ -106,7 +106,7 @@ func variantFigures(tb testing.TB, name string, train oracles.Problem, seeds uin
 	fmt.Fprintf(&sb, "\n%s: n = %d, d = %d, lambda = 1/n, %.0f effective passes, gap every 5, %d seeds; median [min, max] over seeds\n",
 		name, n, train.Dim(), passes, seeds)
 	for v, variant := range variants {
-		var traces [][]TracePoint
+		var traces [][]run.Point
 		for seed := uint64(1); seed <= seeds; seed++ {
 			cfg := variant.cfg
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = lambda, 5, seed
@@ -114,7 +114,7 @@ func variantFigures(tb testing.TB, name string, train oracles.Problem, seeds uin
 			if err != nil {
 				tb.Fatal(err)
 			}
-			if _, err := s.Run(context.Background(), Stop{Passes: passes}); err != nil {
+			if _, err := s.Run(context.Background(), run.Stop{Passes: passes}); err != nil {
 				tb.Fatal(err)
 			}
 			tr := s.Trace()
@@ -133,8 +133,7 @@ func variantFigures(tb testing.TB, name string, train oracles.Problem, seeds uin
 		for _, eps := range conllGapLevels {
 			var ps, ts []float64
 			for _, tr := range traces {
-				p, t := firstGapBelow(tr, eps)
-				ps, ts = append(ps, p), append(ts, t)
+				ps, ts = append(ps, run.PassesToGap(tr, eps)), append(ts, run.SecondsToGap(tr, eps))
 			}
 			fmt.Fprintf(&sb, "    gap %.0e: passes %s  seconds %s\n", eps, band(ps, "%.0f"), band(ts, "%.1f"))
 		}
@@ -158,17 +157,6 @@ func variantFigures(tb testing.TB, name string, train oracles.Problem, seeds uin
 	return sb.String()
 }
 
-// firstGapBelow returns the effective passes and solver seconds of the first
-// trace point whose exact duality gap is at most eps; NaN when none is.
-func firstGapBelow(tr []TracePoint, eps float64) (pass, sec float64) {
-	for _, pt := range tr {
-		if pt.Gap <= eps {
-			return pt.Pass, pt.Seconds
-		}
-	}
-	return math.NaN(), math.NaN()
-}
-
 // TestOsokinVariants checks that the eight variants are the product of the
 // three dimensions, indexed by bits (1: gap sampling, 2: pairwise, 4:
 // cache), which the ratios of variantFigures rely on.
@@ -180,7 +168,7 @@ func TestOsokinVariants(t *testing.T) {
 	names := map[string]bool{}
 	for v, variant := range vs {
 		names[variant.name] = true
-		if got, want := variant.cfg.Sampling == GapSampling, v&1 != 0; got != want {
+		if got, want := variant.cfg.Sampling == run.GapSampling, v&1 != 0; got != want {
 			t.Errorf("%s: gap sampling %v, want %v", variant.name, got, want)
 		}
 		if got, want := variant.cfg.Step == Pairwise, v&2 != 0; got != want {
@@ -211,7 +199,7 @@ func TestVariantFigures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var tr []TracePoint
+			var tr []run.Point
 			if err := json.Unmarshal(raw, &tr); err != nil {
 				t.Fatal(err)
 			}
@@ -225,17 +213,5 @@ func TestVariantFigures(t *testing.T) {
 	}
 	if got := strings.Count(table, "x\n"); got != 12 {
 		t.Errorf("%d ratio lines, want 12:\n%s", got, table)
-	}
-}
-
-func TestFirstGapBelow(t *testing.T) {
-	tr := []TracePoint{{Pass: 5, Seconds: 1, Gap: 0.5}, {Pass: 10, Seconds: 2, Gap: 0.05}, {Pass: 15, Seconds: 3, Gap: 0.01}}
-	for _, c := range []struct{ eps, pass, sec float64 }{
-		{1, 5, 1}, {0.05, 10, 2}, {0.02, 15, 3}, {0.001, math.NaN(), math.NaN()},
-	} {
-		p, s := firstGapBelow(tr, c.eps)
-		if !(p == c.pass || math.IsNaN(p) && math.IsNaN(c.pass)) || !(s == c.sec || math.IsNaN(s) && math.IsNaN(c.sec)) {
-			t.Errorf("eps %v: %v, %v; want %v, %v", c.eps, p, s, c.pass, c.sec)
-		}
 	}
 }

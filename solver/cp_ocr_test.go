@@ -2,6 +2,8 @@ package solver
 
 import (
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestCuttingPlaneOCRSmall measures the cutting-plane method against
@@ -16,16 +18,16 @@ import (
 // constraint cache, so every iteration is a pass of oracle calls.
 func TestCuttingPlaneOCRSmall(t *testing.T) {
 	small, _ := loadOCR(t)
-	s := mustNew(t, small, Config{Algorithm: CuttingPlane, Lambda: 0.01, GapEvery: 1})
-	if st := mustRun(t, s, Stop{Gap: 0.1, Passes: 1000}); st != StatusConverged {
+	s := mustNew(t, small, Config{Algorithm: run.CuttingPlane, Lambda: 0.01, GapEvery: 1})
+	if st := mustRun(t, s, run.Stop{Gap: 0.1, Passes: 1000}); st != run.StatusConverged {
 		t.Fatalf("status %v after %v passes", st, s.Passes())
 	}
 	last, _ := s.Last()
 	total, active := s.Planes()
 	t.Logf("cutting plane, OCR-small, lambda 0.01: gap %.4f after %d oracle calls (%.0f passes), %.2f s solver time; %d planes, %d active, %d corrective steps",
 		last.Gap, last.OracleCalls, last.Pass, last.Seconds, total, active, s.InnerSteps())
-	fw := mustNew(t, small, Config{Algorithm: FW, Lambda: 0.01, GapEvery: 1})
-	mustRun(t, fw, Stop{Gap: 0.1, Passes: last.Pass})
+	fw := mustNew(t, small, Config{Algorithm: run.FW, Lambda: 0.01, GapEvery: 1})
+	mustRun(t, fw, run.Stop{Gap: 0.1, Passes: last.Pass})
 	if fl, _ := fw.Last(); fl.Gap <= 0.1 {
 		t.Fatalf("batch FW reached the gap as fast (%v passes)", fl.Pass)
 	}
@@ -39,19 +41,19 @@ func TestCuttingPlaneOCRSmall(t *testing.T) {
 // grows by a plane an iteration: run with -benchtime 20x for about 70.
 func BenchmarkCuttingPlaneIterationOCRSmall(b *testing.B) {
 	small, _ := loadOCR(b)
-	for _, alg := range []Algorithm{CuttingPlane, FW} {
+	for _, alg := range []run.Algorithm{run.CuttingPlane, run.FW} {
 		b.Run(alg.String(), func(b *testing.B) {
 			s, err := New(small, Config{Algorithm: alg, Lambda: 0.01, GapEvery: 1e9})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Run(b.Context(), Stop{Passes: 50}); err != nil {
+			if _, err := s.Run(b.Context(), run.Stop{Passes: 50}); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for k := 0; k < b.N; k++ {
-				if _, _, err := s.fwIteration(Stop{}); err != nil {
+				if _, _, err := s.fwIteration(run.Stop{}); err != nil {
 					b.Fatal(err)
 				}
 			}

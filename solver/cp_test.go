@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // qpObjective is q(mu) = 1/(2 lambda) |sum mu_t u_t|^2 - sum mu_t ell_t,
@@ -119,9 +120,9 @@ func TestCPQPMatchesProjectedGradient(t *testing.T) {
 func TestCuttingPlaneIsFullyCorrective(t *testing.T) {
 	p := smallChain(21)
 	const lambda = 0.1
-	s := mustNew(t, p, Config{Algorithm: CuttingPlane, Lambda: lambda, CPTol: 1e-6, GapEvery: 1})
+	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, CPTol: 1e-6, GapEvery: 1})
 	for k := 1; k <= 12; k++ {
-		mustRun(t, s, Stop{Passes: float64(k)})
+		mustRun(t, s, run.Stop{Passes: float64(k)})
 		pt := mustEval(t, s)
 		q := qpObjective(s.cp.u, s.cp.ell, s.cp.mu, lambda)
 		if math.Abs(pt.Dual+q) > 1e-9 {
@@ -146,12 +147,12 @@ func TestCuttingPlaneIsFullyCorrective(t *testing.T) {
 func TestCuttingPlaneReachesOptimum(t *testing.T) {
 	p := smallChain(22)
 	const lambda, tol = 0.1, 1e-4
-	cp := mustNew(t, p, Config{Algorithm: CuttingPlane, Lambda: lambda, GapEvery: 1})
-	if st := mustRun(t, cp, Stop{Gap: tol, Passes: 5000}); st != StatusConverged {
+	cp := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, GapEvery: 1})
+	if st := mustRun(t, cp, run.Stop{Gap: tol, Passes: 5000}); st != run.StatusConverged {
 		t.Fatalf("cutting plane: %v", st)
 	}
 	bc := mustNew(t, p, Config{Lambda: lambda, Step: Pairwise, GapEvery: 2})
-	if st := mustRun(t, bc, Stop{Gap: tol, Passes: 100000}); st != StatusConverged {
+	if st := mustRun(t, bc, run.Stop{Gap: tol, Passes: 100000}); st != run.StatusConverged {
 		t.Fatalf("bcfw: %v", st)
 	}
 	a, b := mustEval(t, cp), mustEval(t, bc)
@@ -167,10 +168,10 @@ func TestCuttingPlaneReachesOptimum(t *testing.T) {
 		t.Fatalf("|w_cp - w_bcfw|^2 = %v", d2)
 	}
 	// The fully corrective method needs fewer iterations than batch FW.
-	fw := mustNew(t, p, Config{Algorithm: FW, Lambda: lambda, GapEvery: 1})
-	mustRun(t, fw, Stop{Gap: 1e-3, Passes: 5000})
-	cp2 := mustNew(t, p, Config{Algorithm: CuttingPlane, Lambda: lambda, GapEvery: 1})
-	mustRun(t, cp2, Stop{Gap: 1e-3, Passes: 5000})
+	fw := mustNew(t, p, Config{Algorithm: run.FW, Lambda: lambda, GapEvery: 1})
+	mustRun(t, fw, run.Stop{Gap: 1e-3, Passes: 5000})
+	cp2 := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, GapEvery: 1})
+	mustRun(t, cp2, run.Stop{Gap: 1e-3, Passes: 5000})
 	if cp2.Steps() >= fw.Steps() {
 		t.Fatalf("cutting plane took %d iterations to gap 1e-3, batch FW %d", cp2.Steps(), fw.Steps())
 	}
@@ -180,8 +181,8 @@ func TestCuttingPlaneReachesOptimum(t *testing.T) {
 // unchanged, the certificate holds, and the run goes on to the new optimum.
 func TestCuttingPlaneSetLambda(t *testing.T) {
 	p := smallChain(23)
-	s := mustNew(t, p, Config{Algorithm: CuttingPlane, Lambda: 0.2, GapEvery: 1})
-	mustRun(t, s, Stop{Passes: 8})
+	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: 0.2, GapEvery: 1})
+	mustRun(t, s, run.Stop{Passes: 8})
 	w := s.Weights()
 	if err := s.SetLambda(0.05); err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestCuttingPlaneSetLambda(t *testing.T) {
 	if q := qpObjective(s.cp.u, s.cp.ell, s.cp.mu, 0.05); math.Abs(pt.Dual+q) > 1e-9 || math.Abs(pt.Primal-pt.Dual-pt.Gap) > 1e-9 {
 		t.Fatalf("after SetLambda: %+v, QP objective %v", pt, q)
 	}
-	if st := mustRun(t, s, Stop{Gap: 1e-4, Passes: 5000}); st != StatusConverged {
+	if st := mustRun(t, s, run.Stop{Gap: 1e-4, Passes: 5000}); st != run.StatusConverged {
 		t.Fatalf("status %v after SetLambda", st)
 	}
 }
@@ -204,8 +205,8 @@ func TestCuttingPlaneSetLambda(t *testing.T) {
 // checkpoint.
 func TestCuttingPlaneLoadRejectsCorruptPlanes(t *testing.T) {
 	p := smallChain(24)
-	s := mustNew(t, p, Config{Algorithm: CuttingPlane, Lambda: 0.1})
-	mustRun(t, s, Stop{Passes: 4})
+	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: 0.1})
+	mustRun(t, s, run.Stop{Passes: 4})
 	for name, corrupt := range map[string]func(c *cpState){
 		"weights off the simplex": func(c *cpState) { c.mu[0] += 0.5 },
 		"negative weight":         func(c *cpState) { c.mu[1] = -c.mu[1] - 0.1 },
@@ -236,17 +237,17 @@ func TestCuttingPlaneInvalidSettings(t *testing.T) {
 	p := smallChain(25)
 	for name, cfg := range map[string]Config{
 		"box":        {Box: &Box{Lower: fill(p.Dim(), -1)}},
-		"predefined": {StepSize: Predefined},
+		"predefined": {StepSize: run.Predefined},
 		"NaN tol":    {CPTol: math.NaN()},
 		"negative":   {CPTol: -1},
-		"sampling":   {Sampling: Permutation},
+		"sampling":   {Sampling: run.Permutation},
 	} {
-		cfg.Algorithm, cfg.Lambda = CuttingPlane, 0.1
+		cfg.Algorithm, cfg.Lambda = run.CuttingPlane, 0.1
 		if _, err := New(p, cfg); err == nil {
 			t.Errorf("%s: New accepted %+v", name, cfg)
 		}
 	}
-	if a, err := ParseAlgorithm("cp"); err != nil || a != CuttingPlane || a.String() != "cp" {
+	if a, err := run.ParseAlgorithm("cp"); err != nil || a != run.CuttingPlane || a.String() != "cp" {
 		t.Fatalf("ParseAlgorithm(cp) = %v, %v", a, err)
 	}
 }

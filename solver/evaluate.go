@@ -1,8 +1,9 @@
 package solver
 
 import (
-	"github.com/fwstruct/fwstruct/solver/run"
 	"math"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -63,10 +64,10 @@ func (s *Solver) record(refresh bool) error {
 // also refreshes the stale block gaps, the sampler and the global gap of
 // the cache, and counts the pass as n oracle calls; with keep it stores the
 // exact block gaps.
-func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
+func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	pt := s.countersPoint()
 	n := float64(s.n)
-	withBlocks := s.cfg.Algorithm == BCFW
+	withBlocks := s.cfg.Algorithm == run.BCFW
 	if refresh && withBlocks {
 		s.reanchor()
 	}
@@ -78,7 +79,7 @@ func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
 	w := s.x.w
 	pt.Primal = s.lambda/2*floats.Dot(w, w) + sumH/n
 	switch s.cfg.Algorithm {
-	case BCFW:
+	case run.BCFW:
 		pt.Dual = s.dual(s.x.v, w, s.ell)
 		pt.Gap = floats.Sum(s.work.gBlock)
 		pt.ChiGap, pt.ChiCurvature, pt.PredictedSpeedup = s.nonUniformity(s.work.gBlock)
@@ -103,7 +104,7 @@ func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
 		} else {
 			pt.ChiGapEstimate = Chi(s.gapEst)
 		}
-	case FW, CuttingPlane:
+	case run.FW, run.CuttingPlane:
 		pt.Dual = s.dual(s.x.v, w, s.ell)
 		pt.Gap = s.lambda*floats.Dot(s.x.v, w) - s.ell + sumH/n
 	}
@@ -116,7 +117,7 @@ func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
 
 // addExtras fills in the averaged iterate and the task losses when the
 // configuration asks for them.
-func (s *Solver) addExtras(pt *TracePoint) error {
+func (s *Solver) addExtras(pt *run.Point) error {
 	if s.avg != nil {
 		var err error
 		if pt.PrimalAvg, pt.DualAvg, pt.GapAvg, err = s.evaluateAverage(); err != nil {
@@ -134,7 +135,7 @@ func (s *Solver) addExtras(pt *TracePoint) error {
 }
 
 // appendPoint appends a trace point and calls the Progress callback.
-func (s *Solver) appendPoint(pt TracePoint) {
+func (s *Solver) appendPoint(pt run.Point) {
 	s.trace = append(s.trace, pt)
 	s.loop.LastEval, s.evalAt = s.clock(), s.steps
 	if s.progress != nil {
@@ -159,7 +160,7 @@ func (s *Solver) reanchor() {
 
 // countersPoint returns a trace point holding the counters and statistics
 // of the current state, with every objective value NaN.
-func (s *Solver) countersPoint() TracePoint {
+func (s *Solver) countersPoint() run.Point {
 	pt := run.Blank()
 	pt.Pass, pt.OracleCalls, pt.Steps, pt.Seconds = s.Passes(), s.calls, s.steps, s.loop.Elapsed.Seconds()
 	pt.Lambda, pt.CacheHits, pt.CacheMisses, pt.DropSteps = s.lambda, s.hits, s.misses, s.drops
@@ -194,7 +195,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 		return 0, 0, 0, err
 	}
 	primal = s.lambda/2*floats.Dot(wBar, wBar) + sumH/n
-	if s.cfg.Algorithm == SSG {
+	if s.cfg.Algorithm == run.SSG {
 		return primal, math.NaN(), math.NaN(), nil
 	}
 	dual = s.dual(vBar, wBar, ellBar)

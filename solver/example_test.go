@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Train a chain SSVM on the built-in synthetic OCR-like data with BCFW and
@@ -19,7 +20,7 @@ func ExampleSolver_Run() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := s.Run(context.Background(), solver.Stop{Passes: 50, Gap: 0.05})
+	res, err := s.Run(context.Background(), run.Stop{Passes: 50, Gap: 0.05})
 	if err != nil {
 		panic(err)
 	}
@@ -38,11 +39,11 @@ func ExampleSolver_Run() {
 // here) are part of the algorithm and count as oracle calls.
 func ExampleSolver_Run_resume() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 50, Seed: 2})
-	s, _ := solver.New(train, solver.Config{Lambda: 0.1, GapEvery: 2, Sampling: solver.GapSampling})
+	s, _ := solver.New(train, solver.Config{Lambda: 0.1, GapEvery: 2, Sampling: run.GapSampling})
 	ctx := context.Background()
-	s.Run(ctx, solver.Stop{Passes: 4})
+	s.Run(ctx, run.Stop{Passes: 4})
 	before, _ := s.Last()
-	s.Run(ctx, solver.Stop{Passes: 12})
+	s.Run(ctx, run.Stop{Passes: 12})
 	after, _ := s.Last()
 	fmt.Println("gap decreased:", after.Gap < before.Gap)
 	fmt.Println("trace points:", len(s.Trace()))
@@ -56,11 +57,11 @@ func ExampleSolver_Run_resume() {
 func ExampleSolver_SetLambda() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 50, Seed: 3})
 	s, _ := solver.New(train, solver.Config{Lambda: 1, GapEvery: 2})
-	s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 300})
+	s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 300})
 	if err := s.SetLambda(0.5); err != nil {
 		panic(err)
 	}
-	res, _ := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 600})
+	res, _ := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 600})
 	fmt.Println(res.Status, res.Last.Lambda)
 	// Output:
 	// converged 0.5
@@ -79,7 +80,7 @@ func ExampleRecommended() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := s.Run(context.Background(), solver.Stop{Gap: 0.01, Passes: 1000})
+	res, err := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 1000})
 	if err != nil {
 		panic(err)
 	}
@@ -100,13 +101,13 @@ func ExampleMultiPlane() {
 	}
 	calls := map[bool]int64{}
 	for _, mp := range []bool{false, true} {
-		cfg := solver.Config{Lambda: 0.01, Sampling: solver.Permutation, GapEvery: 1, Averaging: true,
+		cfg := solver.Config{Lambda: 0.01, Sampling: run.Permutation, GapEvery: 1, Averaging: true,
 			MultiPlane: solver.MultiPlane{Enabled: mp, Rule: solver.RuleCost, CostRatio: 50}}
 		s, err := solver.New(train, cfg)
 		if err != nil {
 			panic(err)
 		}
-		res, err := s.Run(context.Background(), solver.Stop{Gap: 0.02, Passes: 500})
+		res, err := s.Run(context.Background(), run.Stop{Gap: 0.02, Passes: 500})
 		if err != nil {
 			panic(err)
 		}

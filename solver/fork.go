@@ -8,6 +8,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Fork returns a new solver that warm-starts from the current state of s
@@ -113,7 +115,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 		return nil, errors.New("solver: fork: cannot change the box constraints of a run (start a new run)")
 	case cfg.Lambda > old.Lambda:
 		return nil, fmt.Errorf("solver: fork: lambda can only decrease (from %v to %v): Proposition 1 of Osokin et al. (2016) rescales the dual variables by rho = new/old <= 1", old.Lambda, cfg.Lambda)
-	case old.Step == FWStep && cfg.Step != FWStep && old.Algorithm == BCFW:
+	case old.Step == FWStep && cfg.Step != FWStep && old.Algorithm == run.BCFW:
 		return nil, fmt.Errorf("solver: fork: cannot switch from Frank-Wolfe to %v steps: FW steps keep the block vectors v_i only, not the dual variables over corners that %v steps move mass between (fork the other way, or start a new run)", cfg.Step, cfg.Step)
 	}
 	var ch []string
@@ -134,8 +136,8 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	return ch, nil
 }
 
-func stepSizeName(s StepSize) string {
-	if s == Predefined {
+func stepSizeName(s run.StepSize) string {
+	if s == run.Predefined {
 		return "predefined"
 	}
 	return "line search"
@@ -190,7 +192,7 @@ func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 	if old.Sampling != cfg.Sampling {
 		c.Perm, c.PermPos = fresh.Perm, fresh.PermPos
 		c.Unvisited = nil
-		if cfg.Sampling == GapSampling {
+		if cfg.Sampling == run.GapSampling {
 			for i, g := range c.GapEst {
 				if math.IsInf(g, 1) {
 					c.Unvisited = append(c.Unvisited, int32(i))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Warm-start a variant from a run: after 5 passes of uniform sampling,
@@ -20,18 +21,18 @@ func ExampleSolver_Fork() {
 	if err != nil {
 		panic(err)
 	}
-	if _, err := s.Run(context.Background(), solver.Stop{Passes: 5}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 5}); err != nil {
 		panic(err)
 	}
 	cfg := s.Config()
-	cfg.Sampling = solver.GapSampling
+	cfg.Sampling = run.GapSampling
 	gap, err := s.Fork(cfg)
 	if err != nil {
 		panic(err)
 	}
 	at := gap.Trace()[len(gap.Trace())-1]
 	fmt.Printf("pass %.0f: %s\n", at.Pass, at.Event)
-	if _, err := gap.Run(context.Background(), solver.Stop{Passes: 15}); err != nil {
+	if _, err := gap.Run(context.Background(), run.Stop{Passes: 15}); err != nil {
 		panic(err)
 	}
 	fmt.Println("original still at pass", s.Passes(), "with", s.Config().Sampling, "sampling")

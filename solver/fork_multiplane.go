@@ -1,5 +1,7 @@
 package solver
 
+import "github.com/fwstruct/fwstruct/solver/run"
+
 // adaptMultiPlane carries the multi-plane state of the checkpoint c of s
 // over to the fork f when Fork switches multi-plane BCFW on or off or
 // changes its settings (Shah et al. 2015, Alg. 3); fresh is f's starting
@@ -23,7 +25,7 @@ package solver
 func (s *Solver) adaptMultiPlane(c, fresh *checkpoint, f *Solver) {
 	old, cfg := s.cfg.MultiPlane, f.cfg.MultiPlane
 	mf, ok := f.reuse.(*multiPlane)
-	if !ok || f.cfg.Algorithm != BCFW {
+	if !ok || f.cfg.Algorithm != run.BCFW {
 		c.MultiPlane = nil
 		return
 	}

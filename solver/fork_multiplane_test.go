@@ -3,6 +3,8 @@ package solver
 import (
 	"math"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestForkMultiPlaneWithoutPlanesIsBCFW: a fork of BCFW with permutation
@@ -11,16 +13,16 @@ import (
 func TestForkMultiPlaneWithoutPlanesIsBCFW(t *testing.T) {
 	p := smallChain(24)
 	for _, avg := range []bool{false, true} {
-		a := mustNew(t, p, Config{Lambda: 0.05, Seed: 5, GapEvery: 3, Sampling: Permutation, Averaging: avg})
-		mustRun(t, a, Stop{Passes: 4})
+		a := mustNew(t, p, Config{Lambda: 0.05, Seed: 5, GapEvery: 3, Sampling: run.Permutation, Averaging: avg})
+		mustRun(t, a, run.Stop{Passes: 4})
 		c := a.Config()
 		c.MultiPlane = MultiPlane{Enabled: true, N: -1, M: -1}
 		f, err := a.Fork(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustRun(t, a, Stop{Passes: 13})
-		mustRun(t, f, Stop{Passes: 13})
+		mustRun(t, a, run.Stop{Passes: 13})
+		mustRun(t, f, run.Stop{Passes: 13})
 		wa, wf := a.Weights(), f.Weights()
 		for j := range wa {
 			if wa[j] != wf[j] {
@@ -41,8 +43,8 @@ func TestForkMultiPlaneWithoutPlanesIsBCFW(t *testing.T) {
 // forks are reproducible.
 func TestForkMultiPlaneOnRunsApproximatePasses(t *testing.T) {
 	p := smallChain(25)
-	a := mustNew(t, p, Config{Lambda: 0.01, Seed: 6, GapEvery: 1, Sampling: Permutation, Averaging: true})
-	mustRun(t, a, Stop{Passes: 3})
+	a := mustNew(t, p, Config{Lambda: 0.01, Seed: 6, GapEvery: 1, Sampling: run.Permutation, Averaging: true})
+	mustRun(t, a, run.Stop{Passes: 3})
 	at := mustEval(t, a)
 	for _, mp := range []MultiPlane{{Enabled: true}, {Enabled: true, Rule: RuleCost, CostRatio: 30}} {
 		var weights [][]float64
@@ -53,10 +55,10 @@ func TestForkMultiPlaneOnRunsApproximatePasses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mustRun(t, f, Stop{Passes: 12})
+			mustRun(t, f, run.Stop{Passes: 12})
 			checkConsistency(t, f)
 			dual := at.Dual
-			var end TracePoint
+			var end run.Point
 			for _, pt := range f.Trace()[len(a.Trace()):] {
 				if pt.Dual < dual-1e-12 {
 					t.Fatalf("%+v: dual fell from %v to %v at pass %v", mp, dual, pt.Dual, pt.Pass)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestForkUnchangedContinuesIdentically: a fork with the configuration of
@@ -17,7 +19,7 @@ func TestForkUnchangedContinuesIdentically(t *testing.T) {
 				cfg := v.cfg
 				cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 3, 2
 				a := mustNew(t, p, cfg, WithTrainLoss(true), WithStorage(st))
-				mustRun(t, a, Stop{Passes: 5})
+				mustRun(t, a, run.Stop{Passes: 5})
 				f, err := a.Fork(a.Config())
 				if err != nil {
 					t.Fatal(err)
@@ -25,8 +27,8 @@ func TestForkUnchangedContinuesIdentically(t *testing.T) {
 				if len(f.Trace()) != len(a.Trace()) {
 					t.Fatal("an unchanged fork recorded a trace point")
 				}
-				mustRun(t, a, Stop{Passes: 12})
-				mustRun(t, f, Stop{Passes: 12})
+				mustRun(t, a, run.Stop{Passes: 12})
+				mustRun(t, f, run.Stop{Passes: 12})
 				requireSameRun(t, a, f)
 			})
 		}
@@ -41,7 +43,7 @@ func TestForkChanges(t *testing.T) {
 	p := smallChain(22)
 	base := Config{Lambda: 0.05, Seed: 4, GapEvery: 2}
 	perm := base
-	perm.Sampling = Permutation
+	perm.Sampling = run.Permutation
 	mp := perm
 	mp.MultiPlane.Enabled = true
 	for _, tc := range []struct {
@@ -50,8 +52,8 @@ func TestForkChanges(t *testing.T) {
 		to    func(Config) Config
 		event string
 	}{
-		{"uniform to gap sampling", base, func(c Config) Config { c.Sampling = GapSampling; return c }, "sampling uniform -> gap"},
-		{"gap sampling to permutation", func() Config { c := base; c.Sampling = GapSampling; return c }(), func(c Config) Config { c.Sampling = Permutation; return c }, "sampling gap -> perm"},
+		{"uniform to gap sampling", base, func(c Config) Config { c.Sampling = run.GapSampling; return c }, "sampling uniform -> gap"},
+		{"gap sampling to permutation", func() Config { c := base; c.Sampling = run.GapSampling; return c }(), func(c Config) Config { c.Sampling = run.Permutation; return c }, "sampling gap -> perm"},
 		{"cache on", base, func(c Config) Config { c.Cache.Enabled = true; return c }, "cache off -> F=0.25 nu=0.01 size 10"},
 		{"cache off", func() Config { c := base; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Enabled = false; return c }, "cache F=0.25 nu=0.01 size 10 -> off"},
 		{"cache nu", func() Config { c := base; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Nu = 12; return c }, "nu=12"},
@@ -63,7 +65,7 @@ func TestForkChanges(t *testing.T) {
 		{"seed", base, func(c Config) Config { c.Seed = 9; return c }, "seed 4 -> 9"},
 		{"lambda", base, func(c Config) Config { c.Lambda = 0.02; return c }, "fork: lambda 0.05 -> 0.02"},
 		{"multi-plane on", perm, func(c Config) Config { c.MultiPlane.Enabled = true; return c }, "fork: multi-plane off -> N=1000 T=10 M=1000 rule time"},
-		{"multi-plane and permutation on", base, func(c Config) Config { c.MultiPlane.Enabled, c.Sampling = true, Permutation; return c }, "sampling uniform -> perm, multi-plane off -> N=1000"},
+		{"multi-plane and permutation on", base, func(c Config) Config { c.MultiPlane.Enabled, c.Sampling = true, run.Permutation; return c }, "sampling uniform -> perm, multi-plane off -> N=1000"},
 		{"multi-plane on, pairwise", func() Config { c := perm; c.Step = Pairwise; return c }(), func(c Config) Config { c.MultiPlane.Enabled = true; return c }, "multi-plane off -> N=1000"},
 		{"cache to multi-plane", func() Config { c := perm; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Enabled, c.MultiPlane.Enabled = false, true; return c }, "cache F=0.25 nu=0.01 size 10 -> off, multi-plane off -> N=1000"},
 		{"multi-plane off", mp, func(c Config) Config { c.MultiPlane.Enabled = false; return c }, "multi-plane N=1000 T=10 M=1000 rule time -> off"},
@@ -71,11 +73,11 @@ func TestForkChanges(t *testing.T) {
 		{"multi-plane cost rule", mp, func(c Config) Config { c.MultiPlane.Rule, c.MultiPlane.CostRatio = RuleCost, 20; return c }, "-> N=1000 T=10 M=1000 rule cost 20"},
 		{"multi-plane no approximate passes", mp, func(c Config) Config { c.MultiPlane.M = -1; return c }, "M=1000 rule time -> N=1000 T=10 M=0"},
 		{"multi-plane averaging on", mp, func(c Config) Config { c.Averaging = true; return c }, "averaging false -> true"},
-		{"lambda and sampling", base, func(c Config) Config { c.Lambda = 0.02; c.Sampling = GapSampling; return c }, "fork: lambda 0.05 -> 0.02, sampling uniform -> gap"},
+		{"lambda and sampling", base, func(c Config) Config { c.Lambda = 0.02; c.Sampling = run.GapSampling; return c }, "fork: lambda 0.05 -> 0.02, sampling uniform -> gap"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := mustNew(t, p, tc.from)
-			mustRun(t, a, Stop{Passes: 6})
+			mustRun(t, a, run.Stop{Passes: 6})
 			before := mustEval(t, a)
 			wa := a.Weights()
 			n := len(a.Trace())
@@ -113,7 +115,7 @@ func TestForkChanges(t *testing.T) {
 				t.Fatalf("after lambda %v -> %v: point %+v", a.Lambda(), f.Lambda(), at)
 			}
 			checkConsistency(t, f)
-			mustRun(t, f, Stop{Passes: f.Passes() + 8})
+			mustRun(t, f, run.Stop{Passes: f.Passes() + 8})
 			checkConsistency(t, f)
 			end := mustEval(t, f)
 			if math.Abs(end.Primal-end.Dual-end.Gap) > 1e-9 || end.Gap < -1e-12 {
@@ -129,7 +131,7 @@ func TestForkLambdaMatchesSetLambda(t *testing.T) {
 	p := smallChain(23)
 	for _, cfg := range []Config{{Lambda: 0.1, Seed: 2, GapEvery: 3}, {Lambda: 0.1, Seed: 2, GapEvery: 3, Step: Pairwise, Cache: Cache{Enabled: true}}} {
 		a := mustNew(t, p, cfg)
-		mustRun(t, a, Stop{Passes: 5})
+		mustRun(t, a, run.Stop{Passes: 5})
 		c := a.Config()
 		c.Lambda = 0.03
 		f, err := a.Fork(c)
@@ -139,8 +141,8 @@ func TestForkLambdaMatchesSetLambda(t *testing.T) {
 		if err := a.SetLambda(0.03); err != nil {
 			t.Fatal(err)
 		}
-		mustRun(t, a, Stop{Passes: 14})
-		mustRun(t, f, Stop{Passes: 14})
+		mustRun(t, a, run.Stop{Passes: 14})
+		mustRun(t, f, run.Stop{Passes: 14})
 		wa, wf := a.Weights(), f.Weights()
 		for j := range wa {
 			if wa[j] != wf[j] {
@@ -156,7 +158,7 @@ func TestForkStorageConversion(t *testing.T) {
 	p := smallChain(24)
 	cfg := Config{Lambda: 0.05, Seed: 5, GapEvery: 2}
 	a := mustNew(t, p, cfg, WithStorage(DenseBlocks))
-	mustRun(t, a, Stop{Passes: 4})
+	mustRun(t, a, run.Stop{Passes: 4})
 	f, err := a.Fork(a.Config(), WithStorage(SparseBlocks))
 	if err != nil {
 		t.Fatal(err)
@@ -165,8 +167,8 @@ func TestForkStorageConversion(t *testing.T) {
 		t.Fatalf("fork storage %v", f.Storage())
 	}
 	checkConsistency(t, f)
-	mustRun(t, a, Stop{Passes: 10})
-	mustRun(t, f, Stop{Passes: 10})
+	mustRun(t, a, run.Stop{Passes: 10})
+	mustRun(t, f, run.Stop{Passes: 10})
 	ga, gf := mustEval(t, a).Gap, mustEval(t, f).Gap
 	if math.Abs(ga-gf) > 1e-9*(1+ga) {
 		t.Fatalf("gap %v with dense blocks, %v after converting to sparse", ga, gf)
@@ -176,11 +178,11 @@ func TestForkStorageConversion(t *testing.T) {
 func TestForkRefusals(t *testing.T) {
 	p := smallChain(25)
 	a := mustNew(t, p, Config{Lambda: 0.05})
-	mustRun(t, a, Stop{Passes: 2})
+	mustRun(t, a, run.Stop{Passes: 2})
 	for name, cfg := range map[string]Config{
 		"FW to pairwise":   {Step: Pairwise},
 		"FW to away":       {Step: Away},
-		"another solver":   {Algorithm: SSG},
+		"another solver":   {Algorithm: run.SSG},
 		"larger lambda":    {Lambda: 1},
 		"a box":            {Box: &Box{Upper: fill(p.Dim(), 1)}},
 		"invalid GapEvery": {GapEvery: -1},

@@ -7,17 +7,18 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // runFW runs batch Frank-Wolfe until a criterion of stop is met.
-func (s *Solver) runFW(ctx context.Context, stop Stop) (Status, error) {
+func (s *Solver) runFW(ctx context.Context, stop run.Stop) (run.Status, error) {
 	start := time.Now()
 	for {
 		if st, done := s.loop.Check(ctx, stop, engine{s}, start); done {
 			return st, nil
 		}
 		if !core.Fits(stop, s.Passes(), 1) {
-			return StatusPasses, nil
+			return run.StatusPasses, nil
 		}
 		if st, done, err := s.fwIteration(stop); err != nil || done {
 			return st, err
@@ -35,7 +36,7 @@ func (s *Solver) runFW(ctx context.Context, stop Stop) (Status, error) {
 // With an approximate oracle (and an exact one for certificates), the
 // corner comes from the approximate oracle and the recorded point from an
 // exact evaluation.
-func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
+func (s *Solver) fwIteration(stop run.Stop) (run.Status, bool, error) {
 	t0 := time.Now()
 	n := float64(s.n)
 	sigma := s.sigma()
@@ -111,7 +112,7 @@ func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 		s.loop.NextTrace = s.loop.Advance(s.loop.NextTrace, s.steps, s.cfg.TraceEvery)
 	}
 	if converged {
-		return StatusConverged, true, nil
+		return run.StatusConverged, true, nil
 	}
 
 	t0 = time.Now()
@@ -121,7 +122,7 @@ func (s *Solver) fwIteration(stop Stop) (Status, bool, error) {
 		// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
 		floats.SubTo(vs, s.x.v, vs)
 		gamma := 2 / (float64(s.steps) + 2)
-		if s.cfg.StepSize == LineSearch {
+		if s.cfg.StepSize == run.LineSearch {
 			gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
 		}
 		s.x.addDense(vs, -gamma)

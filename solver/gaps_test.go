@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // ocrSmallTest returns the OCR-small training words, skipping without data.
@@ -23,7 +24,7 @@ func reach(t *testing.T, p oracles.Problem, cfg Config, eps, maxPasses float64) 
 	t.Helper()
 	cfg.TraceEvery = 1
 	s = mustNew(t, p, cfg)
-	if st := mustRun(t, s, Stop{Gap: eps, Passes: maxPasses}); st != StatusConverged {
+	if st := mustRun(t, s, run.Stop{Gap: eps, Passes: maxPasses}); st != run.StatusConverged {
 		t.Fatalf("%+v did not reach gap %v in %v passes", cfg, eps, maxPasses)
 	}
 	last, _ := s.Last()
@@ -46,7 +47,7 @@ func TestGapSamplingFasterOnOCR(t *testing.T) {
 		var uni, gap []float64
 		for seed := uint64(1); seed <= 5; seed++ {
 			u, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed}, 0.1, 1000)
-			g, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed, Sampling: GapSampling}, 0.1, 1000)
+			g, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed, Sampling: run.GapSampling}, 0.1, 1000)
 			uni, gap = append(uni, u), append(gap, g)
 		}
 		t.Logf("lambda %.4g: passes to gap 0.1, uniform %v (median %v), gap sampling %v (median %v)", lambda, uni, median(uni), gap, median(gap))
@@ -79,7 +80,7 @@ func TestPairwiseFasterAtLargeLambda(t *testing.T) {
 // sampling.
 func TestCacheSavesOracleCalls(t *testing.T) {
 	p := ocrSmallTest(t)
-	for _, samp := range []Sampling{Uniform, GapSampling} {
+	for _, samp := range []run.Sampling{run.Uniform, run.GapSampling} {
 		var without, with []float64
 		for seed := uint64(1); seed <= 3; seed++ {
 			_, c0, _ := reach(t, p, Config{Lambda: 0.01, Seed: seed, Sampling: samp}, 0.1, 1000)
@@ -102,7 +103,7 @@ func TestCacheSavesOracleCalls(t *testing.T) {
 func TestCacheNuEqualsN(t *testing.T) {
 	p := ocrSmallTest(t)
 	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, Nu: float64(p.Len())}, GapEvery: 2})
-	mustRun(t, s, Stop{Passes: 20})
+	mustRun(t, s, run.Stop{Passes: 20})
 	hits, misses, _ := s.CacheStats()
 	if hits != 0 || misses == 0 {
 		t.Fatalf("nu = n: %d hits, %d misses; want no hit", hits, misses)
@@ -118,7 +119,7 @@ func TestCacheTinyThresholdsNoFalseConvergence(t *testing.T) {
 	p := ocrSmallTest(t)
 	const eps = 0.02
 	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, F: 1e-12, Nu: 1e-12}, GapEvery: 5})
-	res, err := s.Run(context.Background(), Stop{Gap: eps, Passes: 30})
+	res, err := s.Run(context.Background(), run.Stop{Gap: eps, Passes: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,13 +129,13 @@ func TestCacheTinyThresholdsNoFalseConvergence(t *testing.T) {
 		t.Fatalf("tiny thresholds: %d hits, %d misses; expected the only-cache regime", hits, misses)
 	}
 	fresh := mustEval(t, s)
-	if st == StatusConverged && !res.Current {
+	if st == run.StatusConverged && !res.Current {
 		t.Fatal("converged on a trace point that does not describe the final iterate")
 	}
 	if res.Current && math.Abs(fresh.Gap-res.Last.Gap) > 1e-9 {
 		t.Fatalf("the reported gap %v is not the exact gap %v of the final iterate", res.Last.Gap, fresh.Gap)
 	}
-	if st == StatusConverged && fresh.Gap > eps {
+	if st == run.StatusConverged && fresh.Gap > eps {
 		t.Fatalf("claimed convergence with an exact gap of %v > %v", fresh.Gap, eps)
 	}
 	for _, pt := range s.Trace() {
@@ -151,13 +152,13 @@ func TestCacheTinyThresholdsNoFalseConvergence(t *testing.T) {
 // bookkeeping is consistent.
 func TestAllVariantsCertifiedOnOCR(t *testing.T) {
 	p := ocrSmallTest(t)
-	for _, samp := range []Sampling{Uniform, GapSampling} {
+	for _, samp := range []run.Sampling{run.Uniform, run.GapSampling} {
 		for _, step := range []Step{FWStep, Pairwise, Away} {
 			for _, cache := range []bool{false, true} {
 				cfg := Config{Lambda: 0.01, Sampling: samp, Step: step, Cache: Cache{Enabled: cache}, GapEvery: 1, TraceEvery: 0.5}
 				t.Run(fmt.Sprintf("%v/%v/cache=%v", samp, step, cache), func(t *testing.T) {
 					s := mustNew(t, p, cfg)
-					mustRun(t, s, Stop{Passes: 8})
+					mustRun(t, s, run.Stop{Passes: 8})
 					checkConsistency(t, s)
 					tr := s.Trace()
 					for _, pt := range tr {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // callsToGap runs until an exact gap <= eps, with observe-only evaluations
@@ -16,7 +17,7 @@ func callsToGap(t *testing.T, p oracles.Problem, cfg Config, eps, traceEvery, ma
 	t.Helper()
 	cfg.TraceEvery = traceEvery
 	s := mustNew(t, p, cfg)
-	if st := mustRun(t, s, Stop{Gap: eps, Passes: maxPasses}); st != StatusConverged {
+	if st := mustRun(t, s, run.Stop{Gap: eps, Passes: maxPasses}); st != run.StatusConverged {
 		last, _ := s.Last()
 		t.Fatalf("%v sampling: gap %v > %v after %v passes", cfg.Sampling, last.Gap, eps, s.Passes())
 	}
@@ -39,9 +40,9 @@ func TestGapSamplingToy(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		cfg := Config{Lambda: 1.0 / n, Seed: seed, GapEvery: math.Inf(1)}
 		uni := cfg
-		uni.Sampling = Uniform
+		uni.Sampling = run.Uniform
 		gap := cfg
-		gap.Sampling = GapSampling
+		gap.Sampling = run.GapSampling
 		uniCalls = append(uniCalls, float64(callsToGap(t, p, uni, eps, 0.05, 1e5)))
 		gapCalls = append(gapCalls, float64(callsToGap(t, p, gap, eps, 0.05, 1e5)))
 	}
@@ -60,8 +61,8 @@ func TestGapSamplingToy(t *testing.T) {
 	}
 
 	// The solution is the optimum of App. C.1.
-	s := mustNew(t, p, Config{Lambda: 1.0 / n, Step: Pairwise, Sampling: GapSampling, GapEvery: 1})
-	mustRun(t, s, Stop{Gap: 1e-10, Passes: 1e4})
+	s := mustNew(t, p, Config{Lambda: 1.0 / n, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1})
+	mustRun(t, s, run.Stop{Gap: 1e-10, Passes: 1e4})
 	want := datasets.GapToyOptimum(K)
 	for j, x := range s.Weights() {
 		if math.Abs(x-want[j]) > 1e-4 {

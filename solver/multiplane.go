@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // multiPlane is multi-plane BCFW (Shah, Kolmogorov and Lampert 2015,
@@ -167,7 +169,7 @@ func (m *multiPlane) clock() int64 {
 
 func (m *multiPlane) settled() bool { return !m.approx }
 
-func (m *multiPlane) describe(pt *TracePoint) {
+func (m *multiPlane) describe(pt *run.Point) {
 	pt.ApproxPasses = float64(m.approxSteps) / float64(m.n)
 	if m.lastPasses >= 0 {
 		pt.ApproxPassesLast = float64(m.lastPasses)

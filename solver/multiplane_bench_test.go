@@ -9,6 +9,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -53,12 +54,12 @@ func BenchmarkMultiPlaneStep(b *testing.B) {
 		name string
 		p    oracles.Problem
 	}{{"ocr-small", ocr}, {"usps", usps}, {"horses-small", horses}} {
-		cfg := Config{Lambda: 1 / float64(c.p.Len()), Sampling: Permutation, GapEvery: 1e9, MultiPlane: MultiPlane{Enabled: true}}
+		cfg := Config{Lambda: 1 / float64(c.p.Len()), Sampling: run.Permutation, GapEvery: 1e9, MultiPlane: MultiPlane{Enabled: true}}
 		s, err := New(c.p, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Run(context.Background(), Stop{Passes: 10}); err != nil {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: 10}); err != nil {
 			b.Fatal(err)
 		}
 		m := s.reuse.(*multiPlane)

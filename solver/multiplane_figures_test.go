@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -88,11 +89,11 @@ func shahFigures(b *testing.B, c shahCase, out string) {
 	if c.refRatio > 0 {
 		mp.Rule, mp.CostRatio = RuleCost, c.refRatio
 	}
-	ref, err := New(p, Config{Lambda: lambda, Sampling: Permutation, GapEvery: 10, Averaging: true, MultiPlane: mp})
+	ref, err := New(p, Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 10, Averaging: true, MultiPlane: mp})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := ref.Run(ctx, Stop{Passes: c.refer, Gap: 1e-6}); err != nil {
+	if _, err := ref.Run(ctx, run.Stop{Passes: c.refer, Gap: 1e-6}); err != nil {
 		b.Fatal(err)
 	}
 	best := math.Inf(-1)
@@ -106,15 +107,15 @@ func shahFigures(b *testing.B, c shahCase, out string) {
 		{"BCFW", MultiPlane{Enabled: true, N: -1, M: -1}},
 		{"MP-BCFW", MultiPlane{Enabled: true}},
 	}
-	traces := make([][][]TracePoint, len(methods))
+	traces := make([][][]run.Point, len(methods))
 	for m, meth := range methods {
 		for seed := uint64(1); seed <= 3; seed++ {
-			s, err := New(p, Config{Lambda: lambda, Sampling: Permutation, GapEvery: math.Inf(1), TraceEvery: c.every,
+			s, err := New(p, Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: c.every,
 				Averaging: true, Seed: seed, MultiPlane: meth.mp})
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Run(ctx, Stop{Passes: c.passes[m]}); err != nil {
+			if _, err := s.Run(ctx, run.Stop{Passes: c.passes[m]}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := s.Current(); err != nil {
@@ -172,7 +173,7 @@ func shahFigures(b *testing.B, c shahCase, out string) {
 // firstBelow returns the effective passes and solver seconds of the first
 // trace point whose primal (or averaged primal) suboptimality P - best is
 // at most eps; NaN when none is.
-func firstBelow(tr []TracePoint, best, eps float64, avg bool) (pass, sec float64) {
+func firstBelow(tr []run.Point, best, eps float64, avg bool) (pass, sec float64) {
 	for _, pt := range tr {
 		p := pt.Primal
 		if avg {
@@ -208,9 +209,9 @@ func medianReached(x []float64) float64 {
 	return s[len(s)/2]
 }
 
-func last(tr []TracePoint) TracePoint { return tr[len(tr)-1] }
+func last(tr []run.Point) run.Point { return tr[len(tr)-1] }
 
-func writeTrace(tb testing.TB, path string, tr []TracePoint) {
+func writeTrace(tb testing.TB, path string, tr []run.Point) {
 	raw, err := json.Marshal(tr)
 	if err == nil {
 		err = os.WriteFile(path, raw, 0o644)

@@ -15,6 +15,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // mpConfig is multi-plane BCFW with the deterministic cost rule.
@@ -23,7 +24,7 @@ func mpConfig(lambda float64, mp MultiPlane) Config {
 	if mp.Rule == RuleCost && mp.CostRatio == 0 {
 		mp.CostRatio = 20
 	}
-	return Config{Lambda: lambda, Sampling: Permutation, MultiPlane: mp}
+	return Config{Lambda: lambda, Sampling: run.Permutation, MultiPlane: mp}
 }
 
 // literalPasses applies the rule of Shah et al. (2015, Sec. 3.4) as the
@@ -381,7 +382,7 @@ func TestApproximateStepsUseTheBestPlane(t *testing.T) {
 
 // traceWithoutMP returns the trace with the multi-plane fields and the
 // solver time blanked.
-func traceWithoutMP(s *Solver) []TracePoint {
+func traceWithoutMP(s *Solver) []run.Point {
 	tr := s.Trace()
 	for k := range tr {
 		tr[k].Seconds = 0
@@ -417,13 +418,13 @@ func TestMultiPlaneWithoutPlanesIsBCFW(t *testing.T) {
 			mp := v.mp
 			t.Run(tc.name+" "+v.name, func(t *testing.T) {
 				cfg := tc.cfg
-				cfg.Lambda, cfg.Seed, cfg.Sampling = 0.05, 9, Permutation
+				cfg.Lambda, cfg.Seed, cfg.Sampling = 0.05, 9, run.Permutation
 				a := mustNew(t, p, cfg)
-				mustRun(t, a, Stop{Passes: 15})
+				mustRun(t, a, run.Stop{Passes: 15})
 				mp.Enabled = true
 				cfg.MultiPlane = mp
 				b := mustNew(t, p, cfg)
-				mustRun(t, b, Stop{Passes: 15})
+				mustRun(t, b, run.Stop{Passes: 15})
 				ta, tb := traceWithoutMP(a), traceWithoutMP(b)
 				if len(ta) != len(tb) {
 					t.Fatalf("%d and %d trace points", len(ta), len(tb))
@@ -467,7 +468,7 @@ func TestMultiPlaneCertificates(t *testing.T) {
 		for _, box := range []*Box{nil, {Upper: hi}} {
 			cfg.Averaging, cfg.Box, cfg.GapEvery, cfg.TraceEvery = true, box, 2, 0.5
 			s := mustNew(t, p, cfg)
-			mustRun(t, s, Stop{Passes: 30})
+			mustRun(t, s, run.Stop{Passes: 30})
 			checkConsistency(t, s)
 			tr := s.Trace()
 			for k, pt := range tr {
@@ -583,8 +584,8 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 			cfg.Seed, cfg.GapEvery, cfg.TraceEvery = 4, 2, 0.5
 			a := mustNew(t, p, cfg, WithTrainLoss(true))
 			b := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, a, Stop{Passes: 4})
-			mustRun(t, b, Stop{Passes: 4})
+			mustRun(t, a, run.Stop{Passes: 4})
+			mustRun(t, b, run.Stop{Passes: 4})
 			mb := b.reuse.(*multiPlane)
 			steps := 0
 			for mb.approx != tc.approx || mb.pos != int64(b.n/2) {
@@ -602,8 +603,8 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 			if mc := c.reuse.(*multiPlane); mc.approx != tc.approx || mc.pos != int64(b.n/2) {
 				t.Fatal("the loaded solver is not where the saved one was")
 			}
-			mustRun(t, a, Stop{Passes: 14})
-			mustRun(t, c, Stop{Passes: 14})
+			mustRun(t, a, run.Stop{Passes: 14})
+			mustRun(t, c, run.Stop{Passes: 14})
 			requireSameRun(t, a, c)
 			checkConsistency(t, c)
 		})
@@ -619,7 +620,7 @@ func TestMultiPlaneBudgetEndsBetweenIterations(t *testing.T) {
 	cfg := mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 100})
 	cfg.GapEvery = 1
 	a := mustNew(t, p, cfg)
-	res, err := a.Run(t.Context(), Stop{Passes: 6})
+	res, err := a.Run(t.Context(), run.Stop{Passes: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -627,12 +628,12 @@ func TestMultiPlaneBudgetEndsBetweenIterations(t *testing.T) {
 	if m.approx || m.pos != 0 || a.Passes() > 6 {
 		t.Fatalf("stopped at %v passes inside an iteration (approximate %v, position %d)", a.Passes(), m.approx, m.pos)
 	}
-	if res.Status != StatusPasses || !(res.Last.ApproxPasses > 0) {
+	if res.Status != run.StatusPasses || !(res.Last.ApproxPasses > 0) {
 		t.Fatalf("status %v, last point %+v", res.Status, res.Last)
 	}
 	b := mustNew(t, p, cfg)
 	for _, budget := range []float64{1.5, 2, 3.25, 6} {
-		mustRun(t, b, Stop{Passes: budget})
+		mustRun(t, b, run.Stop{Passes: budget})
 	}
 	requireSameRun(t, a, b)
 }
@@ -643,7 +644,7 @@ func TestMultiPlaneBudgetEndsBetweenIterations(t *testing.T) {
 func TestMultiPlaneTraceFields(t *testing.T) {
 	p := smallChain(25)
 	s := mustNew(t, p, mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 50}))
-	mustRun(t, s, Stop{Passes: 8})
+	mustRun(t, s, run.Stop{Passes: 8})
 	last, err := s.Current()
 	if err != nil {
 		t.Fatal(err)
@@ -664,12 +665,12 @@ func TestMultiPlaneTraceFields(t *testing.T) {
 			t.Fatalf("%s missing in %s", f, b)
 		}
 	}
-	var back TracePoint
+	var back run.Point
 	if err := json.Unmarshal(b, &back); err != nil || back.ApproxPasses != last.ApproxPasses || back.WorkingSetMean != last.WorkingSetMean {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
 	plain := mustNew(t, p, Config{Lambda: 0.05})
-	mustRun(t, plain, Stop{Passes: 2})
+	mustRun(t, plain, run.Stop{Passes: 2})
 	pl, _ := plain.Last()
 	if !math.IsNaN(pl.ApproxPasses) || !math.IsNaN(pl.WorkingSetMean) || !math.IsNaN(pl.OracleTimeShare) || !math.IsNaN(pl.ApproxPassesLast) {
 		t.Fatalf("multi-plane fields on a BCFW point: %+v", pl)
@@ -688,18 +689,18 @@ func TestMultiPlaneSettings(t *testing.T) {
 		cfg  Config
 		err  string // "" when allowed
 	}{
-		{"default", Config{Sampling: Permutation, MultiPlane: mp}, ""},
-		{"pairwise", Config{Sampling: Permutation, Step: Pairwise, MultiPlane: mp}, ""},
-		{"away averaging", Config{Sampling: Permutation, Step: Away, Averaging: true, MultiPlane: mp}, ""},
+		{"default", Config{Sampling: run.Permutation, MultiPlane: mp}, ""},
+		{"pairwise", Config{Sampling: run.Permutation, Step: Pairwise, MultiPlane: mp}, ""},
+		{"away averaging", Config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: mp}, ""},
 		{"uniform sampling", Config{MultiPlane: mp}, "permutation sampling"},
-		{"gap sampling", Config{Sampling: GapSampling, MultiPlane: mp}, "permutation sampling"},
-		{"cache", Config{Sampling: Permutation, Cache: Cache{Enabled: true}, MultiPlane: mp}, "enable one of them"},
-		{"predefined step", Config{Sampling: Permutation, StepSize: Predefined, MultiPlane: mp}, "line search"},
-		{"fw", Config{Algorithm: FW, MultiPlane: mp}, "bcfw solver"},
-		{"ssg", Config{Algorithm: SSG, MultiPlane: mp}, "bcfw solver"},
-		{"cost rule without ratio", Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost}}, "CostRatio > 0"},
-		{"negative ratio", Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, CostRatio: -1}}, "CostRatio"},
-		{"unknown rule", Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: 7}}, "pass rule"},
+		{"gap sampling", Config{Sampling: run.GapSampling, MultiPlane: mp}, "permutation sampling"},
+		{"cache", Config{Sampling: run.Permutation, Cache: Cache{Enabled: true}, MultiPlane: mp}, "enable one of them"},
+		{"predefined step", Config{Sampling: run.Permutation, StepSize: run.Predefined, MultiPlane: mp}, "line search"},
+		{"fw", Config{Algorithm: run.FW, MultiPlane: mp}, "bcfw solver"},
+		{"ssg", Config{Algorithm: run.SSG, MultiPlane: mp}, "bcfw solver"},
+		{"cost rule without ratio", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost}}, "CostRatio > 0"},
+		{"negative ratio", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, CostRatio: -1}}, "CostRatio"},
+		{"unknown rule", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: 7}}, "pass rule"},
 		{"disabled ignores the rest", Config{MultiPlane: MultiPlane{Rule: 7, CostRatio: -1}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -751,13 +752,13 @@ func compareOracleCalls(t *testing.T, p oracles.Problem, lambda, tol, budget flo
 	t.Helper()
 	calls := make([]int64, 2)
 	for k, mp := range []bool{false, true} {
-		cfg := Config{Lambda: lambda, Sampling: Permutation, GapEvery: 1, Seed: 1}
+		cfg := Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 1, Seed: 1}
 		if mp {
 			cfg = mpConfig(lambda, MultiPlane{Rule: RuleCost, CostRatio: 30})
 			cfg.GapEvery, cfg.Seed = 1, 1
 		}
 		s := mustNew(t, p, cfg)
-		if st := mustRun(t, s, Stop{Gap: tol, Passes: budget}); st != StatusConverged {
+		if st := mustRun(t, s, run.Stop{Gap: tol, Passes: budget}); st != run.StatusConverged {
 			t.Fatalf("mp %v: status %v after %v passes", mp, st, s.Passes())
 		}
 		calls[k] = s.OracleCalls()
@@ -801,7 +802,7 @@ func TestLoadChecksMultiPlaneState(t *testing.T) {
 	cfg := mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 40})
 	cfg.Averaging = true
 	s := mustNew(t, p, cfg)
-	mustRun(t, s, Stop{Passes: 5})
+	mustRun(t, s, run.Stop{Passes: 5})
 	for _, tc := range []struct {
 		name   string
 		tamper func(c *checkpoint)

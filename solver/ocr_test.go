@@ -7,6 +7,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestOCRSmallMatchesMatlab reproduces the OCR demo of the original MATLAB
@@ -23,16 +24,16 @@ func TestOCRSmallMatchesMatlab(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustNew(t, train, Config{Lambda: 0.01, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 10, Seed: 1})
-	mustRun(t, s, Stop{Passes: 80})
+	mustRun(t, s, run.Stop{Passes: 80})
 	tr := s.Trace()
-	at := func(pass float64) TracePoint {
+	at := func(pass float64) run.Point {
 		for _, p := range tr {
 			if math.Abs(p.Pass-pass) < 1e-9 {
 				return p
 			}
 		}
 		t.Fatalf("no trace point at pass %v", pass)
-		return TracePoint{}
+		return run.Point{}
 	}
 	p10, p80 := at(10), at(80)
 	t.Logf("pass 10: averaged gap %.4f (MATLAB 0.276), plain gap %.4f", p10.GapAvg, p10.Gap)

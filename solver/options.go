@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // wiring is what a run is connected to, as opposed to its hyperparameters
@@ -12,7 +13,7 @@ import (
 // saved in a checkpoint.
 type wiring struct {
 	test      oracles.Problem
-	progress  func(TracePoint)
+	progress  func(run.Point)
 	workers   int
 	trainLoss bool
 	storage   Storage
@@ -26,7 +27,7 @@ type Option func(*Solver) error
 func WithTest(test oracles.Problem) Option { return func(s *Solver) error { return s.SetTest(test) } }
 
 // WithProgress calls fn after every trace point.
-func WithProgress(fn func(TracePoint)) Option {
+func WithProgress(fn func(run.Point)) Option {
 	return func(s *Solver) error { s.SetProgress(fn); return nil }
 }
 
@@ -68,7 +69,7 @@ func (s *Solver) SetTest(test oracles.Problem) error {
 func (s *Solver) Test() oracles.Problem { return s.test }
 
 // SetProgress sets the callback called after every trace point.
-func (s *Solver) SetProgress(fn func(TracePoint)) { s.progress = fn }
+func (s *Solver) SetProgress(fn func(run.Point)) { s.progress = fn }
 
 // SetWorkers sets the number of goroutines of the gap passes (0: GOMAXPROCS).
 func (s *Solver) SetWorkers(k int) error {

@@ -1,5 +1,7 @@
 package solver
 
+import "github.com/fwstruct/fwstruct/solver/run"
+
 // Recommended returns the configuration we recommend for training; set its
 // Lambda. It is BCFW with
 //
@@ -34,7 +36,7 @@ package solver
 // default.
 func Recommended() Config {
 	return Config{
-		Sampling:   GapSampling,
+		Sampling:   run.GapSampling,
 		Step:       Pairwise,
 		Cache:      Cache{Enabled: true, F: 0.25, Nu: 0.01, MaxSize: 10},
 		MultiPlane: MultiPlane{N: 1000, T: 10, M: 1000}, // the defaults, off

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestRecommendedBeatsBaseline: on a multiclass problem with a small lambda
@@ -12,7 +13,7 @@ import (
 // the zero Config only in sampling, steps and cache.
 func TestRecommendedBeatsBaseline(t *testing.T) {
 	rec := Recommended()
-	if rec.Lambda != 0 || rec.Algorithm != BCFW || rec.Averaging || rec.Box != nil || rec.WithDefaults() != rec {
+	if rec.Lambda != 0 || rec.Algorithm != run.BCFW || rec.Averaging || rec.Box != nil || rec.WithDefaults() != rec {
 		t.Fatalf("Recommended() = %+v: want Lambda unset, BCFW and explicit defaults", rec)
 	}
 	p := oraclestest.Multiclass(200, 6, 20, 5)
@@ -21,7 +22,7 @@ func TestRecommendedBeatsBaseline(t *testing.T) {
 	for name, cfg := range map[string]Config{"baseline": {}, "recommended": rec} {
 		cfg.Lambda = lambda
 		s := mustNew(t, p, cfg)
-		if st := mustRun(t, s, Stop{Gap: tol, Passes: 5000}); st != StatusConverged {
+		if st := mustRun(t, s, run.Stop{Gap: tol, Passes: 5000}); st != run.StatusConverged {
 			t.Fatalf("%s: %v after %v passes", name, st, s.Passes())
 		}
 		passes[name] = s.Passes()

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // PathConfig configures RegPath.
@@ -167,7 +168,7 @@ func (cfg *PathConfig) validate() error {
 		return fmt.Errorf("solver: path max passes must be positive and finite, got %v", cfg.MaxPasses)
 	case cfg.MaxBreakpoints < 1:
 		return fmt.Errorf("solver: path max breakpoints must be positive, got %d", cfg.MaxBreakpoints)
-	case cfg.Solver.Algorithm != BCFW:
+	case cfg.Solver.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: the path needs a BCFW solver (gap estimates and dual variables), not %v", cfg.Solver.Algorithm)
 	}
 	return nil
@@ -269,7 +270,7 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Opt
 		if err := s.SetLambda(next); err != nil {
 			return path, err
 		}
-		stop := Stop{Passes: s.Passes() + cfg.MaxPasses}
+		stop := run.Stop{Passes: s.Passes() + cfg.MaxPasses}
 		if cfg.Heuristic {
 			stop.GapEstimate = tol
 		} else {
@@ -283,9 +284,9 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Opt
 			return path, err
 		}
 		switch res.Status {
-		case StatusCanceled:
+		case run.StatusCanceled:
 			return path, ctx.Err()
-		case StatusPasses:
+		case run.StatusPasses:
 			return path, fmt.Errorf("solver: path breakpoint at lambda %v did not reach gap %v within %v passes", next, tol, cfg.MaxPasses)
 		}
 		trueGap := math.NaN()
@@ -441,10 +442,10 @@ type GridConfig struct {
 
 // GridPoint is the result at one lambda of a grid search.
 type GridPoint struct {
-	Lambda float64   `json:"lambda"`
-	W      []float64 `json:"weights,omitempty"`
-	Gap    float64   `json:"gap"`
-	Status Status    `json:"status"`
+	Lambda float64    `json:"lambda"`
+	W      []float64  `json:"weights,omitempty"`
+	Gap    float64    `json:"gap"`
+	Status run.Status `json:"status"`
 	// Passes, OracleCalls, Seconds and WallSeconds are cumulative over the
 	// grid up to this lambda.
 	Passes      float64 `json:"passes"`
@@ -507,7 +508,7 @@ func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...
 				return out, err
 			}
 		}
-		stop := Stop{Gap: cfg.Tolerance, Passes: s.Passes() + cfg.MaxPasses}
+		stop := run.Stop{Gap: cfg.Tolerance, Passes: s.Passes() + cfg.MaxPasses}
 		if cfg.EarlyCheck > 0 {
 			stop.EarlyCheck = cfg.EarlyCheck
 		}
@@ -516,7 +517,7 @@ func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...
 			return out, err
 		}
 		st := res.Status
-		if st == StatusCanceled {
+		if st == run.StatusCanceled {
 			return out, ctx.Err()
 		}
 		// The gap of the weights returned: the last trace point describes

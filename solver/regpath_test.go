@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // optimum solves the SSVM at lambda to a gap of 1e-8 and returns the
@@ -14,7 +15,7 @@ import (
 func optimum(t *testing.T, p oracles.Problem, lambda float64) float64 {
 	t.Helper()
 	s := mustNew(t, p, Config{Lambda: lambda, Step: Pairwise, GapEvery: 2})
-	if st := mustRun(t, s, Stop{Gap: 1e-8, Passes: 1e6}); st != StatusConverged {
+	if st := mustRun(t, s, run.Stop{Gap: 1e-8, Passes: 1e6}); st != run.StatusConverged {
 		t.Fatalf("reference solve at lambda %v did not converge", lambda)
 	}
 	last, _ := s.Last()
@@ -31,8 +32,8 @@ func TestPathIsEpsilonApproximate(t *testing.T) {
 	const eps = 0.05
 	for _, cfg := range []PathConfig{
 		{Epsilon: eps, Kappa: 0.5, LambdaMin: 0.03, Solver: Config{Step: Pairwise}},
-		{Epsilon: eps, Kappa: 0.9, LambdaMin: 0.03, Solver: Config{Step: Pairwise, Sampling: GapSampling, Cache: Cache{Enabled: true}}},
-		{Epsilon: eps, Kappa: 0.7, LambdaMin: 0.03, Solver: Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 50}}},
+		{Epsilon: eps, Kappa: 0.9, LambdaMin: 0.03, Solver: Config{Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}}},
+		{Epsilon: eps, Kappa: 0.7, LambdaMin: 0.03, Solver: Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 50}}},
 	} {
 		path, err := RegPath(context.Background(), p, cfg)
 		if err != nil {
@@ -131,7 +132,7 @@ func TestPathInvalidSettings(t *testing.T) {
 		{Epsilon: 0.1, Kappa: 1.5},
 		{Epsilon: 0.1, Kappa: -0.2},
 		{Epsilon: 0.1, LambdaMin: -1},
-		{Epsilon: 0.1, Solver: Config{Algorithm: FW}},
+		{Epsilon: 0.1, Solver: Config{Algorithm: run.FW}},
 		{Epsilon: 0.1, Solver: Config{Box: &Box{Lower: fill(p.Dim(), -1)}}},
 	} {
 		if _, err := RegPath(context.Background(), p, cfg); err == nil {
@@ -176,7 +177,7 @@ func TestGridSearch(t *testing.T) {
 			t.Fatalf("grid order %v", pts)
 		}
 		for _, pt := range pts {
-			if pt.Status != StatusConverged || pt.Gap > tol {
+			if pt.Status != run.StatusConverged || pt.Gap > tol {
 				t.Fatalf("warm=%v lambda %v: %v gap %v", warm, pt.Lambda, pt.Status, pt.Gap)
 			}
 		}
@@ -204,7 +205,7 @@ func TestPathOnOCR(t *testing.T) {
 	p := ocrSmallTest(t)
 	const eps = 0.1
 	lmin := math.Ldexp(1, -7)
-	solverCfg := Config{Sampling: GapSampling}
+	solverCfg := Config{Sampling: run.GapSampling}
 	breakpoints := map[float64]int{}
 	for _, kappa := range []float64{0.3, 0.5, 0.7, 0.9} {
 		path, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, Kappa: kappa, LambdaMin: lmin, Solver: solverCfg})

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // checkedApprox wraps an oracles.Approx and checks App. C's condition (12)
@@ -30,7 +31,7 @@ func (c *checkedApprox) MaxOracleRelative(i int, w []float64, ref float64, dst [
 	n := float64(s.n)
 	_, hStar := c.Approx.Exact().MaxOracle(i, w, nil)
 	var g, gStar float64
-	if s.cfg.Algorithm == BCFW {
+	if s.cfg.Algorithm == run.BCFW {
 		// g_i(y) = lambda <v_i - v_y, w> - ell_i + ell_y = base + H(y)/n.
 		base := s.lambda*floats.Dot(blockVector(s, i), w) - s.ellI[i]
 		g, gStar = base+h/n, base+hStar/n
@@ -59,7 +60,7 @@ func (c *checkedApprox) MaxOracleRelative(i int, w []float64, ref float64, dst [
 // the trace (exact gaps) and convergence to a certified gap.
 func TestApproximateOracleCondition(t *testing.T) {
 	p := smallChain(31)
-	for _, alg := range []Algorithm{BCFW, FW, CuttingPlane} {
+	for _, alg := range []run.Algorithm{run.BCFW, run.FW, run.CuttingPlane} {
 		for _, nu := range []float64{0.6, 0.2} {
 			t.Run(fmt.Sprintf("%v nu %v", alg, nu), func(t *testing.T) {
 				a, err := oracles.WithAccuracy(p, nu)
@@ -69,7 +70,7 @@ func TestApproximateOracleCondition(t *testing.T) {
 				ca := &checkedApprox{Approx: a, t: t}
 				s := mustNew(t, ca, Config{Algorithm: alg, Lambda: 0.1, GapEvery: 2}, WithWorkers(1))
 				ca.s = s
-				if st := mustRun(t, s, Stop{Gap: 1e-2, Passes: 20000}); st != StatusConverged {
+				if st := mustRun(t, s, run.Stop{Gap: 1e-2, Passes: 20000}); st != run.StatusConverged {
 					t.Fatalf("status %v after %v passes", st, s.Passes())
 				}
 				if ca.steps == 0 {
@@ -102,7 +103,7 @@ func TestApproximateOracleSlowsConvergence(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := mustNew(t, a, Config{Lambda: 0.05, GapEvery: 1, Seed: seed})
-			if st := mustRun(t, s, Stop{Gap: 1e-3, Passes: 50000}); st != StatusConverged {
+			if st := mustRun(t, s, run.Stop{Gap: 1e-3, Passes: 50000}); st != run.StatusConverged {
 				t.Fatalf("nu %v: %v", nu, st)
 			}
 			out = append(out, s.Passes())

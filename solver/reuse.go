@@ -1,5 +1,7 @@
 package solver
 
+import "github.com/fwstruct/fwstruct/solver/run"
+
 // planeReuse is the policy by which BCFW reuses the planes (corners) that
 // earlier oracle calls returned, kept in the blocks' corner sets:
 //
@@ -35,7 +37,7 @@ type planeReuse interface {
 	// (core.Phased).
 	settled() bool
 	// describe adds the policy's statistics to a trace point.
-	describe(pt *TracePoint)
+	describe(pt *run.Point)
 	// rebase tells the policy that the dual objective jumped by delta
 	// without a step (SetLambda).
 	rebase(delta float64)
@@ -47,7 +49,7 @@ type planeReuse interface {
 // newReuse returns the policy cfg asks for.
 func (s *Solver) newReuse() planeReuse {
 	switch {
-	case s.cfg.Algorithm != BCFW:
+	case s.cfg.Algorithm != run.BCFW:
 		return noReuse{s}
 	case s.cfg.MultiPlane.Enabled:
 		return newMultiPlane(s)
@@ -76,7 +78,7 @@ func (p noReuse) stepped(_ int, set *cornerSet) {
 
 func (p noReuse) clock() int64                { return p.s.steps }
 func (p noReuse) settled() bool               { return true }
-func (p noReuse) describe(*TracePoint)        {}
+func (p noReuse) describe(*run.Point)         {}
 func (p noReuse) rebase(float64)              {}
 func (p noReuse) save(*checkpoint)            {}
 func (p noReuse) restore(*checkpoint) error   { return nil }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Solver is the state of one optimization run.
@@ -72,7 +73,7 @@ type Solver struct {
 	loop     core.Loop     // the schedule of evaluations and the solver time
 	evalAt   int64         // steps at the last trace point (-1: none)
 	pathInit time.Duration // time of the path initialization (RegPath)
-	trace    []TracePoint
+	trace    []run.Point
 	events   []string
 
 	// oracle is the max oracle of the steps; exact that of the gap passes
@@ -126,7 +127,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 		s.exact = oracles.OracleFunc(e)
 	}
 	xbox := s.box
-	if cfg.Algorithm == SSG {
+	if cfg.Algorithm == run.SSG {
 		xbox = nil // SSG projects its iterate itself
 	}
 	s.x = newIterate(d, xbox)
@@ -139,7 +140,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.globalGap = math.Inf(1)
 	s.rSq = make([]float64, n)
 	s.work.init(s)
-	if cfg.Algorithm == BCFW {
+	if cfg.Algorithm == run.BCFW {
 		s.ellI = make([]float64, n)
 		if cfg.keepsCorners() {
 			s.sets = make([]cornerSet, n)
@@ -155,22 +156,22 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 			return nil, err
 		}
 	}
-	if cfg.Algorithm == CuttingPlane {
+	if cfg.Algorithm == run.CuttingPlane {
 		s.cp = newCPState(d)
 	}
 	s.reuse = s.newReuse()
 	s.evalAt = -1
-	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), n)
+	s.samp = core.NewSampler(cfg.Sampling, n)
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0)
 	s.rng = rand.New(s.pcg)
 	perPass, refreshCost := int64(n), 0.0
 	switch cfg.Algorithm {
-	case FW, CuttingPlane:
+	case run.FW, run.CuttingPlane:
 		perPass = 1 // an iteration is a pass
-	case BCFW:
+	case run.BCFW:
 		refreshCost = 1
 	}
-	s.loop = core.NewLoop(perPass, cfg.GapEvery, cfg.TraceEvery, refreshCost, cfg.Algorithm == BCFW)
+	s.loop = core.NewLoop(perPass, cfg.GapEvery, cfg.TraceEvery, refreshCost, cfg.Algorithm == run.BCFW)
 	return s, nil
 }
 
@@ -186,13 +187,13 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 // early) and the next Run call starts with it, so that splitting a run does
 // not change its trajectory. The trace may end before the final iterate:
 // Result.Current says so, and Current evaluates the final iterate.
-func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
+func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	if err := s.checkStoppable(stop, ctx); err != nil {
-		return Result{}, err
+		return run.Result{}, err
 	}
-	var st Status
+	var st run.Status
 	var err error
-	if s.cfg.Algorithm == FW || s.cfg.Algorithm == CuttingPlane {
+	if s.cfg.Algorithm == run.FW || s.cfg.Algorithm == run.CuttingPlane {
 		st, err = s.runFW(ctx, stop)
 	} else {
 		st, err = s.loop.Run(ctx, stop, engine{s})
@@ -204,34 +205,34 @@ func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
 type engine struct{ s *Solver }
 
 func (e engine) Step() error {
-	if e.s.cfg.Algorithm == SSG {
+	if e.s.cfg.Algorithm == run.SSG {
 		return e.s.ssgStep()
 	}
 	return e.s.bcfwStep()
 }
 
-func (e engine) Clock() int64                     { return e.s.clock() }
-func (e engine) Settled() bool                    { return e.s.reuse.settled() }
-func (e engine) Passes() float64                  { return e.s.Passes() }
-func (e engine) Record(refresh bool) error        { return e.s.record(refresh) }
-func (e engine) EarlyCheckDue(stop Stop) bool     { return e.s.earlyCheckDue(stop) }
-func (e engine) Reached(stop Stop) (Status, bool) { return e.s.reached(stop) }
+func (e engine) Clock() int64                             { return e.s.clock() }
+func (e engine) Settled() bool                            { return e.s.reuse.settled() }
+func (e engine) Passes() float64                          { return e.s.Passes() }
+func (e engine) Record(refresh bool) error                { return e.s.record(refresh) }
+func (e engine) EarlyCheckDue(stop run.Stop) bool         { return e.s.earlyCheckDue(stop) }
+func (e engine) Reached(stop run.Stop) (run.Status, bool) { return e.s.reached(stop) }
 
-func (s *Solver) result(st Status) Result {
+func (s *Solver) result(st run.Status) run.Result {
 	last, _ := s.Last()
-	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.evalAt == s.steps}
+	return run.Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.evalAt == s.steps}
 }
 
 // Current returns an exact evaluation of the current iterate: the last
 // trace point when it describes it, else a new observe-only evaluation,
 // appended to the trace (never counted as oracle calls, as TraceEvery's),
 // so that the trace ends at the current iterate.
-func (s *Solver) Current() (TracePoint, error) {
+func (s *Solver) Current() (run.Point, error) {
 	if last, ok := s.Last(); ok && s.evalAt == s.steps {
 		return last, nil
 	}
 	if err := s.record(false); err != nil {
-		return TracePoint{}, err
+		return run.Point{}, err
 	}
 	last, _ := s.Last()
 	return last, nil
@@ -252,19 +253,19 @@ func (s *Solver) currentExactGap() (float64, bool) {
 
 // earlyCheckDue reports whether the stale gap estimate asks for an early
 // exact gap pass (Stop.EarlyCheck).
-func (s *Solver) earlyCheckDue(stop Stop) bool {
-	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == BCFW &&
+func (s *Solver) earlyCheckDue(stop run.Stop) bool {
+	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == run.BCFW &&
 		s.evalAt != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
 
 // reached reports whether an exact gap of the current iterate reached
 // Stop.Gap or the stale estimate reached Stop.GapEstimate.
-func (s *Solver) reached(stop Stop) (Status, bool) {
+func (s *Solver) reached(stop run.Stop) (run.Status, bool) {
 	if g, ok := s.currentExactGap(); ok && stop.Gap > 0 && g <= stop.Gap {
-		return StatusConverged, true
+		return run.StatusConverged, true
 	}
-	if stop.GapEstimate > 0 && s.cfg.Algorithm == BCFW && s.est.Sum() <= stop.GapEstimate {
-		return StatusEstimateConverged, true
+	if stop.GapEstimate > 0 && s.cfg.Algorithm == run.BCFW && s.est.Sum() <= stop.GapEstimate {
+		return run.StatusEstimateConverged, true
 	}
 	return 0, false
 }
@@ -315,12 +316,12 @@ func (s *Solver) AverageWeights() []float64 {
 }
 
 // Trace returns a copy of the trace.
-func (s *Solver) Trace() []TracePoint { return append([]TracePoint(nil), s.trace...) }
+func (s *Solver) Trace() []run.Point { return append([]run.Point(nil), s.trace...) }
 
 // Last returns the last trace point (ok is false before the first).
-func (s *Solver) Last() (TracePoint, bool) {
+func (s *Solver) Last() (run.Point, bool) {
 	if len(s.trace) == 0 {
-		return TracePoint{}, false
+		return run.Point{}, false
 	}
 	return s.trace[len(s.trace)-1], true
 }
@@ -328,7 +329,7 @@ func (s *Solver) Last() (TracePoint, bool) {
 // GapEstimate returns the sum of the stale block gaps held by the solver
 // (+Inf while a block has not been visited; NaN for FW and SSG).
 func (s *Solver) GapEstimate() float64 {
-	if s.cfg.Algorithm != BCFW {
+	if s.cfg.Algorithm != run.BCFW {
 		return math.NaN()
 	}
 	return s.est.Sum()
@@ -348,6 +349,6 @@ func (s *Solver) CacheStats() (hits, misses, drops int64) { return s.hits, s.mis
 
 // Evaluate computes the exact primal, dual and gap at the current iterate
 // without recording it and without changing any state or counter.
-func (s *Solver) Evaluate() (TracePoint, error) {
+func (s *Solver) Evaluate() (run.Point, error) {
 	return s.evaluate(false, false)
 }

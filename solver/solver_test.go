@@ -9,6 +9,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 func smallChain(seed uint64) *oracles.Chain {
@@ -24,7 +25,7 @@ func mustNew(t testing.TB, p oracles.Problem, cfg Config, opts ...Option) *Solve
 	return s
 }
 
-func mustRun(t testing.TB, s *Solver, stop Stop) Status {
+func mustRun(t testing.TB, s *Solver, stop run.Stop) run.Status {
 	t.Helper()
 	res, err := s.Run(context.Background(), stop)
 	if err != nil {
@@ -33,7 +34,7 @@ func mustRun(t testing.TB, s *Solver, stop Stop) Status {
 	return res.Status
 }
 
-func mustEval(t testing.TB, s *Solver) TracePoint {
+func mustEval(t testing.TB, s *Solver) run.Point {
 	t.Helper()
 	pt, err := s.Evaluate()
 	if err != nil {
@@ -149,22 +150,22 @@ var variants = []struct {
 	cfg  Config
 }{
 	{"bcfw uniform", Config{}},
-	{"bcfw perm", Config{Sampling: Permutation}},
-	{"bcfw predefined step", Config{StepSize: Predefined}},
-	{"bcfw gap sampling", Config{Sampling: GapSampling, GapEvery: 2}},
+	{"bcfw perm", Config{Sampling: run.Permutation}},
+	{"bcfw predefined step", Config{StepSize: run.Predefined}},
+	{"bcfw gap sampling", Config{Sampling: run.GapSampling, GapEvery: 2}},
 	{"bcfw averaging", Config{Averaging: true}},
 	{"bcpfw", Config{Step: Pairwise}},
 	{"bcafw", Config{Step: Away}},
 	{"bcfw cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
-	{"bcpfw gap cache", Config{Step: Pairwise, Sampling: GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
-	{"bcafw gap cache", Config{Step: Away, Sampling: GapSampling, Cache: Cache{Enabled: true}, GapEvery: 3}},
-	{"mp-bcfw", Config{Sampling: Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
-	{"mp-bcfw averaging small sets", Config{Sampling: Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 400, N: 2, T: 2}}},
-	{"mp-bcafw averaging", Config{Sampling: Permutation, Step: Away, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
-	{"fw", Config{Algorithm: FW}},
-	{"fw predefined averaging", Config{Algorithm: FW, StepSize: Predefined, Averaging: true}},
-	{"ssg averaging", Config{Algorithm: SSG, Averaging: true}},
-	{"cutting plane", Config{Algorithm: CuttingPlane}},
+	{"bcpfw gap cache", Config{Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
+	{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 3}},
+	{"mp-bcfw", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
+	{"mp-bcfw averaging small sets", Config{Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 400, N: 2, T: 2}}},
+	{"mp-bcafw averaging", Config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
+	{"fw", Config{Algorithm: run.FW}},
+	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
+	{"ssg averaging", Config{Algorithm: run.SSG, Averaging: true}},
+	{"cutting plane", Config{Algorithm: run.CuttingPlane}},
 }
 
 // TestGapIsPrimalMinusDual checks the certificate at every trace point of
@@ -181,7 +182,7 @@ func TestGapIsPrimalMinusDual(t *testing.T) {
 				cfg.TraceEvery = 1
 				s := mustNew(t, p, cfg)
 				for round := 0; round < 4; round++ {
-					mustRun(t, s, Stop{Passes: float64(10 * (round + 1))})
+					mustRun(t, s, run.Stop{Passes: float64(10 * (round + 1))})
 					checkConsistency(t, s)
 					last, _ := s.Last()
 					if bf := bruteForcePrimal(p, lambda, s.Weights()); math.Abs(bf-mustEval(t, s).Primal) > 1e-9 {
@@ -193,7 +194,7 @@ func TestGapIsPrimalMinusDual(t *testing.T) {
 					t.Fatalf("only %d trace points", len(tr))
 				}
 				for k, pt := range tr {
-					if cfg.Algorithm == SSG {
+					if cfg.Algorithm == run.SSG {
 						if !math.IsNaN(pt.Gap) || math.IsNaN(pt.Primal) || math.IsNaN(pt.PrimalAvg) {
 							t.Fatalf("SSG point %d: %+v", k, pt)
 						}
@@ -209,19 +210,19 @@ func TestGapIsPrimalMinusDual(t *testing.T) {
 						t.Fatalf("point %d: averaged gap inconsistent", k)
 					}
 				}
-				if cfg.Algorithm == SSG {
+				if cfg.Algorithm == run.SSG {
 					return
 				}
 				// Every step is an exact line search on the dual, so the dual
 				// never decreases (not so with the predefined step size).
-				for k := 1; k < len(tr) && cfg.StepSize == LineSearch; k++ {
+				for k := 1; k < len(tr) && cfg.StepSize == run.LineSearch; k++ {
 					if tr[k].Dual < tr[k-1].Dual-1e-12 {
 						t.Fatalf("dual decreased at point %d: %v -> %v", k, tr[k-1].Dual, tr[k].Dual)
 					}
 				}
 				// FW with the predefined step 2/(k+2) gains O(1/k) only.
 				fall := 2.0
-				if cfg.Algorithm == FW && cfg.StepSize == Predefined {
+				if cfg.Algorithm == run.FW && cfg.StepSize == run.Predefined {
 					fall = 1.5
 				}
 				if first, last := tr[0], tr[len(tr)-1]; !(last.Gap < first.Gap/fall) {
@@ -249,16 +250,16 @@ func TestSolversAgreeOnOptimum(t *testing.T) {
 		cfg  Config
 	}{
 		{"bcfw", Config{GapEvery: 5}},
-		{"fw", Config{Algorithm: FW, GapEvery: 1}},
+		{"fw", Config{Algorithm: run.FW, GapEvery: 1}},
 		{"bcpfw", Config{Step: Pairwise, GapEvery: 5}},
-		{"bcafw gap cache", Config{Step: Away, Sampling: GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
+		{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
 	} {
 		cfg := v.cfg
 		cfg.Lambda = lambda
 		s := mustNew(t, p, cfg)
-		st := mustRun(t, s, Stop{Gap: tol, Passes: 200000})
+		st := mustRun(t, s, run.Stop{Gap: tol, Passes: 200000})
 		last, _ := s.Last()
-		if st != StatusConverged || last.Gap > tol {
+		if st != run.StatusConverged || last.Gap > tol {
 			t.Fatalf("%s: status %v, gap %v after %v passes", v.name, st, last.Gap, last.Pass)
 		}
 		results = append(results, result{v.name, last.Primal, last.Dual, s.Weights()})
@@ -298,12 +299,12 @@ func TestInvalidSettings(t *testing.T) {
 		{"negative trace every", Config{Lambda: 1, TraceEvery: -1}},
 		{"unknown algorithm", Config{Lambda: 1, Algorithm: 9}},
 		{"unknown sampling", Config{Lambda: 1, Sampling: 9}},
-		{"example-perm on whole examples", Config{Lambda: 1, Sampling: ExamplePermutation}},
+		{"example-perm on whole examples", Config{Lambda: 1, Sampling: run.ExamplePermutation}},
 		{"unknown step", Config{Lambda: 1, Step: 9}},
-		{"fw with gap sampling", Config{Lambda: 1, Algorithm: FW, Sampling: GapSampling}},
-		{"ssg with pairwise", Config{Lambda: 1, Algorithm: SSG, Step: Pairwise}},
-		{"fw with cache", Config{Lambda: 1, Algorithm: FW, Cache: Cache{Enabled: true}}},
-		{"pairwise with predefined step", Config{Lambda: 1, Step: Pairwise, StepSize: Predefined}},
+		{"fw with gap sampling", Config{Lambda: 1, Algorithm: run.FW, Sampling: run.GapSampling}},
+		{"ssg with pairwise", Config{Lambda: 1, Algorithm: run.SSG, Step: Pairwise}},
+		{"fw with cache", Config{Lambda: 1, Algorithm: run.FW, Cache: Cache{Enabled: true}}},
+		{"pairwise with predefined step", Config{Lambda: 1, Step: Pairwise, StepSize: run.Predefined}},
 		{"negative cache F", Config{Lambda: 1, Cache: Cache{Enabled: true, F: -1}}},
 		{"negative cache size", Config{Lambda: 1, Cache: Cache{Enabled: true, MaxSize: -1}}},
 		{"box of wrong size", Config{Lambda: 1, Box: &Box{Lower: []float64{0}}}},
@@ -324,7 +325,7 @@ func TestInvalidSettings(t *testing.T) {
 		t.Error("New accepted a nil problem")
 	}
 	s := mustNew(t, p, Config{Lambda: 1})
-	for _, stop := range []Stop{{Passes: -1}, {Passes: math.NaN()}, {Passes: math.Inf(1)}, {Gap: math.NaN()}, {Duration: -time.Second}, {}, {EarlyCheck: 0.8, Passes: 1}} {
+	for _, stop := range []run.Stop{{Passes: -1}, {Passes: math.NaN()}, {Passes: math.Inf(1)}, {Gap: math.NaN()}, {Duration: -time.Second}, {}, {EarlyCheck: 0.8, Passes: 1}} {
 		if _, err := s.Run(context.Background(), stop); err == nil {
 			t.Errorf("Run accepted %+v", stop)
 		}
@@ -371,10 +372,10 @@ func TestStopAndContinue(t *testing.T) {
 			cfg := v.cfg
 			cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 7, 1
 			a := mustNew(t, p, cfg)
-			mustRun(t, a, Stop{Passes: 10})
+			mustRun(t, a, run.Stop{Passes: 10})
 			b := mustNew(t, p, cfg)
-			mustRun(t, b, Stop{Passes: 5})
-			mustRun(t, b, Stop{Passes: 10})
+			mustRun(t, b, run.Stop{Passes: 5})
+			mustRun(t, b, run.Stop{Passes: 10})
 			requireSameRun(t, a, b)
 		})
 	}
@@ -386,15 +387,15 @@ func TestContextCancellationAndTime(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, err := s.Run(ctx, Stop{})
-	if st := res.Status; err != nil || st != StatusCanceled {
+	res, err := s.Run(ctx, run.Stop{})
+	if st := res.Status; err != nil || st != run.StatusCanceled {
 		t.Fatalf("status %v, err %v; want canceled", st, err)
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("cancellation took %v", el)
 	}
-	st := mustRun(t, s, Stop{Duration: 30 * time.Millisecond})
-	if st != StatusTime {
+	st := mustRun(t, s, run.Stop{Duration: 30 * time.Millisecond})
+	if st != run.StatusTime {
 		t.Fatalf("status %v, want time", st)
 	}
 }
@@ -415,12 +416,12 @@ func TestBoxConstraints(t *testing.T) {
 	var primals []float64
 	for _, cfg := range []Config{
 		{Box: box, GapEvery: 5},
-		{Box: box, Algorithm: FW, GapEvery: 1},
+		{Box: box, Algorithm: run.FW, GapEvery: 1},
 		{Box: box, Step: Pairwise, GapEvery: 5},
 	} {
 		cfg.Lambda = 0.1
 		s := mustNew(t, p, cfg)
-		if st := mustRun(t, s, Stop{Gap: 1e-4, Passes: 100000}); st != StatusConverged {
+		if st := mustRun(t, s, run.Stop{Gap: 1e-4, Passes: 100000}); st != run.StatusConverged {
 			t.Fatalf("%v: status %v", cfg.Algorithm, st)
 		}
 		checkConsistency(t, s)
@@ -459,7 +460,7 @@ func TestPairwiseDropSteps(t *testing.T) {
 	p := smallChain(8)
 	for _, step := range []Step{Pairwise, Away} {
 		s := mustNew(t, p, Config{Lambda: 1, Step: step})
-		mustRun(t, s, Stop{Passes: 100})
+		mustRun(t, s, run.Stop{Passes: 100})
 		_, _, drops := s.CacheStats()
 		if drops == 0 {
 			t.Fatalf("%v: no drop step in 100 passes", step)
@@ -475,10 +476,10 @@ func TestPairwiseDropSteps(t *testing.T) {
 func TestSSGApproachesOptimum(t *testing.T) {
 	p := smallChain(9)
 	ref := mustNew(t, p, Config{Lambda: 0.1, Step: Pairwise})
-	mustRun(t, ref, Stop{Gap: 1e-6, Passes: 1e6})
+	mustRun(t, ref, run.Stop{Gap: 1e-6, Passes: 1e6})
 	opt, _ := ref.Last()
-	s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: SSG, Averaging: true, GapEvery: 50})
-	mustRun(t, s, Stop{Passes: 2000})
+	s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: run.SSG, Averaging: true, GapEvery: 50})
+	mustRun(t, s, run.Stop{Passes: 2000})
 	last, _ := s.Last()
 	if subopt := last.PrimalAvg - opt.Primal; subopt < -1e-6 || subopt > 0.01*opt.Primal {
 		t.Fatalf("SSG-wavg primal %v vs optimum %v", last.PrimalAvg, opt.Primal)
@@ -504,13 +505,13 @@ func TestExplicitDualsStress(t *testing.T) {
 	for seed := uint64(20); seed < 26; seed++ {
 		p := oraclestest.Chain(oraclestest.ChainConfig{N: 15, MaxLen: 5, Labels: 3, Features: 3, Density: 0.8, Seed: seed})
 		for _, cfg := range []Config{
-			{Step: Away}, {Step: Pairwise}, {Step: Away, Cache: Cache{Enabled: true, MaxSize: 2}, Sampling: GapSampling, GapEvery: 3},
+			{Step: Away}, {Step: Pairwise}, {Step: Away, Cache: Cache{Enabled: true, MaxSize: 2}, Sampling: run.GapSampling, GapEvery: 3},
 		} {
 			for _, lambda := range []float64{100, 1} {
 				cfg.Lambda, cfg.Seed = lambda, seed
 				s := mustNew(t, p, cfg)
 				for round := 1; round <= 3; round++ {
-					mustRun(t, s, Stop{Passes: float64(100 * round)})
+					mustRun(t, s, run.Stop{Passes: float64(100 * round)})
 					checkConsistency(t, s)
 				}
 				if last, _ := s.Last(); testing.Verbose() || last.Gap > 1e-3*(1+last.Primal) {

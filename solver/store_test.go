@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestSparseStorageFollowsDense runs every FW-step variant with dense and
@@ -23,8 +24,8 @@ func TestSparseStorageFollowsDense(t *testing.T) {
 		cfg  Config
 	}{
 		{"uniform", Config{}},
-		{"perm predefined", Config{Sampling: Permutation, StepSize: Predefined}},
-		{"gap sampling", Config{Sampling: GapSampling, GapEvery: 2}},
+		{"perm predefined", Config{Sampling: run.Permutation, StepSize: run.Predefined}},
+		{"gap sampling", Config{Sampling: run.GapSampling, GapEvery: 2}},
 		{"averaging", Config{Averaging: true}},
 		{"cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
 		{"box", Config{Box: &Box{Lower: lo}, Averaging: true}},
@@ -38,8 +39,8 @@ func TestSparseStorageFollowsDense(t *testing.T) {
 				t.Fatalf("storage %v and %v", a.Storage(), b.Storage())
 			}
 			for round := 1; round <= 3; round++ {
-				mustRun(t, a, Stop{Passes: float64(8 * round)})
-				mustRun(t, b, Stop{Passes: float64(8 * round)})
+				mustRun(t, a, run.Stop{Passes: float64(8 * round)})
+				mustRun(t, b, run.Stop{Passes: float64(8 * round)})
 				checkConsistency(t, b)
 			}
 			wa, wb := a.Weights(), b.Weights()
@@ -88,7 +89,7 @@ func TestAutoStorageForLargeD(t *testing.T) {
 	if s.Storage() != SparseBlocks {
 		t.Fatalf("storage %v for n*d = %d", s.Storage(), n*p.Dim())
 	}
-	mustRun(t, s, Stop{Passes: 12})
+	mustRun(t, s, run.Stop{Passes: 12})
 	checkConsistency(t, s)
 	if nz, all := s.store.nonzeros(), int64(n)*int64(p.Dim()); nz*1000 > all {
 		t.Fatalf("sparse blocks hold %d values, more than 0.1%% of n*d = %d", nz, all)
@@ -160,7 +161,7 @@ func TestRunNeverExceedsPassBudget(t *testing.T) {
 			cfg.Lambda, cfg.GapEvery = 0.1, 1
 			s := mustNew(t, p, cfg)
 			for _, budget := range []float64{2.5, 7.25, 10} {
-				res, err := s.Run(t.Context(), Stop{Passes: budget})
+				res, err := s.Run(t.Context(), run.Stop{Passes: budget})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,12 +2,12 @@ package solver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // ValidateProblem checks what is cheap to check of a problem before
@@ -80,27 +80,24 @@ func ValidateProblem(p oracles.Problem) error {
 // has no exact counterpart, or with BCFW whose gap is never computed). A
 // zero Stop is refused too (Run accepts it only with a cancellable
 // context). Tools call it to reject their flags before a long setup.
-func (s *Solver) CheckStop(stop Stop) error {
+func (s *Solver) CheckStop(stop run.Stop) error {
 	return s.checkStoppable(stop, context.Background())
 }
 
 // checkStoppable validates stop and refuses a Run that could never end.
-func (s *Solver) checkStoppable(stop Stop, ctx context.Context) error {
-	if err := core.ValidateStop(ctx, stop); err != nil {
+func (s *Solver) checkStoppable(stop run.Stop, ctx context.Context) error {
+	st := core.Stoppable{GapEvery: s.cfg.GapEvery, TraceEvery: s.cfg.TraceEvery, GapEveryStep: s.cfg.Algorithm != run.BCFW}
+	switch {
+	case s.cfg.Algorithm == run.SSG:
+		st.NoGap = "ssg has no duality gap, so Stop.Gap can never stop it; use Passes or Duration"
+	case s.exact == nil:
+		st.NoGap = "the problem's oracle is approximate and has no exact counterpart, so no gap is ever certified and Stop.Gap can never stop the run; use Passes, GapEstimate or Duration"
+	}
+	if s.cfg.Algorithm != run.BCFW {
+		st.NoEstimate = fmt.Sprintf("%v keeps no gap estimates; Stop.GapEstimate needs bcfw", s.cfg.Algorithm)
+	}
+	if err := core.CheckStop(ctx, stop, st); err != nil {
 		return fmt.Errorf("solver: %w", err)
-	}
-	if stop.Gap > 0 {
-		switch {
-		case s.cfg.Algorithm == SSG:
-			return errors.New("solver: ssg has no duality gap, so Stop.Gap can never stop it; use Passes or Duration")
-		case s.exact == nil:
-			return errors.New("solver: the problem's oracle is approximate and has no exact counterpart, so no gap is ever certified and Stop.Gap can never stop the run; use Passes, GapEstimate or Duration")
-		case s.cfg.Algorithm == BCFW && math.IsInf(s.cfg.GapEvery, 1) && s.cfg.TraceEvery == 0 && stop.EarlyCheck == 0:
-			return errors.New("solver: with GapEvery = +Inf and no TraceEvery the gap is never computed, so Stop.Gap can never stop the run; set GapEvery, TraceEvery or EarlyCheck")
-		}
-	}
-	if stop.GapEstimate > 0 && s.cfg.Algorithm != BCFW {
-		return fmt.Errorf("solver: %v keeps no gap estimates; Stop.GapEstimate needs bcfw", s.cfg.Algorithm)
 	}
 	return nil
 }

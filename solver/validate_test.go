@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // faulty wraps a valid problem and breaks one part of the contract.
@@ -81,7 +82,7 @@ func TestBoundedProblemGetsItsBox(t *testing.T) {
 		if s.Box() == nil {
 			t.Fatal("no box applied for a Bounded problem")
 		}
-		mustRun(t, s, Stop{Passes: 20})
+		mustRun(t, s, run.Stop{Passes: 20})
 		w := s.Weights()
 		for j, x := range w {
 			if x > upper[j] || (user != nil && x < lower[j]) {
@@ -116,14 +117,14 @@ func (f *failing) MaxOracleErr(i int, w []float64, dst []int32) ([]int32, float6
 }
 
 func TestOracleErrorStopsRun(t *testing.T) {
-	for _, cfg := range []Config{{}, {Step: Pairwise}, {Algorithm: FW}, {Algorithm: SSG}, {Cache: Cache{Enabled: true}}} {
+	for _, cfg := range []Config{{}, {Step: Pairwise}, {Algorithm: run.FW}, {Algorithm: run.SSG}, {Cache: Cache{Enabled: true}}} {
 		f := &failing{Chain: smallChain(43)}
 		cfg.Lambda = 0.1
 		s := mustNew(t, f, cfg)
-		mustRun(t, s, Stop{Passes: 3})
+		mustRun(t, s, run.Stop{Passes: 3})
 		f.armed = true
 		calls := s.OracleCalls()
-		_, err := s.Run(context.Background(), Stop{Passes: 30})
+		_, err := s.Run(context.Background(), run.Stop{Passes: 30})
 		var oe *oracles.OracleError
 		if !errors.As(err, &oe) || oe.Example != 3 || !errors.Is(err, errBroken) {
 			t.Fatalf("%v: Run = %v, want the oracle error of example 3", cfg.Algorithm, err)
@@ -131,7 +132,7 @@ func TestOracleErrorStopsRun(t *testing.T) {
 		if s.OracleCalls() < calls {
 			t.Fatal("oracle calls went backwards")
 		}
-		if cfg.Algorithm == BCFW {
+		if cfg.Algorithm == run.BCFW {
 			checkConsistency(t, s)
 		}
 	}
@@ -164,7 +165,7 @@ func (a approx) Exact() oracles.Problem {
 func TestApproximateOracleKeepsExactCertificates(t *testing.T) {
 	c := smallChain(44)
 	s := mustNew(t, approx{c, true}, Config{Lambda: 0.1, GapEvery: 1})
-	mustRun(t, s, Stop{Passes: 10})
+	mustRun(t, s, run.Stop{Passes: 10})
 	for _, pt := range s.Trace() {
 		if pt.ApproximateGap {
 			t.Fatal("gap marked approximate although an exact oracle exists")
@@ -184,13 +185,13 @@ func TestApproximateOracleKeepsExactCertificates(t *testing.T) {
 	}
 
 	u := mustNew(t, approx{c, false}, Config{Lambda: 0.1, GapEvery: 1})
-	mustRun(t, u, Stop{Passes: 4})
+	mustRun(t, u, run.Stop{Passes: 4})
 	for _, pt := range u.Trace() {
 		if !pt.ApproximateGap {
 			t.Fatal("gap of an approximate oracle without an exact one not marked")
 		}
 	}
-	if _, err := u.Run(context.Background(), Stop{Gap: 0.01, Passes: 10}); err == nil {
+	if _, err := u.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 10}); err == nil {
 		t.Fatal("Stop.Gap accepted although no gap can be certified")
 	}
 }
@@ -199,14 +200,14 @@ func TestStopRejectsRunsThatCannotEnd(t *testing.T) {
 	p := smallChain(45)
 	for _, tc := range []struct {
 		cfg  Config
-		stop Stop
+		stop run.Stop
 	}{
-		{Config{Algorithm: SSG}, Stop{Gap: 0.1}},
-		{Config{Algorithm: SSG}, Stop{Gap: 0.1, Passes: 10}},
-		{Config{GapEvery: math.Inf(1)}, Stop{Gap: 0.1}},
-		{Config{Algorithm: FW}, Stop{GapEstimate: 0.1}},
-		{Config{}, Stop{Passes: math.Inf(1)}},
-		{Config{}, Stop{Passes: math.NaN()}},
+		{Config{Algorithm: run.SSG}, run.Stop{Gap: 0.1}},
+		{Config{Algorithm: run.SSG}, run.Stop{Gap: 0.1, Passes: 10}},
+		{Config{GapEvery: math.Inf(1)}, run.Stop{Gap: 0.1}},
+		{Config{Algorithm: run.FW}, run.Stop{GapEstimate: 0.1}},
+		{Config{}, run.Stop{Passes: math.Inf(1)}},
+		{Config{}, run.Stop{Passes: math.NaN()}},
 	} {
 		tc.cfg.Lambda = 1
 		s := mustNew(t, p, tc.cfg)
@@ -217,7 +218,7 @@ func TestStopRejectsRunsThatCannotEnd(t *testing.T) {
 		cancel()
 	}
 	s := mustNew(t, p, Config{Lambda: 1, GapEvery: math.Inf(1), TraceEvery: 1})
-	if res, err := s.Run(context.Background(), Stop{Gap: 1e-3, Passes: 500}); err != nil || res.Status != StatusConverged {
+	if res, err := s.Run(context.Background(), run.Stop{Gap: 1e-3, Passes: 500}); err != nil || res.Status != run.StatusConverged {
 		t.Fatalf("observe-only evaluations certify the gap: %+v, %v", res, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -22,13 +23,13 @@ type Group struct {
 // Every run ends with an exact evaluation of its final iterate. Live
 // charts are off for these runs; in a notebook a progress line says which
 // run is going and how far it is.
-func Seeds(ctx context.Context, name string, p, test oracles.Problem, cfg solver.Config, seeds []uint64, stop solver.Stop) (Group, error) {
+func Seeds(ctx context.Context, name string, p, test oracles.Problem, cfg solver.Config, seeds []uint64, stop run.Stop) (Group, error) {
 	prog := newProgress("Seeds "+name, len(seeds))
 	defer prog.end()
 	return runSeeds(ctx, name, p, test, cfg, seeds, stop, prog)
 }
 
-func runSeeds(ctx context.Context, name string, p, test oracles.Problem, cfg solver.Config, seeds []uint64, stop solver.Stop, prog *progress) (Group, error) {
+func runSeeds(ctx context.Context, name string, p, test oracles.Problem, cfg solver.Config, seeds []uint64, stop run.Stop, prog *progress) (Group, error) {
 	g := Group{Name: name}
 	if len(seeds) == 0 {
 		return g, fmt.Errorf("ssvmnb: %s: no seeds", name)
@@ -51,8 +52,8 @@ func runSeeds(ctx context.Context, name string, p, test oracles.Problem, cfg sol
 	return g, nil
 }
 
-func (g Group) traces() [][]solver.TracePoint {
-	out := make([][]solver.TracePoint, len(g.Trainers))
+func (g Group) traces() [][]run.Point {
+	out := make([][]run.Point, len(g.Trainers))
 	for k, t := range g.Trainers {
 		out[k] = t.Trace()
 	}
@@ -64,7 +65,7 @@ func (g Group) traces() [][]solver.TracePoint {
 // its method's style (StyleOf). A curve stops where the first of its seeds
 // ends (against time: the fastest seed), so that it is always a median
 // over every seed; a note says so when that cuts a curve short.
-func Compare(title string, x viz.XAxis, value func(solver.TracePoint) float64, groups ...Group) *viz.Figure {
+func Compare(title string, x viz.XAxis, value func(run.Point) float64, groups ...Group) *viz.Figure {
 	f := &viz.Figure{Title: title, XLabel: x.String(), YLabel: "duality gap", LogY: true}
 	if value != nil {
 		f.YLabel = "value"
@@ -122,7 +123,7 @@ func timeSpread(groups []Group) float64 {
 func (g Group) PassesTo(eps float64) []float64 {
 	out := make([]float64, len(g.Trainers))
 	for k, t := range g.Trainers {
-		out[k] = viz.PassesToGap(t.Trace(), eps)
+		out[k] = run.PassesToGap(t.Trace(), eps)
 	}
 	return out
 }
@@ -251,7 +252,7 @@ func EqualTimeTable(groups ...Group) *Table {
 
 // pointAt returns the last trace point at or before solver time T (the
 // first point when none is).
-func pointAt(trace []solver.TracePoint, T float64) solver.TracePoint {
+func pointAt(trace []run.Point, T float64) run.Point {
 	at := trace[0]
 	for _, p := range trace {
 		if p.Seconds > T {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -39,7 +40,7 @@ func TestProgressLines(t *testing.T) {
 	isolated(t)
 	rec := record(t)
 	tr, te := synthetic(t)
-	if _, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 1}, []float64{0.25}, []float64{0.01, float64(tr.Len())}, solver.Stop{Passes: 3}, 0.1).Run(context.Background(), tr, te); err != nil {
+	if _, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 1}, []float64{0.25}, []float64{0.01, float64(tr.Len())}, run.Stop{Passes: 3}, 0.1).Run(context.Background(), tr, te); err != nil {
 		t.Fatal(err)
 	}
 	var running bool

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/ssvmnb"
 )
 
@@ -29,7 +30,7 @@ func Example() {
 	fmt.Printf("bcfw at pass %g\n", t.Current().Pass)
 
 	// Cell 4: a variant warm-started from it, the switch in its trace.
-	g := t.MustFork("bcfw, gap sampling", func(c *solver.Config) { c.Sampling = solver.GapSampling })
+	g := t.MustFork("bcfw, gap sampling", func(c *solver.Config) { c.Sampling = run.GapSampling })
 	tr := g.Trace()
 	fmt.Println(tr[len(tr)-1].Event)
 	g.MustRun(5)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -44,7 +45,7 @@ type Figure1Method struct {
 	// Batch marks FW and the cutting-plane method, whose primal the paper
 	// draws as its lower envelope (the best iterate so far, App. F).
 	Batch  bool
-	Traces [][]solver.TracePoint
+	Traces [][]run.Point
 }
 
 // Figure1Panel holds the runs of one regularization parameter.
@@ -103,10 +104,10 @@ func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config
 			cfg        solver.Config
 			seeds      []uint64
 		}{
-			{"BCFW", "BCFW-wavg", solver.Config{Algorithm: solver.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
-			{"SSG", "SSG-wavg", solver.Config{Algorithm: solver.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
-			{"FW", "", solver.Config{Algorithm: solver.FW, GapEvery: 1}, []uint64{1}},
-			{"cutting plane", "", solver.Config{Algorithm: solver.CuttingPlane, GapEvery: 1}, []uint64{1}},
+			{"BCFW", "BCFW-wavg", solver.Config{Algorithm: run.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
+			{"SSG", "SSG-wavg", solver.Config{Algorithm: run.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
+			{"FW", "", solver.Config{Algorithm: run.FW, GapEvery: 1}, []uint64{1}},
+			{"cutting plane", "", solver.Config{Algorithm: run.CuttingPlane, GapEvery: 1}, []uint64{1}},
 		} {
 			if !on(alg.plain) && (alg.avg == "" || !on(alg.avg)) {
 				continue
@@ -154,7 +155,7 @@ func contains(list []string, s string) bool {
 
 // figure1Run runs one configuration and returns its trace and, with
 // averaging, the trace of the averaged iterate (nil without).
-func figure1Run(ctx context.Context, train, test oracles.Problem, cfg solver.Config, passes float64) (plain, avg []solver.TracePoint, err error) {
+func figure1Run(ctx context.Context, train, test oracles.Problem, cfg solver.Config, passes float64) (plain, avg []run.Point, err error) {
 	var avgLoss []float64
 	opts := []solver.Option{}
 	if test != nil {
@@ -165,16 +166,16 @@ func figure1Run(ctx context.Context, train, test oracles.Problem, cfg solver.Con
 		return nil, nil, err
 	}
 	if cfg.Averaging && test != nil {
-		s.SetProgress(func(solver.TracePoint) { avgLoss = append(avgLoss, oracles.MeanLoss(test, s.AverageWeights())) })
+		s.SetProgress(func(run.Point) { avgLoss = append(avgLoss, oracles.MeanLoss(test, s.AverageWeights())) })
 	}
-	if _, err := s.Run(ctx, solver.Stop{Passes: passes}); err != nil {
+	if _, err := s.Run(ctx, run.Stop{Passes: passes}); err != nil {
 		return nil, nil, err
 	}
 	plain = s.Trace()
 	if !cfg.Averaging {
 		return plain, nil, nil
 	}
-	avg = make([]solver.TracePoint, len(plain))
+	avg = make([]run.Point, len(plain))
 	for k, p := range plain {
 		p.Primal, p.Dual, p.Gap = p.PrimalAvg, p.DualAvg, p.GapAvg
 		p.TestLoss = math.NaN()
@@ -189,11 +190,11 @@ func figure1Run(ctx context.Context, train, test oracles.Problem, cfg solver.Con
 // Suboptimality returns the primal suboptimality of a method's runs,
 // primal minus the panel's best dual, one curve per run; for the batch
 // methods, the lower envelope of the primal (the best iterate so far).
-func (p *Figure1Panel) Suboptimality(m Figure1Method) [][]solver.TracePoint {
-	out := make([][]solver.TracePoint, len(m.Traces))
+func (p *Figure1Panel) Suboptimality(m Figure1Method) [][]run.Point {
+	out := make([][]run.Point, len(m.Traces))
 	for r, tr := range m.Traces {
 		best := math.Inf(1)
-		out[r] = make([]solver.TracePoint, len(tr))
+		out[r] = make([]run.Point, len(tr))
 		for k, pt := range tr {
 			v := pt.Primal
 			if m.Batch {
@@ -213,7 +214,7 @@ func (p *Figure1Panel) Objective() *viz.Figure {
 	f := &viz.Figure{Title: fmt.Sprintf("primal suboptimality, lambda = %.3g", p.Lambda), XLabel: viz.Passes.String(),
 		YLabel: "primal suboptimality", LogX: true, LogY: true}
 	for i, m := range p.Methods {
-		s := viz.Aggregate(m.Name, p.Suboptimality(m), viz.Passes, func(pt solver.TracePoint) float64 { return pt.Primal }, nil)
+		s := viz.Aggregate(m.Name, p.Suboptimality(m), viz.Passes, func(pt run.Point) float64 { return pt.Primal }, nil)
 		s.Color = viz.Color(i)
 		f.Series = append(f.Series, s)
 	}
@@ -226,7 +227,7 @@ func (p *Figure1Panel) TestError() *viz.Figure {
 	f := &viz.Figure{Title: fmt.Sprintf("test error, lambda = %.3g", p.Lambda), XLabel: viz.Passes.String(),
 		YLabel: "test error", LogX: true}
 	for i, m := range p.Methods {
-		s := viz.Aggregate(m.Name, m.Traces, viz.Passes, func(pt solver.TracePoint) float64 { return pt.TestLoss }, nil)
+		s := viz.Aggregate(m.Name, m.Traces, viz.Passes, func(pt run.Point) float64 { return pt.TestLoss }, nil)
 		s.Color = viz.Color(i)
 		f.Series = append(f.Series, s)
 	}

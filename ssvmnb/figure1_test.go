@@ -11,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestFigure1 runs a small Figure 1 and checks its structure and what its
@@ -83,7 +84,7 @@ func TestFigure1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), solver.Stop{Passes: 4}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 4}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := wavg[len(wavg)-1].TestLoss, oracles.MeanLoss(te, s.AverageWeights()); got != want {

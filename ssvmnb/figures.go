@@ -3,7 +3,7 @@ package ssvmnb
 import (
 	"fmt"
 
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -29,7 +29,7 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 	if n := len(tr); n > 0 && tr[n-1].Steps != t.s.Steps() {
 		f.Notes = append(f.Notes, fmt.Sprintf("trace ends at pass %.4g, before the current iterate (pass %.4g): call Current", tr[n-1].Pass, t.Passes()))
 	}
-	add := func(name string, value func(solver.TracePoint) float64, color string, dash viz.Dash, markers bool) {
+	add := func(name string, value func(run.Point) float64, color string, dash viz.Dash, markers bool) {
 		s := viz.Series{Name: name, Color: color, Dash: dash, Markers: markers}
 		finite := false
 		for _, p := range tr {
@@ -44,11 +44,11 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 	}
 	// The objectives first, the gaps over them (the primal hides a gap
 	// close to it while the dual is near 0).
-	add("primal", func(p solver.TracePoint) float64 { return p.Primal }, primalColor, viz.Solid, false)
-	add("dual", func(p solver.TracePoint) float64 { return p.Dual }, dualColor, viz.DashDot, false)
-	add("gap estimate", func(p solver.TracePoint) float64 { return p.GapEstimate }, st.Color, viz.Dotted, false)
-	add("gap (averaged)", func(p solver.TracePoint) float64 { return p.GapAvg }, st.Color, viz.Dashed, false)
-	add("duality gap", func(p solver.TracePoint) float64 { return p.Gap }, st.Color, st.Dash, true)
+	add("primal", func(p run.Point) float64 { return p.Primal }, primalColor, viz.Solid, false)
+	add("dual", func(p run.Point) float64 { return p.Dual }, dualColor, viz.DashDot, false)
+	add("gap estimate", func(p run.Point) float64 { return p.GapEstimate }, st.Color, viz.Dotted, false)
+	add("gap (averaged)", func(p run.Point) float64 { return p.GapAvg }, st.Color, viz.Dashed, false)
+	add("duality gap", func(p run.Point) float64 { return p.Gap }, st.Color, st.Dash, true)
 	for _, p := range tr {
 		if p.Event != "" {
 			f.Marks = append(f.Marks, viz.Mark{X: p.Pass, Label: p.Event})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -22,7 +23,7 @@ func notebook(t *testing.T, data *Data) string {
 	// cell 3: one line
 	MustResume("bcfw").MustRun(3)
 	// cell 4: a variant warm-started from the run
-	g := MustResume("bcfw").MustFork("bcfw gap", func(c *solver.Config) { c.Sampling = solver.GapSampling })
+	g := MustResume("bcfw").MustFork("bcfw gap", func(c *solver.Config) { c.Sampling = run.GapSampling })
 	g.MustRun(4)
 	// cell 5: a knob switched mid-run
 	b := MustResume("bcfw")
@@ -58,7 +59,7 @@ func TestFork(t *testing.T) {
 	ref, _ := New("ref", data.Train, data.Test, cfg) // the original, unforked
 	ref.MustRun(4)
 
-	f, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = solver.GapSampling; c.Cache.Enabled = true })
+	f, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = run.GapSampling; c.Cache.Enabled = true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,28 +76,28 @@ func TestFork(t *testing.T) {
 	a.MustRun(4)
 	ref.MustRun(4)
 	sameWeights(t, a, ref)
-	if f.Config().Sampling != solver.GapSampling || a.Config().Sampling != solver.Uniform {
+	if f.Config().Sampling != run.GapSampling || a.Config().Sampling != run.Uniform {
 		t.Fatal("configurations mixed up")
 	}
 
 	// The fork cell runs again (the original has not moved since the
 	// fork? it has: a different fork); a fork of a at its current pass
 	// under another name is new.
-	if _, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = solver.GapSampling; c.Cache.Enabled = true }); err == nil ||
+	if _, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = run.GapSampling; c.Cache.Enabled = true }); err == nil ||
 		!strings.Contains(err.Error(), "is not this fork of a at pass") {
 		t.Fatalf("a fork of a at pass %v took the stored fork made at pass 4: %v", a.Passes(), err)
 	}
 	// Same origin, same configuration: the stored fork, said so.
 	b := MustSession("b", data, cfg)
 	b.MustRun(2)
-	g1 := b.MustFork("b perm", func(c *solver.Config) { c.Sampling = solver.Permutation })
+	g1 := b.MustFork("b perm", func(c *solver.Config) { c.Sampling = run.Permutation })
 	g1.MustRun(2)
 	b2 := MustResume("b")
-	g2, err := b2.Fork("b perm", func(c *solver.Config) { c.Sampling = solver.Permutation })
+	g2, err := b2.Fork("b perm", func(c *solver.Config) { c.Sampling = run.Permutation })
 	if err != nil || g2.Passes() != g1.Passes() || !strings.Contains(notes.String(), "resuming the stored fork of b at pass 2") {
 		t.Fatalf("fork cell run again: %v, passes %v (stored %v), notes %q", err, g2.Passes(), g1.Passes(), notes.String())
 	}
-	if _, err := b2.Fork("b perm", func(c *solver.Config) { c.Sampling = solver.GapSampling }); err == nil {
+	if _, err := b2.Fork("b perm", func(c *solver.Config) { c.Sampling = run.GapSampling }); err == nil {
 		t.Fatal("another fork under a stored fork's name accepted")
 	}
 	if _, err := b2.Fork("b", nil); err == nil {

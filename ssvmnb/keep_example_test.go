@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
@@ -22,7 +21,7 @@ func ExampleKeepRun() {
 	for k, name := range []string{"LP-hard BCFW", "soft rho=1"} {
 		p := run.Blank()
 		p.Pass, p.Seconds, p.Primal = 1, float64(k+1), 0.5
-		ssvmnb.Check(ssvmnb.KeepRun(viz.Run{Name: name, Trace: []solver.TracePoint{p}}))
+		ssvmnb.Check(ssvmnb.KeepRun(viz.Run{Name: name, Trace: []run.Point{p}}))
 	}
 
 	// Cell 3: draw them.

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -16,7 +15,7 @@ func TestKeepRun(t *testing.T) {
 	isolated(t)
 	p := run.Blank()
 	p.Pass, p.Seconds, p.Primal, p.TestLoss, p.Event = 2, 0.5, 0.42, 0.2, "fork"
-	r := viz.Run{Name: "LP-hard BCFW", Trace: []solver.TracePoint{run.Blank(), p}}
+	r := viz.Run{Name: "LP-hard BCFW", Trace: []run.Point{run.Blank(), p}}
 	if err := KeepRun(r); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -50,7 +50,7 @@ func Suboptimality(x viz.XAxis, dStar float64, ts ...*Trainer) *viz.Figure {
 	}
 	rs := runs(ts)
 	for k := range rs {
-		tr := make([]solver.TracePoint, len(rs[k].Trace))
+		tr := make([]run.Point, len(rs[k].Trace))
 		for j, p := range rs[k].Trace {
 			p.Gap, p.GapAvg = p.Primal-dStar, p.PrimalAvg-dStar
 			tr[j] = p

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestMultiPlaneInSessions(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	base := solver.Config{Lambda: 0.01, Sampling: solver.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, Averaging: true}
+	base := solver.Config{Lambda: 0.01, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, Averaging: true}
 	mp := base
 	mp.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 20}
 	bcfw := MustSession("bcfw", data, base)
@@ -146,7 +147,7 @@ func ExampleWorkingSets() {
 	Check(ForgetAll())
 
 	data := MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
-	cfg := solver.Config{Lambda: 0.02, Sampling: solver.Permutation, GapEvery: math.Inf(1), TraceEvery: 1}
+	cfg := solver.Config{Lambda: 0.02, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1}
 	bcfw := MustSession("bcfw", data, cfg)
 	bcfw.MustRun(3)
 	mp := bcfw.MustFork("mp-bcfw", func(c *solver.Config) {

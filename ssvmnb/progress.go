@@ -5,7 +5,7 @@ import (
 	"html"
 	"time"
 
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // progress is the live line of a long call (Seeds, sweeps): one transient
@@ -35,9 +35,9 @@ func newProgress(title string, total int) *progress {
 }
 
 // track makes t report its trace points to the line while it runs.
-func (p *progress) track(t *Trainer, stop solver.Stop) {
+func (p *progress) track(t *Trainer, stop run.Stop) {
 	p.run = t.Name
-	t.onPoint = func(pt solver.TracePoint) {
+	t.onPoint = func(pt run.Point) {
 		if time.Since(p.last) < progressEvery {
 			return
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -53,21 +54,21 @@ func NewSoft(name string, m *factorgraph.Model, test oracles.Problem, cfg soft.C
 
 // Run runs the given number of further passes (a pass is one step per
 // block on average; see package soft).
-func (t *SoftTrainer) Run(passes float64) (soft.Status, error) {
+func (t *SoftTrainer) Run(passes float64) (run.Status, error) {
 	if !(passes > 0) {
 		return 0, fmt.Errorf("ssvmnb: %s: passes must be positive, got %v", t.Name, passes)
 	}
-	return t.RunUntil(context.Background(), soft.Stop{Passes: t.s.Passes() + passes})
+	return t.RunUntil(context.Background(), run.Stop{Passes: t.s.Passes() + passes})
 }
 
 // RunUntil runs until stop (Stop.Passes is a total) or ctx is canceled,
 // updating the live chart in a notebook.
-func (t *SoftTrainer) RunUntil(ctx context.Context, stop soft.Stop) (soft.Status, error) {
+func (t *SoftTrainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, error) {
 	chart := newLiveChart(t.Live, t.LiveEvery, func() string {
 		last, _ := t.s.Last()
 		return fmt.Sprintf("%s: pass %.1f, soft gap %s, hard objective %s", t.Name, last.Pass, Cell(last.Gap), Cell(last.HardPrimal))
 	}, t.ObjectivesFigure)
-	t.s.SetProgress(func(soft.TracePoint) { chart.update() })
+	t.s.SetProgress(func(run.Point) { chart.update() })
 	defer t.s.SetProgress(nil)
 	res, err := t.s.Run(ctx, stop)
 	chart.finish()
@@ -81,12 +82,12 @@ func (t *SoftTrainer) RunUntil(ctx context.Context, stop soft.Stop) (soft.Status
 func (t *SoftTrainer) Solver() *soft.Solver { return t.s }
 
 // Trace returns a copy of the trace.
-func (t *SoftTrainer) Trace() []soft.TracePoint { return t.s.Trace() }
+func (t *SoftTrainer) Trace() []run.Point { return t.s.Trace() }
 
 // Current returns the exact evaluation of the current iterate (recorded in
 // the trace when the last point does not describe it; see
 // soft.Solver.Current), or the last point should the evaluation fail.
-func (t *SoftTrainer) Current() soft.TracePoint {
+func (t *SoftTrainer) Current() run.Point {
 	if pt, err := t.s.Current(); err == nil {
 		return pt
 	}
@@ -227,12 +228,12 @@ func SoftObjectives(reference float64, runs ...viz.Run) *viz.Figure {
 	for i, r := range runs {
 		for _, c := range []struct {
 			suffix string
-			value  func(soft.TracePoint) float64
+			value  func(run.Point) float64
 			dashed bool
 		}{
-			{" g_rho", func(p soft.TracePoint) float64 { return p.Primal }, false},
-			{" f_rho", func(p soft.TracePoint) float64 { return p.Dual }, false},
-			{" g", func(p soft.TracePoint) float64 { return p.HardPrimal }, true},
+			{" g_rho", func(p run.Point) float64 { return p.Primal }, false},
+			{" f_rho", func(p run.Point) float64 { return p.Dual }, false},
+			{" g", func(p run.Point) float64 { return p.HardPrimal }, true},
 		} {
 			s := viz.Series{Name: r.Name + c.suffix, Color: viz.Color(i), Dashed: c.dashed}
 			for _, p := range r.Trace {
@@ -266,7 +267,7 @@ type RhoSweepResult struct {
 	Trainers      []*SoftTrainer
 	// At[r][b] is the evaluation of run r after Budgets[b] passes (the
 	// run stops up to a pass early when a gap pass would not fit).
-	At [][]soft.TracePoint
+	At [][]run.Point
 }
 
 // SweepRho runs the sweep on the model m (test may be nil) in one call.
@@ -288,9 +289,9 @@ func SweepRho(ctx context.Context, m *factorgraph.Model, test oracles.Problem, s
 			return res, err
 		}
 		t.Live = false
-		var at []soft.TracePoint
+		var at []run.Point
 		for _, b := range sw.Budgets {
-			if _, err := t.RunUntil(ctx, soft.Stop{Passes: b}); err != nil {
+			if _, err := t.RunUntil(ctx, run.Stop{Passes: b}); err != nil {
 				return res, err
 			}
 			at = append(at, t.Current())
@@ -347,7 +348,7 @@ type HardRun struct {
 	// Name labels the run in figures.
 	Name  string
 	s     *solver.Solver
-	trace []solver.TracePoint
+	trace []run.Point
 	err   error // the first error of RelaxedPrimal
 }
 
@@ -355,7 +356,7 @@ type HardRun struct {
 // (test may be nil), measured on the relaxed view rel of the same model.
 func NewHardRun(name string, p oracles.Problem, rel *factorgraph.Relaxed, test oracles.Problem, cfg solver.Config) (*HardRun, error) {
 	h := &HardRun{Name: name}
-	s, err := solver.New(p, cfg, solver.WithTest(test), solver.WithProgress(func(pt solver.TracePoint) {
+	s, err := solver.New(p, cfg, solver.WithTest(test), solver.WithProgress(func(pt run.Point) {
 		switch {
 		case p == oracles.Problem(rel):
 			pt.HardPrimal = pt.Primal // the primal of LP-hard BCFW is the relaxed one
@@ -373,7 +374,7 @@ func NewHardRun(name string, p oracles.Problem, rel *factorgraph.Relaxed, test o
 
 // RunUntil runs until stop (Stop.Passes is a total) and evaluates the final
 // iterate, so that the trace ends there.
-func (h *HardRun) RunUntil(ctx context.Context, stop solver.Stop) (solver.Status, error) {
+func (h *HardRun) RunUntil(ctx context.Context, stop run.Stop) (run.Status, error) {
 	res, err := h.s.Run(ctx, stop)
 	if err == nil {
 		_, err = h.s.Current()
@@ -389,7 +390,7 @@ func (h *HardRun) Solver() *solver.Solver { return h.s }
 
 // VizRun returns the trace, with HardPrimal, as a named run.
 func (h *HardRun) VizRun() viz.Run {
-	return viz.Run{Name: h.Name, Trace: append([]solver.TracePoint(nil), h.trace...)}
+	return viz.Run{Name: h.Name, Trace: append([]run.Point(nil), h.trace...)}
 }
 
 // HardObjectives plots Meshi's Fig. 2 (top): the hard objective

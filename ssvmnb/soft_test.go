@@ -11,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -161,7 +162,7 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, passes := range []float64{3, 6} {
-			if _, err := r.RunUntil(context.Background(), solver.Stop{Passes: passes}); err != nil {
+			if _, err := r.RunUntil(context.Background(), run.Stop{Passes: passes}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -99,7 +100,7 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 	tr, te := synthetic(t)
 	for _, cfg := range []solver.Config{
 		{Lambda: 0.01, Seed: 3, GapEvery: 2},
-		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: solver.GapSampling, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true},
+		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true},
 	} {
 		a, err := New("a", tr, te, cfg)
 		if err != nil {
@@ -135,7 +136,7 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 		// The gap passes are the same; the split run has one more
 		// observe-only point, the end of its first part.
 		var ra, rc []string
-		for _, tr := range [][]solver.TracePoint{a.Trace(), c.Trace()} {
+		for _, tr := range [][]run.Point{a.Trace(), c.Trace()} {
 			var r []string
 			for _, p := range tr {
 				if p.Refresh {
@@ -215,12 +216,12 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	tr, te := synthetic(t)
 	rec := record(t)
 	ctx := context.Background()
-	stop := solver.Stop{Passes: 8}
+	stop := run.Stop{Passes: 8}
 	uni, err := Seeds(ctx, "uniform", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gap, err := Seeds(ctx, "gap sampling", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: solver.GapSampling}, []uint64{1, 2, 3}, stop)
+	gap, err := Seeds(ctx, "gap sampling", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,15 +249,15 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	}
 	table.Show()
 
-	sweep, err := GapEverySweep(solver.Config{Lambda: 0.01, Sampling: solver.GapSampling}, []float64{1, 5, math.Inf(1)},
-		solver.Stop{Passes: 8}, 0.5).Run(ctx, tr, te)
+	sweep, err := GapEverySweep(solver.Config{Lambda: 0.01, Sampling: run.GapSampling}, []float64{1, 5, math.Inf(1)},
+		run.Stop{Passes: 8}, 0.5).Run(ctx, tr, te)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sweep.Table().Rows) != 3 {
 		t.Fatal("sweep table")
 	}
-	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, solver.Stop{Passes: 6}, 0.5).Run(ctx, tr, te)
+	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, tr, te)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +359,7 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 	tr, te := synthetic(t)
 	SessionDir = t.TempDir()
 	defer func() { SessionDir = "" }()
-	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: solver.GapSampling}
+	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: run.GapSampling}
 	for cell := 1; cell <= 3; cell++ {
 		tn, err := Session("bcfw", NewData("synthetic", tr, te), cfg)
 		if err != nil {

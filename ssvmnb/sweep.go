@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -24,7 +25,7 @@ type Sweep struct {
 	// Config builds the solver configuration of a value.
 	Config func(v float64) solver.Config
 	// Stop says when every run ends.
-	Stop solver.Stop
+	Stop run.Stop
 	// Target is the gap whose passes-to-reach the result reports (0: the
 	// passes column is left empty).
 	Target float64
@@ -39,7 +40,7 @@ type SweepResult struct {
 	// N is the number of examples of the problem (a value equal to it is
 	// labeled "n").
 	N    int
-	Stop solver.Stop
+	Stop run.Stop
 }
 
 // Run runs the sweep on problem p (test may be nil); in a notebook a
@@ -130,7 +131,7 @@ func (r *SweepResult) Figure() *viz.Figure {
 }
 
 // budgetText says within which budget a target was missed.
-func budgetText(stop solver.Stop) string {
+func budgetText(stop run.Stop) string {
 	if stop.Passes > 0 {
 		return fmt.Sprintf(" within %g passes", stop.Passes)
 	}
@@ -149,7 +150,7 @@ type Sweep2 struct {
 	A, B           []float64
 	Seed           uint64
 	Config         func(a, b float64) solver.Config
-	Stop           solver.Stop
+	Stop           run.Stop
 	Target         float64
 }
 
@@ -161,7 +162,7 @@ type Sweep2Result struct {
 	Trainers       [][]*Trainer
 	// N is the number of examples of the problem (nu = N is labeled "n").
 	N    int
-	Stop solver.Stop
+	Stop run.Stop
 }
 
 // Run runs every cell of the grid; in a notebook a progress line says
@@ -233,7 +234,7 @@ func (r *Sweep2Result) HitRateHeatMap() *viz.Figure {
 
 // PassesToTarget is a HeatMap metric: passes to reach the target gap.
 func (r *Sweep2Result) PassesToTarget(t *Trainer) float64 {
-	return viz.PassesToGap(t.Trace(), r.Target)
+	return run.PassesToGap(t.Trace(), r.Target)
 }
 
 // HitRate is a HeatMap metric: the overall cache hit rate at the end of
@@ -242,19 +243,19 @@ func HitRate(t *Trainer) float64 { return t.Current().HitRate() }
 
 // GapEverySweep varies the passes between exact gap passes (the "Gap 1 / 5
 // / 10 / 100 / Inf" settings of Osokin et al. 2016, Fig. 1).
-func GapEverySweep(base solver.Config, values []float64, stop solver.Stop, target float64) Sweep {
+func GapEverySweep(base solver.Config, values []float64, stop run.Stop, target float64) Sweep {
 	return Sweep{Param: "GapEvery", Values: values, Stop: stop, Target: target,
 		Config: func(v float64) solver.Config { c := base; c.GapEvery = v; return c }}
 }
 
 // LambdaSweep varies the regularization parameter.
-func LambdaSweep(base solver.Config, values []float64, stop solver.Stop, target float64) Sweep {
+func LambdaSweep(base solver.Config, values []float64, stop run.Stop, target float64) Sweep {
 	return Sweep{Param: "lambda", Values: values, Stop: stop, Target: target,
 		Config: func(v float64) solver.Config { c := base; c.Lambda = v; return c }}
 }
 
 // CacheSweep varies the cache factors F and nu (cache on).
-func CacheSweep(base solver.Config, F, Nu []float64, stop solver.Stop, target float64) Sweep2 {
+func CacheSweep(base solver.Config, F, Nu []float64, stop run.Stop, target float64) Sweep2 {
 	return Sweep2{ParamA: "F", ParamB: "nu", A: F, B: Nu, Stop: stop, Target: target, Seed: base.Seed,
 		Config: func(f, nu float64) solver.Config {
 			c := base

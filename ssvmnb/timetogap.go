@@ -2,16 +2,17 @@ package ssvmnb
 
 import (
 	"fmt"
-	"github.com/fwstruct/fwstruct/viz"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // SecondsTo returns, for every trainer of the group, the solver seconds at
 // which the duality gap first reached eps (NaN if never): PassesTo on the
-// time axis. Solver time excludes the exact evaluations (solver.TracePoint).
+// time axis. Solver time excludes the exact evaluations (run.Point).
 func (g Group) SecondsTo(eps float64) []float64 {
 	out := make([]float64, len(g.Trainers))
 	for k, t := range g.Trainers {
-		out[k] = viz.SecondsToGap(t.Trace(), eps)
+		out[k] = run.SecondsToGap(t.Trace(), eps)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/ssvmnb"
 )
 
@@ -14,7 +15,7 @@ import (
 func ExampleTimeToGapTable() {
 	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
 	ctx := context.Background()
-	stop := solver.Stop{Passes: 10}
+	stop := run.Stop{Passes: 10}
 	seeds := []uint64{1, 2, 3}
 	plain := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw", data.Train, nil, solver.Config{Lambda: 0.01, GapEvery: 2}, seeds, stop))
 	cached := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw + cache", data.Train, nil,

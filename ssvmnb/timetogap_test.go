@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestTimeToGapTable checks every cell of the table against the traces,
@@ -18,7 +19,7 @@ func TestTimeToGapTable(t *testing.T) {
 	tr, te := synthetic(t)
 	record(t)
 	ctx := context.Background()
-	stop := solver.Stop{Passes: 6}
+	stop := run.Stop{Passes: 6}
 	plain := Must(Seeds(ctx, "bcfw", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, stop))
 	cached := Must(Seeds(ctx, "bcfw + cache", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1, Cache: solver.Cache{Enabled: true}}, []uint64{1, 2, 3}, stop))
 	groups := []Group{plain, cached}

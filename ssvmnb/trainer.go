@@ -24,11 +24,12 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"github.com/fwstruct/fwstruct/solver/run"
 	"io"
 	"math"
 	"os"
 	"time"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
@@ -61,7 +62,7 @@ type Trainer struct {
 	initial solver.Config // the configuration the run started with
 	origin  string        // "bcfw at pass 10" for a fork
 	carry   float64       // budget left by the last Run, < 1 pass: a deferred gap pass
-	onPoint func(solver.TracePoint)
+	onPoint func(run.Point)
 }
 
 // New returns a trainer for problem p (test may be nil) with the solver
@@ -82,13 +83,13 @@ func New(name string, p, test oracles.Problem, cfg solver.Config) (*Trainer, err
 // that Run(5) twice ends where Run(10) does. The run ends with an exact
 // evaluation of its final iterate (Current). In a notebook a live chart
 // shows the progress.
-func (t *Trainer) Run(passes float64) (solver.Status, error) {
+func (t *Trainer) Run(passes float64) (run.Status, error) {
 	if !(passes > 0) || math.IsInf(passes, 0) {
 		return 0, fmt.Errorf("ssvmnb: %s: passes must be positive and finite, got %v", t.Name, passes)
 	}
 	budget := t.s.Passes() + t.carry + passes
-	st, err := t.RunUntil(context.Background(), solver.Stop{Passes: budget})
-	if err == nil && st == solver.StatusPasses {
+	st, err := t.RunUntil(context.Background(), run.Stop{Passes: budget})
+	if err == nil && st == run.StatusPasses {
 		if c := budget - t.s.Passes(); c > 1e-9 && c < 1 {
 			t.carry = c
 			return st, t.save()
@@ -98,16 +99,16 @@ func (t *Trainer) Run(passes float64) (solver.Status, error) {
 }
 
 // MustRun is Run that panics on error (for notebook cells).
-func (t *Trainer) MustRun(passes float64) solver.Status { return Must(t.Run(passes)) }
+func (t *Trainer) MustRun(passes float64) run.Status { return Must(t.Run(passes)) }
 
 // RunUntil runs until stop (Stop.Passes is a total, as in solver.Run) or
 // ctx is canceled, and ends with an exact evaluation of the final iterate
 // (an observe-only trace point when the trace does not end there).
-func (t *Trainer) RunUntil(ctx context.Context, stop solver.Stop) (solver.Status, error) {
+func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, error) {
 	t.carry = 0
 	live := t.startLive()
 	defer live.finish()
-	t.s.SetProgress(func(p solver.TracePoint) {
+	t.s.SetProgress(func(p run.Point) {
 		live.update()
 		if t.onPoint != nil {
 			t.onPoint(p)
@@ -139,11 +140,11 @@ func (t *Trainer) Config() solver.Config { return t.s.Config() }
 func (t *Trainer) Test() oracles.Problem { return t.test }
 
 // Trace returns a copy of the trace.
-func (t *Trainer) Trace() []solver.TracePoint { return t.s.Trace() }
+func (t *Trainer) Trace() []run.Point { return t.s.Trace() }
 
 // Last returns the last trace point (zero value before the first). After
 // Run it describes the current iterate; Current says so for sure.
-func (t *Trainer) Last() solver.TracePoint {
+func (t *Trainer) Last() run.Point {
 	p, _ := t.s.Last()
 	return p
 }
@@ -153,7 +154,7 @@ func (t *Trainer) Last() solver.TracePoint {
 // observe-only evaluation appended to the trace (never counted as oracle
 // calls). Its Pass is Passes(). When the evaluation fails (an oracle
 // error), the objective values are NaN and the error is in Event.
-func (t *Trainer) Current() solver.TracePoint {
+func (t *Trainer) Current() run.Point {
 	p, err := t.s.Current()
 	if err != nil {
 		pt := run.Blank()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -53,7 +54,7 @@ func TestSessionComparesLambda(t *testing.T) {
 	}
 	// Any other field differs: refused too, naming the field.
 	other := cfg
-	other.Lambda, other.Sampling = 0.001, solver.GapSampling
+	other.Lambda, other.Sampling = 0.001, run.GapSampling
 	if _, err := Session("bcfw", data, other); err == nil || !strings.Contains(err.Error(), "Sampling is uniform, the cell asks for gap") {
 		t.Fatalf("sampling difference: %v", err)
 	}
@@ -66,7 +67,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	res, err := LambdaSweep(solver.Config{GapEvery: 10}, []float64{0.01, 0.003}, solver.Stop{Passes: 20}, 0.05).Run(ctx, tr, te)
+	res, err := LambdaSweep(solver.Config{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, tr, te)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 			}
 		}
 	}
-	g, err := Seeds(ctx, "uniform", tr, te, solver.Config{Lambda: 0.01, GapEvery: 10}, []uint64{1, 2}, solver.Stop{Passes: 20})
+	g, err := Seeds(ctx, "uniform", tr, te, solver.Config{Lambda: 0.01, GapEvery: 10}, []uint64{1, 2}, run.Stop{Passes: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	rec := record(t)
-	res, err := LambdaSweep(solver.Config{GapEvery: 2}, []float64{0.01, 0.001}, solver.Stop{Passes: 4}, 1e-9).Run(context.Background(), tr, te)
+	res, err := LambdaSweep(solver.Config{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), tr, te)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 		t.Fatalf("interactive: %q", h)
 	}
 
-	ssg, _ := New("ssg", tr, te, solver.Config{Lambda: 0.01, Algorithm: solver.SSG, GapEvery: 2})
+	ssg, _ := New("ssg", tr, te, solver.Config{Lambda: 0.01, Algorithm: run.SSG, GapEvery: 2})
 	bcfw, _ := New("bcfw", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2})
 	for _, tn := range []*Trainer{ssg, bcfw} {
 		tn.Live = false
@@ -216,7 +217,7 @@ func MustResumeOr(t *testing.T, name string, data *Data, cfg solver.Config) *Tra
 func TestMedianOverSeedsAgainstTime(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
-	g, err := Seeds(context.Background(), "bcfw", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, solver.Stop{Passes: 6})
+	g, err := Seeds(context.Background(), "bcfw", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, run.Stop{Passes: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,8 +291,8 @@ func TestEqualTimeTable(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	a := Must(Seeds(ctx, "short", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, solver.Stop{Passes: 2}))
-	b := Must(Seeds(ctx, "long", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, solver.Stop{Passes: 20}))
+	a := Must(Seeds(ctx, "short", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, run.Stop{Passes: 2}))
+	b := Must(Seeds(ctx, "long", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, run.Stop{Passes: 20}))
 	T := math.Inf(1)
 	for _, g := range []Group{a, b} {
 		var ends []float64
@@ -305,7 +306,7 @@ func TestEqualTimeTable(t *testing.T) {
 		t.Errorf("caption %q, T %v", tab.Caption, T)
 	}
 	long := b.Trainers[0]
-	var want solver.TracePoint
+	var want run.Point
 	for _, p := range long.Trace() {
 		if p.Seconds <= T {
 			want = p

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -20,15 +21,15 @@ func ExampleGapCurves() {
 		panic(err)
 	}
 	var runs []viz.Run
-	for _, s := range []solver.Sampling{solver.Uniform, solver.GapSampling} {
+	for _, s := range []run.Sampling{run.Uniform, run.GapSampling} {
 		sv, err := solver.New(train, solver.Config{Lambda: 0.01, Sampling: s, GapEvery: 2})
 		if err != nil {
 			panic(err)
 		}
-		if _, err := sv.Run(context.Background(), solver.Stop{Passes: 10}); err != nil {
+		if _, err := sv.Run(context.Background(), run.Stop{Passes: 10}); err != nil {
 			panic(err)
 		}
-		name := map[solver.Sampling]string{solver.Uniform: "uniform", solver.GapSampling: "gap sampling"}[s]
+		name := map[run.Sampling]string{run.Uniform: "uniform", run.GapSampling: "gap sampling"}[s]
 		runs = append(runs, viz.Run{Name: name, Trace: sv.Trace()})
 	}
 	f := viz.GapCurves(runs, viz.Passes)
@@ -77,7 +78,7 @@ func ExampleFigure_WriteHTML() {
 // third seed stopped at 10 passes: the curve stops there too, rather than
 // continue as the median of the two other seeds.
 func ExampleAggregate() {
-	seeds := [][]solver.TracePoint{
+	seeds := [][]run.Point{
 		{{Pass: 0, Gap: 1}, {Pass: 10, Gap: 0.3}, {Pass: 20, Gap: 0.1}},
 		{{Pass: 0, Gap: 1}, {Pass: 10, Gap: 0.2}, {Pass: 20, Gap: 0.05}},
 		{{Pass: 0, Gap: 1}, {Pass: 10, Gap: 0.5}},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 var (
@@ -34,17 +35,17 @@ func solverRuns(t testing.TB) []Run {
 			opts []solver.Option
 		}{
 			{"BCFW", solver.Config{Lambda: 0.01, GapEvery: 4, TraceEvery: 1}, []solver.Option{solver.WithTest(test)}},
-			{"BCPFW gap cache", solver.Config{Lambda: 0.01, GapEvery: 1, Sampling: solver.GapSampling, Step: solver.Pairwise,
+			{"BCPFW gap cache", solver.Config{Lambda: 0.01, GapEvery: 1, Sampling: run.GapSampling, Step: solver.Pairwise,
 				Cache: solver.Cache{Enabled: true}, Averaging: true, Seed: 2}, []solver.Option{solver.WithTest(test), solver.WithTrainLoss(true)}},
-			{"FW", solver.Config{Lambda: 0.01, Algorithm: solver.FW, GapEvery: 1}, nil},
-			{"SSG", solver.Config{Lambda: 0.01, Algorithm: solver.SSG, GapEvery: 1}, nil},
+			{"FW", solver.Config{Lambda: 0.01, Algorithm: run.FW, GapEvery: 1}, nil},
+			{"SSG", solver.Config{Lambda: 0.01, Algorithm: run.SSG, GapEvery: 1}, nil},
 		} {
 			s, err := solver.New(train, c.cfg, c.opts...)
 			if err != nil {
 				runsErr = err
 				return
 			}
-			if _, err := s.Run(context.Background(), solver.Stop{Passes: 20}); err != nil {
+			if _, err := s.Run(context.Background(), run.Stop{Passes: 20}); err != nil {
 				runsErr = err
 				return
 			}
@@ -62,9 +63,9 @@ func solverRuns(t testing.TB) []Run {
 func nastyRun() Run {
 	nan, inf := math.NaN(), math.Inf(1)
 	vals := []float64{1, 0.5, 0, -0.1, nan, inf, -inf, 1e-3, 1e-300, 1e300}
-	tr := make([]solver.TracePoint, len(vals))
+	tr := make([]run.Point, len(vals))
 	for i, v := range vals {
-		tr[i] = solver.TracePoint{
+		tr[i] = run.Point{
 			Pass: float64(i), OracleCalls: int64(10 * i), Seconds: float64(i) / 10,
 			Primal: v, Dual: -v, Gap: v, GapEstimate: 2 * v, GapAvg: v,
 			TrainLoss: v, TestLoss: v, PredictedSpeedup: v,
@@ -78,9 +79,9 @@ func nastyRun() Run {
 // allNaNRun has no finite value at all.
 func allNaNRun() Run {
 	nan := math.NaN()
-	tr := make([]solver.TracePoint, 5)
+	tr := make([]run.Point, 5)
 	for i := range tr {
-		tr[i] = solver.TracePoint{Pass: float64(i), Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan,
+		tr[i] = run.Point{Pass: float64(i), Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan,
 			GapAvg: nan, TrainLoss: nan, TestLoss: nan, PredictedSpeedup: nan}
 	}
 	return Run{Name: "all NaN", Trace: tr}
@@ -96,11 +97,11 @@ type figureCase struct {
 func allFigures(t testing.TB) []figureCase {
 	runs := solverRuns(t)
 	mixed := append(append([]Run(nil), runs...), nastyRun(), allNaNRun(), Run{Name: "empty"})
-	seeds := [][]solver.TracePoint{runs[0].Trace, runs[1].Trace, nastyRun().Trace}
+	seeds := [][]run.Point{runs[0].Trace, runs[1].Trace, nastyRun().Trace}
 	agg := &Figure{Title: "Median and min/max", XLabel: "passes", YLabel: "gap", LogY: true,
 		Series: []Series{
 			Aggregate("BCFW seeds", seeds, Passes, nil, nil),
-			Aggregate("test loss", seeds, Passes, func(p solver.TracePoint) float64 { return p.TestLoss }, []float64{0, 5, 10, 15, 20}),
+			Aggregate("test loss", seeds, Passes, func(p run.Point) float64 { return p.TestLoss }, []float64{0, 5, 10, 15, 20}),
 		},
 		HLines: []HLine{{Y: 0.1, Label: "target gap"}, {Y: -1, Label: "dropped"}, {Y: math.NaN()}}}
 	logBoth := &Figure{Title: "log-log <&\"'>", LogX: true, LogY: true, Series: []Series{
@@ -115,7 +116,7 @@ func allFigures(t testing.TB) []figureCase {
 	bars := &Figure{Kind: Bars, Title: "Passes to reach gap 0.1", XLabel: "sampling", YLabel: "passes",
 		Categories: []string{"uniform", "perm", "gap"},
 		Series: []Series{
-			{Name: "FW steps", Y: []float64{PassesToGap(runs[0].Trace, 0.2), 12, math.NaN()}},
+			{Name: "FW steps", Y: []float64{run.PassesToGap(runs[0].Trace, 0.2), 12, math.NaN()}},
 			{Name: "pairwise", Y: []float64{-3, 0, math.Inf(1)}},
 		}}
 	heat := &Figure{Kind: HeatMap, Title: "Cache sweep", XLabel: "nu", YLabel: "F", BlankLabel: "not reached",

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // XAxis selects the x coordinate of trace plots.
@@ -24,7 +24,7 @@ const (
 )
 
 // Of returns the x coordinate of a trace point.
-func (x XAxis) Of(p solver.TracePoint) float64 {
+func (x XAxis) Of(p run.Point) float64 {
 	switch x {
 	case Seconds:
 		return p.Seconds
@@ -52,7 +52,7 @@ type Run struct {
 	// Name is the legend label of the run.
 	Name string
 	// Trace is the run's trace (solver.Solver.Trace), in the order recorded.
-	Trace []solver.TracePoint
+	Trace []run.Point
 	// Style is how the run is drawn; a zero Style means Color(i) for the
 	// i-th run, solid. Give every method one Style across the figures of a
 	// notebook (see MethodStyle).
@@ -97,7 +97,7 @@ func (f *Figure) skipped(names []string, what string) {
 }
 
 // curve returns the series of value against x over a trace.
-func curve(name string, trace []solver.TracePoint, x XAxis, value func(solver.TracePoint) float64) Series {
+func curve(name string, trace []run.Point, x XAxis, value func(run.Point) float64) Series {
 	s := Series{Name: name, X: make([]float64, len(trace)), Y: make([]float64, len(trace))}
 	for i, p := range trace {
 		s.X[i], s.Y[i] = x.Of(p), value(p)
@@ -106,7 +106,7 @@ func curve(name string, trace []solver.TracePoint, x XAxis, value func(solver.Tr
 }
 
 // hasFinite reports whether some value of the trace is finite.
-func hasFinite(trace []solver.TracePoint, value func(solver.TracePoint) float64) bool {
+func hasFinite(trace []run.Point, value func(run.Point) float64) bool {
 	for _, p := range trace {
 		if ok(value(p), false) {
 			return true
@@ -122,8 +122,8 @@ func hasFinite(trace []solver.TracePoint, value func(solver.TracePoint) float64)
 // left out, and a note says so. Events of the traces are drawn as marks.
 func GapCurves(runs []Run, x XAxis) *Figure {
 	f := &Figure{Title: "Duality gap", XLabel: x.String(), YLabel: "duality gap", LogY: true}
-	f.addWithCompanion(runs, x, "", func(p solver.TracePoint) float64 { return p.Gap },
-		" avg", func(p solver.TracePoint) float64 { return p.GapAvg }, "duality gap")
+	f.addWithCompanion(runs, x, "", func(p run.Point) float64 { return p.Gap },
+		" avg", func(p run.Point) float64 { return p.GapAvg }, "duality gap")
 	f.Marks = eventMarks(runs, x)
 	return f
 }
@@ -133,8 +133,8 @@ func GapCurves(runs []Run, x XAxis) *Figure {
 // recorded it, the curve of companion (same color, the companion dash,
 // run name + companionSuffix); runs without any finite value are noted as
 // having no what.
-func (f *Figure) addWithCompanion(runs []Run, x XAxis, suffix string, value func(solver.TracePoint) float64,
-	companionSuffix string, companion func(solver.TracePoint) float64, what string) {
+func (f *Figure) addWithCompanion(runs []Run, x XAxis, suffix string, value func(run.Point) float64,
+	companionSuffix string, companion func(run.Point) float64, what string) {
 	var skipped []string
 	for i, r := range runs {
 		st := r.style(i)
@@ -163,10 +163,10 @@ func ObjectiveCurves(runs []Run, x XAxis) *Figure {
 	var noDual []string
 	for i, r := range runs {
 		st := r.style(i)
-		p := curve(r.Name+" primal", r.Trace, x, func(p solver.TracePoint) float64 { return p.Primal })
+		p := curve(r.Name+" primal", r.Trace, x, func(p run.Point) float64 { return p.Primal })
 		p.Color, p.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, p)
-		dual := func(p solver.TracePoint) float64 { return p.Dual }
+		dual := func(p run.Point) float64 { return p.Dual }
 		if !hasFinite(r.Trace, dual) {
 			noDual = append(noDual, r.Name+" dual")
 			continue
@@ -187,13 +187,13 @@ func ObjectiveCurves(runs []Run, x XAxis) *Figure {
 func StalenessCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Staleness of the gap estimate", XLabel: Passes.String(),
 		YLabel: "gap estimate / true gap", LogY: true, HLines: []HLine{{Y: 1, Label: "exact (1)"}}}
-	f.addMarked(runs, solver.TracePoint.StalenessRatio, "gap estimate")
+	f.addMarked(runs, run.Point.StalenessRatio, "gap estimate")
 	return f
 }
 
 // addMarked adds, for every run with a finite value, the curve of value
 // against passes with markers, in the run's style; the others are noted.
-func (f *Figure) addMarked(runs []Run, value func(solver.TracePoint) float64, what string) {
+func (f *Figure) addMarked(runs []Run, value func(run.Point) float64, what string) {
 	var skipped []string
 	for i, r := range runs {
 		if !hasFinite(r.Trace, value) {
@@ -215,7 +215,7 @@ func (f *Figure) addMarked(runs []Run, value func(solver.TracePoint) float64, wh
 func SpeedupCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Predicted speed-up of gap sampling", XLabel: Passes.String(),
 		YLabel: "chi(g)^3 / chi(C)", LogY: true, HLines: []HLine{{Y: 1, Label: "no speed-up (1)"}}}
-	f.addMarked(runs, func(p solver.TracePoint) float64 { return p.PredictedSpeedup }, "exact block gaps")
+	f.addMarked(runs, func(p run.Point) float64 { return p.PredictedSpeedup }, "exact block gaps")
 	return f
 }
 
@@ -258,8 +258,8 @@ func CacheHitRates(runs []Run) *Figure {
 // passes; runs without a test loss are left out, noted.
 func LossCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Task loss", XLabel: Passes.String(), YLabel: "task loss"}
-	f.addWithCompanion(runs, Passes, " test", func(p solver.TracePoint) float64 { return p.TestLoss },
-		" train", func(p solver.TracePoint) float64 { return p.TrainLoss }, "test loss")
+	f.addWithCompanion(runs, Passes, " test", func(p run.Point) float64 { return p.TestLoss },
+		" train", func(p run.Point) float64 { return p.TrainLoss }, "test loss")
 	f.Marks = eventMarks(runs, Passes)
 	return f
 }
@@ -281,9 +281,9 @@ func LossCurves(runs []Run) *Figure {
 //	f := &viz.Figure{LogY: true, Series: []viz.Series{
 //		viz.Aggregate("BCFW", seeds, viz.Passes, nil, nil),
 //	}}
-func Aggregate(name string, runs [][]solver.TracePoint, x XAxis, value func(solver.TracePoint) float64, grid []float64) Series {
+func Aggregate(name string, runs [][]run.Point, x XAxis, value func(run.Point) float64, grid []float64) Series {
 	if value == nil {
-		value = func(p solver.TracePoint) float64 { return p.Gap }
+		value = func(p run.Point) float64 { return p.Gap }
 	}
 	if grid == nil {
 		for _, r := range runs {
@@ -318,7 +318,7 @@ func Aggregate(name string, runs [][]solver.TracePoint, x XAxis, value func(solv
 		for _, r := range runs {
 			// The last point with x <= g (trace x coordinates are
 			// non-decreasing).
-			k, _ := slices.BinarySearchFunc(r, g, func(p solver.TracePoint, t float64) int {
+			k, _ := slices.BinarySearchFunc(r, g, func(p run.Point, t float64) int {
 				if x.Of(p) <= t {
 					return -1
 				}
@@ -343,34 +343,4 @@ func Aggregate(name string, runs [][]solver.TracePoint, x XAxis, value func(solv
 		s.Hi = append(s.Hi, vals[n-1])
 	}
 	return s
-}
-
-// PassesToGap returns the passes of the first trace point whose duality
-// gap is at most eps, or NaN when the trace never gets there: the entry
-// of a "passes to reach gap eps" table or bar chart of a parameter sweep.
-func PassesToGap(trace []solver.TracePoint, eps float64) float64 {
-	if p, ok := firstGapBelow(trace, eps); ok {
-		return p.Pass
-	}
-	return math.NaN()
-}
-
-// SecondsToGap is PassesToGap on the time axis: the solver seconds of the
-// first trace point whose duality gap is at most eps, or NaN.
-func SecondsToGap(trace []solver.TracePoint, eps float64) float64 {
-	if p, ok := firstGapBelow(trace, eps); ok {
-		return p.Seconds
-	}
-	return math.NaN()
-}
-
-// firstGapBelow returns the first trace point whose duality gap is at most
-// eps (a NaN gap never is).
-func firstGapBelow(trace []solver.TracePoint, eps float64) (solver.TracePoint, bool) {
-	for _, p := range trace {
-		if p.Gap <= eps {
-			return p, true
-		}
-	}
-	return solver.TracePoint{}, false
 }

@@ -5,14 +5,14 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // pts builds a trace of (pass, gap) pairs.
-func pts(pg ...float64) []solver.TracePoint {
-	var tr []solver.TracePoint
+func pts(pg ...float64) []run.Point {
+	var tr []run.Point
 	for i := 0; i+1 < len(pg); i += 2 {
-		tr = append(tr, solver.TracePoint{Pass: pg[i], Gap: pg[i+1], OracleCalls: int64(100 * pg[i]), Seconds: pg[i] / 10})
+		tr = append(tr, run.Point{Pass: pg[i], Gap: pg[i+1], OracleCalls: int64(100 * pg[i]), Seconds: pg[i] / 10})
 	}
 	return tr
 }
@@ -24,9 +24,9 @@ func TestAggregate(t *testing.T) {
 	c := pts(1, 30, 3, 3)
 	cases := []struct {
 		name      string
-		runs      [][]solver.TracePoint
+		runs      [][]run.Point
 		x         XAxis
-		value     func(solver.TracePoint) float64
+		value     func(run.Point) float64
 		grid      []float64
 		X, Y      []float64
 		Lo, Hi    []float64
@@ -34,7 +34,7 @@ func TestAggregate(t *testing.T) {
 	}{
 		{
 			name: "median of three, step interpolation, only where every run is",
-			runs: [][]solver.TracePoint{a, b, c},
+			runs: [][]run.Point{a, b, c},
 			grid: []float64{0, 1, 2, 3, 4, 5, 6, 7},
 			// x=0: c starts at 1                   -> left out
 			// x=1: a 10, b 4, c 30                 -> 10, [4, 30]
@@ -48,7 +48,7 @@ func TestAggregate(t *testing.T) {
 		},
 		{
 			name: "nil grid is the union of the x coordinates",
-			runs: [][]solver.TracePoint{a, c},
+			runs: [][]run.Point{a, c},
 			X:    []float64{1, 2, 3},
 			Y:    []float64{20, 19, 5.5},
 			Lo:   []float64{10, 8, 3},
@@ -56,14 +56,14 @@ func TestAggregate(t *testing.T) {
 		},
 		{
 			name:  "custom value skips NaN",
-			runs:  [][]solver.TracePoint{pts(0, 1, 1, nan), pts(0, 3, 1, 5)},
-			value: func(p solver.TracePoint) float64 { return p.Gap * 2 },
+			runs:  [][]run.Point{pts(0, 1, 1, nan), pts(0, 3, 1, 5)},
+			value: func(p run.Point) float64 { return p.Gap * 2 },
 			grid:  []float64{0, 1},
 			X:     []float64{0, 1}, Y: []float64{4, 10}, Lo: []float64{2, 10}, Hi: []float64{6, 10},
 		},
 		{
 			name: "x axis oracle calls",
-			runs: [][]solver.TracePoint{a, b},
+			runs: [][]run.Point{a, b},
 			x:    OracleCalls,
 			grid: []float64{150, 350, 450},
 			X:    []float64{150, 350}, Y: []float64{7, 6}, Lo: []float64{4, 4}, Hi: []float64{10, 8},
@@ -74,7 +74,7 @@ func TestAggregate(t *testing.T) {
 		},
 		{
 			name:      "empty runs",
-			runs:      [][]solver.TracePoint{nil, {}},
+			runs:      [][]run.Point{nil, {}},
 			grid:      []float64{0, 1},
 			wantEmpty: true,
 		},
@@ -111,23 +111,8 @@ func TestAggregate(t *testing.T) {
 	}
 }
 
-func TestPassesToGap(t *testing.T) {
-	tr := pts(0, 1, 2, 0.5, 4, 0.1, 6, 0.2, 8, 0.01)
-	for _, c := range []struct {
-		eps, want float64
-	}{{2, 0}, {0.5, 2}, {0.3, 4}, {0.1, 4}, {0.05, 8}, {0.001, math.NaN()}} {
-		got := PassesToGap(tr, c.eps)
-		if got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
-			t.Errorf("PassesToGap(%g) = %g, want %g", c.eps, got, c.want)
-		}
-	}
-	if !math.IsNaN(PassesToGap(nil, 1)) {
-		t.Error("empty trace")
-	}
-}
-
 func TestCacheHitRates(t *testing.T) {
-	tr := []solver.TracePoint{
+	tr := []run.Point{
 		{Pass: 1, CacheHits: 0, CacheMisses: 10},  // 0
 		{Pass: 2, CacheHits: 5, CacheMisses: 15},  // 5/10
 		{Pass: 3, CacheHits: 5, CacheMisses: 15},  // no step: NaN
@@ -229,7 +214,7 @@ func TestTraceFigures(t *testing.T) {
 }
 
 func TestXAxis(t *testing.T) {
-	p := solver.TracePoint{Pass: 2.5, Seconds: 0.25, OracleCalls: 250}
+	p := run.Point{Pass: 2.5, Seconds: 0.25, OracleCalls: 250}
 	for _, c := range []struct {
 		x     XAxis
 		v     float64

@@ -14,6 +14,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 // dataFlags selects a dataset.
@@ -253,17 +254,17 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	default:
 		return solver.Config{}, fmt.Errorf("--preset: want recommended or paper, got %s", quote(presetName))
 	}
-	alg, err := solver.ParseAlgorithm(f.algorithm)
+	alg, err := solverrun.ParseAlgorithm(f.algorithm)
 	if err != nil {
 		return solver.Config{}, fmt.Errorf("--solver: %w", err)
 	}
-	if alg != solver.BCFW || f.multiplane {
+	if alg != solverrun.BCFW || f.multiplane {
 		// The preset's options are bcfw's; multi-plane BCFW is its own
 		// choice of plane reuse, with permutation sampling (Shah et al.).
 		preset = solver.Config{}
 	}
 	if f.multiplane {
-		preset.Sampling = solver.Permutation
+		preset.Sampling = solverrun.Permutation
 	} else {
 		for _, name := range []string{"mp-n", "mp-t", "mp-m", "mp-rule", "mp-cost-ratio"} {
 			if f.given(name) {
@@ -277,7 +278,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	}
 	samp, step, cache := preset.Sampling, preset.Step, preset.Cache.Enabled
 	if f.sampling != "" {
-		if samp, err = solver.ParseSampling(f.sampling); err != nil {
+		if samp, err = solverrun.ParseSampling(f.sampling); err != nil {
 			return solver.Config{}, fmt.Errorf("--sampling: %w", err)
 		}
 	}
@@ -289,12 +290,12 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	if f.given("cache") {
 		cache = f.cache
 	}
-	var size solver.StepSize
+	var size solverrun.StepSize
 	switch f.stepSize {
 	case "line":
-		size = solver.LineSearch
+		size = solverrun.LineSearch
 	case "predefined":
-		size = solver.Predefined
+		size = solverrun.Predefined
 	default:
 		return solver.Config{}, fmt.Errorf("--step-size: want line or predefined, got %s", quote(f.stepSize))
 	}
@@ -399,8 +400,8 @@ func (s *stopFlags) register(fs *flag.FlagSet) {
 
 // stop returns the stopping criteria, checking what does not depend on the
 // solver (Solver.CheckStop checks the rest).
-func (s *stopFlags) stop() (solver.Stop, error) {
-	st := solver.Stop{Passes: s.passes, Gap: s.gapTol, EarlyCheck: s.earlyCheck, Duration: s.limit}
+func (s *stopFlags) stop() (solverrun.Stop, error) {
+	st := solverrun.Stop{Passes: s.passes, Gap: s.gapTol, EarlyCheck: s.earlyCheck, Duration: s.limit}
 	offOr := func(name string, v float64) flagCheck {
 		return flagCheck{name, "finite and >= 0 (0: off)", v, v >= 0 && !math.IsInf(v, 1)}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -64,11 +64,11 @@ func FuzzParseModel(f *testing.F) {
 // with non-negative counters, from which every figure of a report can be
 // built; what it accepts, written again, reads back the same.
 func FuzzParseTrace(f *testing.F) {
-	pt := solver.TracePoint{Pass: 2, OracleCalls: 40, Steps: 40, Seconds: 0.1, Primal: 1, Dual: 0.5, Gap: 0.5,
+	pt := solverrun.Point{Pass: 2, OracleCalls: 40, Steps: 40, Seconds: 0.1, Primal: 1, Dual: 0.5, Gap: 0.5,
 		GapEstimate: 0.6, TestLoss: 0.3, TrainLoss: math.NaN(), PrimalAvg: math.NaN(), DualAvg: math.NaN(), GapAvg: math.NaN(),
 		Refresh: true, Lambda: 0.01, ChiGap: 0.9, ChiCurvature: 1, PredictedSpeedup: 0.7, ChiGapEstimate: math.NaN(),
 		CacheHits: 3, CacheMisses: 4, ActiveMean: 1.5, CacheMean: 2}
-	good, _ := json.Marshal([]solver.TracePoint{pt, pt})
+	good, _ := json.Marshal([]solverrun.Point{pt, pt})
 	f.Add(good)
 	f.Add([]byte(`[{"pass":0,"primal":1,"dual":0,"gap":1,"gap_estimate":null}]`))
 	f.Add([]byte(`[{"pass":-1}]`))

@@ -14,6 +14,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/kernel"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 // kernelFlags select the kernelized solver (solver/kernel) for multiclass
@@ -51,7 +52,7 @@ func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
 		return kernel.Config{}, err
 	}
 	switch {
-	case base.Algorithm != solver.BCFW && base.Algorithm != solver.FW:
+	case base.Algorithm != solverrun.BCFW && base.Algorithm != solverrun.FW:
 		return kernel.Config{}, fmt.Errorf("--kernel runs --solver bcfw or fw, not %v", base.Algorithm)
 	case base.Step != solver.FWStep || base.Cache.Enabled || base.Box != nil:
 		return kernel.Config{}, fmt.Errorf("--kernel takes no --step, --cache or box flags")
@@ -79,7 +80,7 @@ type trainOptions struct {
 
 // trainKernel trains the kernelized solver on multiclass data and writes
 // its trace and its model (support vectors and coefficients).
-func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags, sf *solverFlags, kf *kernelFlags, stop solver.Stop, o trainOptions) error {
+func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags, sf *solverFlags, kf *kernelFlags, stop solverrun.Stop, o trainOptions) error {
 	cfg, err := kf.config(sf)
 	if err != nil {
 		return err
@@ -95,7 +96,7 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	}
 	pb := newBar(o.bar, stderr, stop.Passes)
 	opts := []kernel.Option{kernel.WithTrainLoss(o.trainLoss), kernel.WithWorkers(sf.workers), kernel.WithCache(int64(kf.cacheMB) << 20),
-		kernel.WithProgress(func(pt solver.TracePoint) {
+		kernel.WithProgress(func(pt solverrun.Point) {
 			if !o.quiet {
 				pb.clear()
 				fmt.Fprintln(stdout, formatPoint(pt))
@@ -134,7 +135,7 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if status == solver.StatusCanceled {
+	if status == solverrun.StatusCanceled {
 		return fmt.Errorf("interrupted after %.1f passes (trace and model written)", s.Passes())
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 // writeRings writes a multiclass svmlight training file and its test file
@@ -51,7 +51,7 @@ func TestTrainKernelModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var points []solver.TracePoint
+	var points []solverrun.Point
 	if err := json.Unmarshal(raw, &points); err != nil {
 		t.Fatal(err)
 	}

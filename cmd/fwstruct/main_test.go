@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/internal/realdata"
-	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -52,7 +52,7 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 			t.Fatalf("trace point lacks %q: %v", key, fields[len(fields)-1])
 		}
 	}
-	var points []solver.TracePoint
+	var points []solverrun.Point
 	if err := json.Unmarshal(raw, &points); err != nil {
 		t.Fatal(err)
 	}

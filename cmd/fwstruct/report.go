@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -109,8 +109,8 @@ func reportFigures(runs []viz.Run) []figure {
 
 // parseTrace reads a trace written by fwstruct train --trace: a non-empty
 // JSON array of trace points, with non-negative counters.
-func parseTrace(b []byte) ([]solver.TracePoint, error) {
-	var trace []solver.TracePoint
+func parseTrace(b []byte) ([]solverrun.Point, error) {
+	var trace []solverrun.Point
 	if err := json.Unmarshal(b, &trace); err != nil {
 		return nil, fmt.Errorf("not a trace (a JSON array of trace points): %w", jsonError(err))
 	}

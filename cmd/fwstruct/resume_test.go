@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 // childEnv makes the test binary run fwstruct's main (see TestMain).
@@ -60,7 +60,7 @@ func checkpointPasses(path string) float64 {
 }
 
 // readTraceFile reads a trace file, failing the test when it cannot.
-func readTraceFile(t *testing.T, path string) []solver.TracePoint {
+func readTraceFile(t *testing.T, path string) []solverrun.Point {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -128,10 +128,10 @@ func (f *solverFlags) softConfig() (soft.Config, error) {
 			return soft.Config{}, errors.New("--solver soft takes none of --preset, --step, --step-size, --averaging, --cache, --box-lower, --box-upper")
 		}
 	}
-	var samp solver.Sampling // uniform unless --sampling says otherwise
+	var samp solverrun.Sampling // uniform unless --sampling says otherwise
 	if f.sampling != "" {
 		var err error
-		if samp, err = solver.ParseSampling(f.sampling); err != nil {
+		if samp, err = solverrun.ParseSampling(f.sampling); err != nil {
 			return soft.Config{}, fmt.Errorf("--sampling: %w", err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/solver"
+	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
 // writeToyMULAN writes a dense MULAN dataset of 3 features and 4 labels
@@ -72,7 +72,7 @@ func TestFactorGraphSolvers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var pts []solver.TracePoint
+		var pts []solverrun.Point
 		if err := json.Unmarshal(raw, &pts); err != nil {
 			t.Fatal(err)
 		}

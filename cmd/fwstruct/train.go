@@ -107,7 +107,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	pb := newBar(*bar, stderr, stop.Passes)
-	wire := trainWiring{trainLoss: *trainLoss, workers: sf.workers, progress: func(pt solver.TracePoint) {
+	wire := trainWiring{trainLoss: *trainLoss, workers: sf.workers, progress: func(pt solverrun.Point) {
 		if *quiet {
 			return
 		}
@@ -126,7 +126,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if s, desc, err = newTrainer(&sf, train, wire); err != nil {
 		return err
 	}
-	if cs, ok := s.(interface{ CheckStop(solver.Stop) error }); ok {
+	if cs, ok := s.(interface{ CheckStop(solverrun.Stop) error }); ok {
 		if err := cs.CheckStop(stop); err != nil {
 			return stopError(err)
 		}
@@ -161,10 +161,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	last, err := s.Current()
 	if err != nil {
 		errs = append(errs, fmt.Errorf("evaluating the final iterate: %w", err))
-		last = solver.TracePoint{Gap: math.NaN(), Primal: math.NaN(), TestLoss: math.NaN()}
+		last = solverrun.Point{Gap: math.NaN(), Primal: math.NaN(), TestLoss: math.NaN()}
 	} else {
 		done := fmt.Sprintf("%.1f passes", s.Passes())
-		if status == solver.StatusPasses && s.Passes() < stop.Passes-1e-9 {
+		if status == solverrun.StatusPasses && s.Passes() < stop.Passes-1e-9 {
 			// A run never exceeds its budget; with the cache (whose hits
 			// are not oracle calls) it can end up to a pass early.
 			done = fmt.Sprintf("%.2f passes (of --passes %g: the next exact gap pass, which costs a pass, did not fit)", s.Passes(), stop.Passes)
@@ -193,7 +193,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if status == solver.StatusCanceled {
+	if status == solverrun.StatusCanceled {
 		written := "outputs written"
 		if ck != nil {
 			written += "; continue with --resume " + ck.path
@@ -207,11 +207,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // evaluation of the final iterate: the summary and the trace end there
 // (when the last trace point predates it, an observe-only evaluation is
 // recorded).
-func runToEnd(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar) (solver.Status, solver.TracePoint, error) {
+func runToEnd(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb *bar) (solverrun.Status, solverrun.Point, error) {
 	status, err := runWithBar(ctx, s, stop, pb, nil)
 	pb.finish()
 	if err != nil {
-		return status, solver.TracePoint{}, err
+		return status, solverrun.Point{}, err
 	}
 	last, err := s.Current()
 	return status, last, err
@@ -221,7 +221,7 @@ func runToEnd(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar
 // and checkpoints fall due; the trajectory is the same as in a single Run
 // call (a chunk always leaves room for a whole gap pass, so it always
 // makes progress).
-func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *bar, ck *checkpointer) (solver.Status, error) {
+func runWithBar(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb *bar, ck *checkpointer) (solverrun.Status, error) {
 	start := time.Now()
 	for {
 		chunk := stop
@@ -233,7 +233,7 @@ func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *b
 		if stop.Duration > 0 {
 			chunk.Duration = stop.Duration - time.Since(start)
 			if chunk.Duration <= 0 {
-				return solver.StatusTime, nil
+				return solverrun.StatusTime, nil
 			}
 		}
 		res, err := s.Run(ctx, chunk)
@@ -241,7 +241,7 @@ func runWithBar(ctx context.Context, s solverrun.Solver, stop solver.Stop, pb *b
 			return res.Status, stopError(err)
 		}
 		pb.set(s.Passes())
-		if res.Status != solver.StatusPasses || last {
+		if res.Status != solverrun.StatusPasses || last {
 			return res.Status, nil
 		}
 		if ck.due(s) {
@@ -265,7 +265,7 @@ func describeData(name, split string) string {
 }
 
 // formatPoint renders a trace point as one line.
-func formatPoint(p solver.TracePoint) string {
+func formatPoint(p solverrun.Point) string {
 	line := fmt.Sprintf("pass %7.2f  gap %-10s primal %-10.6g dual %-10s", p.Pass, fmtFloat(p.Gap), p.Primal, fmtFloat(p.Dual))
 	if !math.IsNaN(p.GapEstimate) {
 		line += fmt.Sprintf(" est %-10s", fmtFloat(p.GapEstimate))

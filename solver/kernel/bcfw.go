@@ -1,8 +1,8 @@
 package kernel
 
 import (
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // bcfwStep is one step of kernelized BCFW (Lacoste-Julien et al. 2013,
@@ -29,7 +29,7 @@ func (s *Solver) bcfwStep() {
 	g := (hStar - hBar) / n
 	s.setGapEstimate(i, g)
 	var gamma float64
-	if s.cfg.StepSize == solver.Predefined {
+	if s.cfg.StepSize == run.Predefined {
 		gamma = 2 * n / (float64(s.steps) + 2*n)
 	} else {
 		var dist float64

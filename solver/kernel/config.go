@@ -3,10 +3,9 @@ package kernel
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -20,14 +19,14 @@ type Config struct {
 	Lambda float64
 	// Kernel is the kernel on inputs (default linear).
 	Kernel Kernel
-	// Algorithm is solver.BCFW (default, Alg. B.1) or solver.FW (the
+	// Algorithm is run.BCFW (default, Alg. B.1) or run.FW (the
 	// kernelized Alg. 2).
-	Algorithm solver.Algorithm
-	// Sampling is solver.Uniform (default), Permutation or GapSampling
+	Algorithm run.Algorithm
+	// Sampling is run.Uniform (default), Permutation or GapSampling
 	// (BCFW only).
-	Sampling solver.Sampling
-	// StepSize is solver.LineSearch (default) or solver.Predefined.
-	StepSize solver.StepSize
+	Sampling run.Sampling
+	// StepSize is run.LineSearch (default) or run.Predefined.
+	StepSize run.StepSize
 	// Averaging maintains the weighted average of the dual iterates (the
 	// optional line of Alg. B.1) and reports it in the trace.
 	Averaging bool
@@ -49,27 +48,23 @@ func (cfg Config) WithDefaults() Config {
 }
 
 func (cfg *Config) validate() error {
-	if !(cfg.Lambda > 0) || math.IsInf(cfg.Lambda, 1) {
-		return fmt.Errorf("kernel: lambda must be a positive finite number, got %v", cfg.Lambda)
+	if err := core.ValidateSchedule(cfg.Lambda, cfg.GapEvery, cfg.TraceEvery); err != nil {
+		return fmt.Errorf("kernel: %w", err)
 	}
 	if err := cfg.Kernel.Validate(); err != nil {
 		return err
 	}
-	switch {
-	case cfg.Algorithm != solver.BCFW && cfg.Algorithm != solver.FW:
+	if cfg.Algorithm != run.BCFW && cfg.Algorithm != run.FW {
 		return fmt.Errorf("kernel: the kernelized solver runs bcfw or fw, not %v", cfg.Algorithm)
-	case cfg.Sampling == solver.ExamplePermutation:
-		return fmt.Errorf("kernel: example-perm sampling groups the (example, node) blocks of the soft solver; the blocks here are whole examples: use perm")
-	case cfg.Sampling < solver.Uniform || cfg.Sampling > solver.GapSampling:
-		return fmt.Errorf("kernel: unknown sampling %d", cfg.Sampling)
-	case cfg.Algorithm == solver.FW && cfg.Sampling != solver.Uniform:
+	}
+	if err := core.ValidateExampleSampling(cfg.Sampling); err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	if cfg.Algorithm == run.FW && cfg.Sampling != run.Uniform {
 		return fmt.Errorf("kernel: sampling %v needs bcfw", cfg.Sampling)
-	case cfg.StepSize != solver.LineSearch && cfg.StepSize != solver.Predefined:
-		return fmt.Errorf("kernel: unknown step size rule %d", cfg.StepSize)
-	case !(cfg.GapEvery > 0) || math.IsNaN(cfg.GapEvery):
-		return fmt.Errorf("kernel: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
-	case cfg.TraceEvery < 0 || math.IsNaN(cfg.TraceEvery) || math.IsInf(cfg.TraceEvery, 1):
-		return fmt.Errorf("kernel: TraceEvery must be finite and >= 0, got %v", cfg.TraceEvery)
+	}
+	if err := core.ValidateStepSize(cfg.StepSize); err != nil {
+		return fmt.Errorf("kernel: %w", err)
 	}
 	return nil
 }

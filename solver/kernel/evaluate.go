@@ -148,14 +148,14 @@ func (s *Solver) record(refresh bool) error {
 		s.calls += int64(s.n)
 		pt.Pass, pt.OracleCalls = s.Passes(), s.calls
 		ps.counted = true
-		if s.cfg.Algorithm == solver.BCFW {
+		if s.cfg.Algorithm == run.BCFW {
 			copy(s.gapEst, gaps)
 			s.est.Reset(s.gapEst)
 			s.samp.Refresh(s.gapEst)
 			s.ell = ps.ell
 		}
 	}
-	if s.cfg.Algorithm == solver.FW {
+	if s.cfg.Algorithm == run.FW {
 		s.pending = ps // the next iteration's oracle pass
 	} else if g := s.GapEstimate(); !math.IsInf(g, 1) {
 		pt.GapEstimate = g

@@ -1,8 +1,8 @@
 package kernel
 
 import (
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // fwStep is one iteration of kernelized batch Frank-Wolfe (Lacoste-Julien
@@ -42,7 +42,7 @@ func (s *Solver) fwStep() error {
 		}
 	}
 	gamma := 2 / (float64(s.steps) + 2)
-	if s.cfg.StepSize == solver.LineSearch {
+	if s.cfg.StepSize == run.LineSearch {
 		gamma = core.LineSearch(gap, s.lambda*s.normSq(delta, moving), 1)
 	}
 	if gamma > 0 {

@@ -69,12 +69,12 @@ func TestLinearKernelMatchesPrimal(t *testing.T) {
 		cfg  solver.Config
 	}{
 		{"bcfw", solver.Config{}},
-		{"bcfw perm", solver.Config{Sampling: solver.Permutation}},
-		{"bcfw gap sampling", solver.Config{Sampling: solver.GapSampling, GapEvery: 2}},
-		{"bcfw predefined", solver.Config{StepSize: solver.Predefined}},
+		{"bcfw perm", solver.Config{Sampling: run.Permutation}},
+		{"bcfw gap sampling", solver.Config{Sampling: run.GapSampling, GapEvery: 2}},
+		{"bcfw predefined", solver.Config{StepSize: run.Predefined}},
 		{"bcfw averaging", solver.Config{Averaging: true}},
-		{"fw", solver.Config{Algorithm: solver.FW}},
-		{"fw averaging", solver.Config{Algorithm: solver.FW, Averaging: true, GapEvery: 3}},
+		{"fw", solver.Config{Algorithm: run.FW}},
+		{"fw averaging", solver.Config{Algorithm: run.FW, Averaging: true, GapEvery: 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pc := tc.cfg
@@ -133,7 +133,7 @@ func TestLinearKernelMatchesPrimal(t *testing.T) {
 						t.Fatalf("step %d: %s primal solver %v, kernel %v", k.Steps, f.name, f.a, f.b)
 					}
 				}
-				if pc.Algorithm == solver.BCFW && (p.Pass != k.Pass || p.OracleCalls != k.OracleCalls || p.Refresh != k.Refresh) {
+				if pc.Algorithm == run.BCFW && (p.Pass != k.Pass || p.OracleCalls != k.OracleCalls || p.Refresh != k.Refresh) {
 					t.Fatalf("step %d: counters %+v vs %+v", k.Steps, p, k)
 				}
 			}
@@ -191,7 +191,7 @@ var kernels = []Kernel{
 func TestGapIsPrimalMinusDual(t *testing.T) {
 	p := oraclestest.Multiclass(30, 3, 4, 3)
 	for _, k := range kernels {
-		for _, alg := range []solver.Algorithm{solver.BCFW, solver.FW} {
+		for _, alg := range []run.Algorithm{run.BCFW, run.FW} {
 			t.Run(fmt.Sprintf("%v %v", k, alg), func(t *testing.T) {
 				s := mustNew(t, p, Config{Lambda: 0.05, Kernel: k, Algorithm: alg, Averaging: true, TraceEvery: 1, GapEvery: 3})
 				for round := 1; round <= 3; round++ {
@@ -228,8 +228,8 @@ func TestGapIsPrimalMinusDual(t *testing.T) {
 func TestCacheNeverChangesResults(t *testing.T) {
 	p := oraclestest.Multiclass(50, 4, 6, 4)
 	n := int64(p.Len())
-	for _, alg := range []solver.Algorithm{solver.BCFW, solver.FW} {
-		cfg := Config{Lambda: 0.01, Kernel: Kernel{Kind: RBF, Gamma: 0.2}, Algorithm: alg, Sampling: solver.Uniform, GapEvery: 2, Seed: 3}
+	for _, alg := range []run.Algorithm{run.BCFW, run.FW} {
+		cfg := Config{Lambda: 0.01, Kernel: Kernel{Kind: RBF, Gamma: 0.2}, Algorithm: alg, Sampling: run.Uniform, GapEvery: 2, Seed: 3}
 		var runs []*Solver
 		for _, budget := range []int64{0, 7 * 8 * n, 8 * n * n} {
 			s := mustNew(t, p, cfg, WithCache(budget))
@@ -240,7 +240,7 @@ func TestCacheNeverChangesResults(t *testing.T) {
 			if bytes > budget {
 				t.Fatalf("cache holds %d bytes over its budget %d", bytes, budget)
 			}
-			if alg == solver.BCFW && budget > 0 && (hits == 0 || misses == 0) {
+			if alg == run.BCFW && budget > 0 && (hits == 0 || misses == 0) {
 				t.Fatalf("budget %d: %d hits, %d misses", budget, hits, misses)
 			}
 		}
@@ -333,9 +333,9 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 	p := oraclestest.Multiclass(40, 3, 4, 5)
 	for _, cfg := range []Config{
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}},
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: solver.GapSampling, Averaging: true},
-		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: solver.Permutation},
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: solver.FW, Averaging: true},
+		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true},
+		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation},
+		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true},
 	} {
 		t.Run(fmt.Sprintf("%v %v %v", cfg.Algorithm, cfg.Sampling, cfg.Kernel), func(t *testing.T) {
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.02, 2, 9
@@ -445,11 +445,11 @@ func TestInvalidSettings(t *testing.T) {
 		"poly degree":   {Lambda: 1, Kernel: Kernel{Kind: Poly, Gamma: 1}},
 		"poly coef0":    {Lambda: 1, Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: -1}},
 		"unknown kind":  {Lambda: 1, Kernel: Kernel{Kind: 7}},
-		"ssg":           {Lambda: 1, Algorithm: solver.SSG},
-		"fw sampling":   {Lambda: 1, Algorithm: solver.FW, Sampling: solver.GapSampling},
+		"ssg":           {Lambda: 1, Algorithm: run.SSG},
+		"fw sampling":   {Lambda: 1, Algorithm: run.FW, Sampling: run.GapSampling},
 		"gap every":     {Lambda: 1, GapEvery: -1},
 		"NaN traceever": {Lambda: 1, TraceEvery: math.NaN()},
-		"example-perm":  {Lambda: 1, Sampling: solver.ExamplePermutation},
+		"example-perm":  {Lambda: 1, Sampling: run.ExamplePermutation},
 	} {
 		if _, err := New(p, cfg); err == nil {
 			t.Errorf("%s: accepted %+v", name, cfg)
@@ -481,7 +481,7 @@ func TestInvalidSettings(t *testing.T) {
 // at or below its budget.
 func TestRunNeverExceedsPassBudget(t *testing.T) {
 	p := oraclestest.Multiclass(12, 3, 3, 2)
-	for _, alg := range []solver.Algorithm{solver.BCFW, solver.FW} {
+	for _, alg := range []run.Algorithm{run.BCFW, run.FW} {
 		s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: alg, GapEvery: 1})
 		for _, budget := range []float64{2.5, 7.25, 10} {
 			mustRun(t, s, run.Stop{Passes: budget})

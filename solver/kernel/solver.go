@@ -39,7 +39,6 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -118,11 +117,11 @@ func New(p *oracles.Multiclass, cfg Config, opts ...Option) (*Solver, error) {
 		s.gapEst[i] = math.Inf(1)
 	}
 	s.est.Reset(s.gapEst)
-	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), n)
+	s.samp = core.NewSampler(cfg.Sampling, n)
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0) // solver.Solver's stream
 	s.rng = rand.New(s.pcg)
 	s.scores = make([]float64, k)
-	if cfg.Algorithm == solver.FW {
+	if cfg.Algorithm == run.FW {
 		s.loop = core.NewLoop(1, cfg.GapEvery, cfg.TraceEvery, 1, true)
 	} else {
 		s.loop = core.NewLoop(int64(n), cfg.GapEvery, cfg.TraceEvery, 1, true)
@@ -141,23 +140,14 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	return run.Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}, err
 }
 
+// checkStoppable validates stop and refuses a run that could never end.
 func (s *Solver) checkStoppable(ctx context.Context, stop run.Stop) error {
-	for _, v := range []float64{stop.Passes, stop.Gap, stop.GapEstimate, stop.EarlyCheck} {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("kernel: stopping criteria must be finite and >= 0, got %+v", stop)
-		}
+	st := core.Stoppable{GapEvery: s.cfg.GapEvery, TraceEvery: s.cfg.TraceEvery}
+	if s.cfg.Algorithm != run.BCFW {
+		st.NoEstimate = fmt.Sprintf("%v keeps no gap estimates; Stop.GapEstimate needs bcfw", s.cfg.Algorithm)
 	}
-	switch {
-	case stop.Duration < 0:
-		return fmt.Errorf("kernel: Stop.Duration must be >= 0, got %v", stop.Duration)
-	case stop.Gap > 0 && math.IsInf(s.cfg.GapEvery, 1) && s.cfg.TraceEvery == 0 && stop.EarlyCheck == 0:
-		return errors.New("kernel: with GapEvery = +Inf and no TraceEvery the gap is never computed, so Stop.Gap can never stop the run")
-	case stop.GapEstimate > 0 && s.cfg.Algorithm != solver.BCFW:
-		return errors.New("kernel: Stop.GapEstimate needs bcfw")
-	case stop.EarlyCheck > 0 && stop.Gap == 0:
-		return errors.New("kernel: Stop.EarlyCheck needs Stop.Gap")
-	case stop == (run.Stop{}) && ctx.Done() == nil:
-		return errors.New("kernel: Run needs a stopping criterion (Stop) or a cancellable context")
+	if err := core.CheckStop(ctx, stop, st); err != nil {
+		return fmt.Errorf("kernel: %w", err)
 	}
 	return nil
 }
@@ -166,7 +156,7 @@ func (s *Solver) checkStoppable(ctx context.Context, stop run.Stop) error {
 type engine struct{ s *Solver }
 
 func (e engine) Step() error {
-	if e.s.cfg.Algorithm == solver.FW {
+	if e.s.cfg.Algorithm == run.FW {
 		return e.s.fwStep()
 	}
 	e.s.bcfwStep()
@@ -180,7 +170,7 @@ func (e engine) Record(refresh bool) error { return e.s.record(refresh) }
 // StepCost is a pass for a batch FW iteration, unless it reuses the
 // counted oracle pass of a gap evaluation at the current iterate.
 func (e engine) StepCost() float64 {
-	if e.s.cfg.Algorithm != solver.FW || e.s.pendingCounted() {
+	if e.s.cfg.Algorithm != run.FW || e.s.pendingCounted() {
 		return 0
 	}
 	return 1
@@ -188,7 +178,7 @@ func (e engine) StepCost() float64 {
 
 func (e engine) EarlyCheckDue(stop run.Stop) bool {
 	s := e.s
-	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == solver.BCFW &&
+	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == run.BCFW &&
 		s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
 
@@ -197,7 +187,7 @@ func (e engine) Reached(stop run.Stop) (run.Status, bool) {
 	if stop.Gap > 0 && s.exactAt == s.steps && s.exactGaps != nil && s.exactGap <= stop.Gap {
 		return run.StatusConverged, true
 	}
-	if stop.GapEstimate > 0 && s.cfg.Algorithm == solver.BCFW && s.est.Sum() <= stop.GapEstimate {
+	if stop.GapEstimate > 0 && s.cfg.Algorithm == run.BCFW && s.est.Sum() <= stop.GapEstimate {
 		return run.StatusEstimateConverged, true
 	}
 	return 0, false
@@ -276,7 +266,7 @@ func (s *Solver) CacheStats() (hits, misses, bytes int64) {
 // GapEstimate returns the sum of the stale block gaps (+Inf while a block
 // is unvisited; NaN for FW).
 func (s *Solver) GapEstimate() float64 {
-	if s.cfg.Algorithm != solver.BCFW {
+	if s.cfg.Algorithm != run.BCFW {
 		return math.NaN()
 	}
 	return s.est.Sum()

@@ -7,6 +7,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // yeastModel loads the Yeast training model (with per-label biases, d =
@@ -28,7 +29,7 @@ func benchStep(b *testing.B, m *factorgraph.Model, node func(g *factorgraph.Grap
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 2}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 2}); err != nil {
 		b.Fatal(err)
 	}
 	i, moved := 0, 0
@@ -94,7 +95,7 @@ func BenchmarkYeastSoftPass(b *testing.B) {
 	}
 	// The same passes in the order of ExamplePermutation: an example's
 	// blocks one after another, its state in the cache.
-	g, err := New(m, Config{Lambda: 0.01, Rho: 1, Sampling: ExamplePermutation, GapEvery: 1e9, Seed: 1}, WithWorkers(1))
+	g, err := New(m, Config{Lambda: 0.01, Rho: 1, Sampling: run.ExamplePermutation, GapEvery: 1e9, Seed: 1}, WithWorkers(1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func BenchmarkYeastHardOracle(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 20}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 20}); err != nil {
 		b.Fatal(err)
 	}
 	w := s.Weights()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestGapCertifies checks at every trace point that the soft gap is a
@@ -26,7 +27,7 @@ func TestGapCertifies(t *testing.T) {
 	for _, mc := range models {
 		for _, cfg := range []Config{
 			{Lambda: 0.5, Rho: 0.5, GapEvery: 2, TraceEvery: 0.5, Seed: 1},
-			{Lambda: 0.2, Rho: 5, GapEvery: 1, Sampling: GapSampling, Seed: 2},
+			{Lambda: 0.2, Rho: 5, GapEvery: 1, Sampling: run.GapSampling, Seed: 2},
 		} {
 			s, err := New(mc.m, cfg)
 			if err != nil {
@@ -37,7 +38,7 @@ func TestGapCertifies(t *testing.T) {
 			if hi-lo > 1e-6*math.Max(1, math.Abs(lo)) {
 				t.Fatalf("%s: the reference optimum is only bracketed in [%v, %v]", mc.name, lo, hi)
 			}
-			if _, err := s.Run(context.Background(), Stop{Passes: 1000, Gap: 1e-5}); err != nil {
+			if _, err := s.Run(context.Background(), run.Stop{Passes: 1000, Gap: 1e-5}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := s.Current(); err != nil {
@@ -78,8 +79,8 @@ func TestSoftBoundsHard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := hard.Run(context.Background(), solver.Stop{Gap: 1e-9, Passes: 2000})
-		if err != nil || res.Status != solver.StatusConverged {
+		res, err := hard.Run(context.Background(), run.Stop{Gap: 1e-9, Passes: 2000})
+		if err != nil || res.Status != run.StatusConverged {
 			t.Fatalf("LP-hard BCFW: %v, %v", res.Status, err)
 		}
 		gLo := res.Last.Dual // g* >= gLo
@@ -87,7 +88,7 @@ func TestSoftBoundsHard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Run(context.Background(), Stop{Passes: 3000, Gap: 1e-5}); err != nil {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: 3000, Gap: 1e-5}); err != nil {
 			t.Fatal(err)
 		}
 		last, _ := s.Current()

@@ -8,6 +8,7 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // smallChain returns a linear-chain problem of n sequences of 3 to 6
@@ -59,8 +60,8 @@ func TestChainReachesExactObjective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := exact.Run(context.Background(), solver.Stop{Gap: 1e-8, Passes: 5000})
-	if err != nil || res.Status != solver.StatusConverged {
+	res, err := exact.Run(context.Background(), run.Stop{Gap: 1e-8, Passes: 5000})
+	if err != nil || res.Status != run.StatusConverged {
 		t.Fatalf("exact BCFW: %v %v", res.Status, err)
 	}
 	gLo, gHi := res.Last.Dual, res.Last.Primal
@@ -68,11 +69,11 @@ func TestChainReachesExactObjective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(m, Config{Lambda: lambda, Rho: 0.003, Sampling: GapSampling, GapEvery: 20, Seed: 1})
+	s, err := New(m, Config{Lambda: lambda, Rho: 0.003, Sampling: run.GapSampling, GapEvery: 20, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 100000}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 100000}); err != nil {
 		t.Fatal(err)
 	}
 	last, err := s.Current()

@@ -11,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 const checkpointVersion = 1
@@ -37,7 +38,7 @@ type checkpoint struct {
 
 	Steps, Calls                 int64
 	Elapsed                      time.Duration
-	Trace                        []TracePoint
+	Trace                        []run.Point
 	NextGap, NextTrace, LastEval int64
 }
 

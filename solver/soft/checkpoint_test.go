@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestSaveLoadContinuesIdentically: a run of N passes and a run of N/2
@@ -16,14 +18,14 @@ import (
 // the unvisited blocks of gap sampling are part of the state).
 func TestSaveLoadContinuesIdentically(t *testing.T) {
 	m := multiLabel(t, 6, 4, 3, 7)
-	for _, samp := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
+	for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
 		cfg := Config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 3, TraceEvery: 0.7, Seed: 11}
 		a, _ := New(m, cfg)
-		if _, err := a.Run(context.Background(), Stop{Passes: 12}); err != nil {
+		if _, err := a.Run(context.Background(), run.Stop{Passes: 12}); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := New(m, cfg)
-		if _, err := b.Run(context.Background(), Stop{Passes: 5.3}); err != nil {
+		if _, err := b.Run(context.Background(), run.Stop{Passes: 5.3}); err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
@@ -34,15 +36,15 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if samp == ExamplePermutation && b.ahead.left == 0 {
+		if samp == run.ExamplePermutation && b.ahead.left == 0 {
 			t.Fatal("the saved run should stop inside an example")
 		}
-		if samp == ExamplePermutation && c.ahead.left != b.ahead.left {
+		if samp == run.ExamplePermutation && c.ahead.left != b.ahead.left {
 			// 5.3 passes end inside an example: the loaded lookahead must
 			// know how many of its blocks are still to come.
 			t.Fatalf("%v: the loaded lookahead expects %d more blocks of the example, the saved run %d", samp, c.ahead.left, b.ahead.left)
 		}
-		if _, err := c.Run(context.Background(), Stop{Passes: 12}); err != nil {
+		if _, err := c.Run(context.Background(), run.Stop{Passes: 12}); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(a.w, c.w) || !reflect.DeepEqual(a.delta, c.delta) || !reflect.DeepEqual(a.mu, c.mu) || a.steps != c.steps || a.calls != c.calls {
@@ -58,8 +60,8 @@ func TestSaveLoadContinuesIdentically(t *testing.T) {
 // an error naming the problem.
 func TestLoadRejects(t *testing.T) {
 	m := multiLabel(t, 4, 3, 2, 8)
-	s, _ := New(m, Config{Lambda: 0.1, Rho: 1, Sampling: Permutation})
-	if _, err := s.Run(context.Background(), Stop{Passes: 2.5}); err != nil {
+	s, _ := New(m, Config{Lambda: 0.1, Rho: 1, Sampling: run.Permutation})
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 2.5}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer

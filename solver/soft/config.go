@@ -4,23 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fwstruct/fwstruct/solver"
-)
-
-// Sampling selects how the solver picks its next block; the values are
-// those of the example-level solver.
-type Sampling = solver.Sampling
-
-// The samplings: uniform over the blocks (Meshi Alg. 1, line 3, as its
-// analysis assumes), a fresh random order every pass, proportional to the
-// last block gap (Osokin et al. 2016, Alg. 2), unvisited blocks first, or
-// a fresh random order every pass that keeps each example's blocks
-// together (see "Sampling" in the package documentation).
-const (
-	Uniform            = solver.Uniform
-	Permutation        = solver.Permutation
-	GapSampling        = solver.GapSampling
-	ExamplePermutation = solver.ExamplePermutation
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Config holds the hyperparameters of a soft solver: plain data, what a
@@ -35,9 +20,14 @@ type Config struct {
 	// (> 0, finite; Meshi eq. 5): the smaller, the closer the soft optimum
 	// g*_rho to the hard one g*, and the slower the convergence.
 	Rho float64
-	// Sampling is Uniform (default), Permutation, GapSampling or
-	// ExamplePermutation.
-	Sampling Sampling
+	// Sampling is run.Uniform (default: over the blocks, Meshi Alg. 1,
+	// line 3, as its analysis assumes), run.Permutation (a fresh random
+	// order every pass), run.GapSampling (proportional to the last block
+	// gap, Osokin et al. 2016, Alg. 2, unvisited blocks first) or
+	// run.ExamplePermutation (a fresh random order every pass that keeps
+	// each example's blocks together; see "Sampling" in the package
+	// documentation).
+	Sampling run.Sampling
 	// GapEvery is the number of passes (block steps / Blocks) between two
 	// exact gap passes; zero means 10 and +Inf never. A gap pass maximizes
 	// every block once: it refreshes the block gaps of gap sampling,
@@ -64,21 +54,14 @@ func (cfg Config) WithDefaults() Config {
 // Validate checks cfg (after defaults): lambda and rho positive and
 // finite, a known sampling, GapEvery positive, TraceEvery finite and >= 0.
 func (cfg Config) Validate() error {
-	bad := func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) }
-	if bad(cfg.Lambda) {
-		return fmt.Errorf("soft: lambda must be a positive finite number, got %v", cfg.Lambda)
+	if err := core.ValidateSchedule(cfg.Lambda, cfg.GapEvery, cfg.TraceEvery); err != nil {
+		return fmt.Errorf("soft: %w", err)
 	}
-	if bad(cfg.Rho) {
+	if !(cfg.Rho > 0) || math.IsInf(cfg.Rho, 1) {
 		return fmt.Errorf("soft: rho must be a positive finite number (the penalty of the soft constraints, Meshi eq. 5), got %v", cfg.Rho)
 	}
-	if cfg.Sampling < Uniform || cfg.Sampling > ExamplePermutation {
+	if cfg.Sampling < run.Uniform || cfg.Sampling > run.ExamplePermutation {
 		return fmt.Errorf("soft: unknown sampling %d", cfg.Sampling)
-	}
-	if !(cfg.GapEvery > 0) {
-		return fmt.Errorf("soft: GapEvery must be positive (or +Inf for never), got %v", cfg.GapEvery)
-	}
-	if !(cfg.TraceEvery >= 0) || math.IsInf(cfg.TraceEvery, 1) {
-		return fmt.Errorf("soft: TraceEvery must be finite and >= 0 (0: none), got %v", cfg.TraceEvery)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 func TestConfigValidation(t *testing.T) {
@@ -15,7 +17,7 @@ func TestConfigValidation(t *testing.T) {
 		want string // substring of the error; empty: valid
 	}{
 		{"valid", Config{Lambda: 0.1, Rho: 1}, ""},
-		{"valid with every option", Config{Lambda: 0.1, Rho: 1e-3, Sampling: GapSampling, GapEvery: inf, TraceEvery: 0.5, Seed: 9}, ""},
+		{"valid with every option", Config{Lambda: 0.1, Rho: 1e-3, Sampling: run.GapSampling, GapEvery: inf, TraceEvery: 0.5, Seed: 9}, ""},
 		{"rho zero", Config{Lambda: 0.1}, "rho"},
 		{"rho negative", Config{Lambda: 0.1, Rho: -1}, "rho"},
 		{"rho NaN", Config{Lambda: 0.1, Rho: nan}, "rho"},

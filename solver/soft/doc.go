@@ -46,7 +46,7 @@
 // solvers, a scheduled gap pass (which maximizes every block once) costs
 // one pass and the passes of Stop.Passes include it. A pass of soft BCFW
 // costs far less than a pass of LP-hard BCFW (one LP per example): compare
-// solvers by time (TracePoint.Seconds).
+// solvers by time (run.Point.Seconds).
 //
 // # Step size (Alg. 1, lines 7 and 12)
 //
@@ -118,8 +118,8 @@
 //
 // # Trace
 //
-// The trace uses the format of the family (run.Point, aliased as
-// TracePoint). On the soft solver's points Primal, Dual and Gap are the
+// The trace uses the format of the family (run.Point). On the soft
+// solver's points Primal, Dual and Gap are the
 // SOFT objectives g_rho, f_rho and g_rho - f_rho: they form a certificate
 // (Stop.Gap, gap sampling and the gap figures rely on that), which the hard
 // quantities cannot (f_rho is no lower bound of g*). Rho is the penalty and

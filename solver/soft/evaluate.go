@@ -1,8 +1,9 @@
 package soft
 
 import (
-	"github.com/fwstruct/fwstruct/solver/run"
 	"math"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -30,7 +31,7 @@ func (s *Solver) record(refresh bool) error {
 // loss. With refresh it first re-anchors w and delta on mu, then refreshes
 // the stale block gaps and the sampler and counts the pass as Blocks()
 // oracle calls; with keep it remembers the gap for the stopping test.
-func (s *Solver) evaluate(refresh, keep bool) (TracePoint, error) {
+func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	if refresh {
 		s.reanchor()
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
@@ -45,7 +46,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println("blocks per pass:", s.Blocks()) // 40 examples x (4 labels + 6 pairs)
-	res, err := s.Run(context.Background(), soft.Stop{Passes: 200, Gap: 0.01})
+	res, err := s.Run(context.Background(), run.Stop{Passes: 200, Gap: 0.01})
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // HardObjective returns the objective of a trace point that compares
@@ -18,7 +19,7 @@ import (
 // min_delta g(w, delta); the example-level solver leaves HardPrimal NaN).
 // Points of checkpoints written before HardPrimal existed hold zero in both
 // Rho and HardPrimal, and count as the others.
-func HardObjective(p TracePoint) float64 {
+func HardObjective(p run.Point) float64 {
 	if math.IsNaN(p.HardPrimal) || p.HardPrimal == 0 && p.Rho == 0 {
 		return p.Primal
 	}

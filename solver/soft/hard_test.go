@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestRelaxedPrimal: at any w, the LP-relaxed primal is min over delta of
@@ -23,7 +24,7 @@ func TestRelaxedPrimal(t *testing.T) {
 	const lambda = 0.05
 	s, _ := New(m, Config{Lambda: lambda, Rho: 0.5, Seed: 3})
 	for _, passes := range []float64{1, 10, 40} {
-		if _, err := s.Run(context.Background(), Stop{Passes: passes}); err != nil {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: passes}); err != nil {
 			t.Fatal(err)
 		}
 		pt, _ := s.Evaluate()
@@ -45,7 +46,7 @@ func TestRelaxedPrimal(t *testing.T) {
 		}
 	}
 	hard, _ := solver.New(rel, solver.Config{Lambda: lambda})
-	if _, err := hard.Run(context.Background(), solver.Stop{Passes: 21}); err != nil {
+	if _, err := hard.Run(context.Background(), run.Stop{Passes: 21}); err != nil {
 		t.Fatal(err)
 	}
 	cur, err := hard.Current()

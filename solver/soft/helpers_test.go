@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/internal/gendata"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // tinyModel builds a random model of n examples over one graph with the
@@ -361,10 +362,10 @@ func multiLabel(t testing.TB, n, L, F int, seed uint64) *factorgraph.Model {
 
 // samePoints reports whether two traces are equal but for the solver time,
 // NaN matching NaN (through their JSON form, where NaN is absent).
-func samePoints(t testing.TB, a, b []TracePoint) bool {
+func samePoints(t testing.TB, a, b []run.Point) bool {
 	t.Helper()
-	strip := func(tr []TracePoint) string {
-		c := append([]TracePoint(nil), tr...)
+	strip := func(tr []run.Point) string {
+		c := append([]run.Point(nil), tr...)
 		for k := range c {
 			c[k].Seconds = 0
 		}

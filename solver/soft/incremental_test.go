@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestIncrementalMatchesRecomputation: after many steps without gap passes
@@ -12,14 +14,14 @@ import (
 // marginals stay on their simplices; for every sampling.
 func TestIncrementalMatchesRecomputation(t *testing.T) {
 	for _, sh := range shapes {
-		for _, samp := range []Sampling{Uniform, Permutation, GapSampling} {
+		for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 			m := tinyModel(t, 11, 4, sh.cards, sh.scopes, 3)
 			cfg := Config{Lambda: 0.05, Rho: 0.3, Sampling: samp, GapEvery: math.Inf(1), Seed: 2}
 			s, err := New(m, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Run(context.Background(), Stop{Passes: 40}); err != nil {
+			if _, err := s.Run(context.Background(), run.Stop{Passes: 40}); err != nil {
 				t.Fatal(err)
 			}
 			ref := newReference(m, cfg.Lambda, cfg.Rho)
@@ -58,7 +60,7 @@ func TestObjectivesMatchReference(t *testing.T) {
 		ref := newReference(m, cfg.Lambda, cfg.Rho)
 		for _, passes := range []float64{0, 2, 5} {
 			if passes > 0 {
-				if _, err := s.Run(context.Background(), Stop{Passes: passes}); err != nil {
+				if _, err := s.Run(context.Background(), run.Stop{Passes: passes}); err != nil {
 					t.Fatal(err)
 				}
 			}

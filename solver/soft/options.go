@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // An Option sets a part of a solver's wiring when it is built (New, Load).
@@ -17,7 +18,7 @@ type Option func(*Solver) error
 func WithTest(test oracles.Problem) Option { return func(s *Solver) error { return s.SetTest(test) } }
 
 // WithProgress calls fn after every trace point.
-func WithProgress(fn func(TracePoint)) Option {
+func WithProgress(fn func(run.Point)) Option {
 	return func(s *Solver) error { s.SetProgress(fn); return nil }
 }
 
@@ -39,7 +40,7 @@ func (s *Solver) SetTest(test oracles.Problem) error {
 func (s *Solver) Test() oracles.Problem { return s.test }
 
 // SetProgress sets the callback called after every trace point.
-func (s *Solver) SetProgress(fn func(TracePoint)) { s.progress = fn }
+func (s *Solver) SetProgress(fn func(run.Point)) { s.progress = fn }
 
 // SetWorkers sets the number of goroutines of the exact evaluations (0:
 // GOMAXPROCS).

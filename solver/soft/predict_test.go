@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestMetrics: the Hamming loss and example-based F1 of Metrics on the
@@ -17,7 +18,7 @@ func TestMetrics(t *testing.T) {
 	tr := multiLabel(t, 10, 4, 3, 31)
 	te := multiLabel(t, 25, 4, 3, 32)
 	s, _ := New(tr, Config{Lambda: 0.05, Rho: 1, Seed: 1})
-	if _, err := s.Run(context.Background(), Stop{Passes: 30}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 30}); err != nil {
 		t.Fatal(err)
 	}
 	w := s.Weights()

@@ -1,6 +1,10 @@
 package soft
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/fwstruct/fwstruct/solver/run"
+)
 
 // lookahead knows the blocks the sampler draws next when the draws do not
 // depend on the state (uniform sampling: one IntN of the generator each),
@@ -28,8 +32,8 @@ const aheadBatch = 8
 // initLookahead enables the lookahead for the sampling kinds it can
 // predict.
 func (s *Solver) initLookahead() {
-	s.ahead.on = s.cfg.Sampling == Uniform
-	s.ahead.byExample = s.cfg.Sampling == ExamplePermutation
+	s.ahead.on = s.cfg.Sampling == run.Uniform
+	s.ahead.byExample = s.cfg.Sampling == run.ExamplePermutation
 	s.ahead.rng = rand.New(&s.ahead.pcg)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestLookaheadKeepsTrajectory: reading the next blocks early changes
@@ -29,7 +30,7 @@ func TestLookaheadKeepsTrajectory(t *testing.T) {
 		{"chains", chain, false},
 	}
 	for _, tc := range models {
-		for _, samp := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
+		for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
 			cfg := Config{Lambda: 0.05, Rho: 0.5, Sampling: samp, GapEvery: 3, TraceEvery: 1, Seed: 7}
 			runs := make([]*Solver, 2)
 			for k := range runs {
@@ -40,10 +41,10 @@ func TestLookaheadKeepsTrajectory(t *testing.T) {
 				if (s.perEx > 0) != tc.uniform {
 					t.Fatalf("%s: blocks per example %d, uniform %v", tc.name, s.perEx, tc.uniform)
 				}
-				if got, want := s.ahead.on, samp == Uniform; got != want {
+				if got, want := s.ahead.on, samp == run.Uniform; got != want {
 					t.Fatalf("%s, %v: lookahead on = %v", tc.name, samp, got)
 				}
-				if got, want := s.ahead.byExample, samp == ExamplePermutation; got != want {
+				if got, want := s.ahead.byExample, samp == run.ExamplePermutation; got != want {
 					t.Fatalf("%s, %v: lookahead by example = %v", tc.name, samp, got)
 				}
 				s.ahead.on = s.ahead.on && k == 0
@@ -54,7 +55,7 @@ func TestLookaheadKeepsTrajectory(t *testing.T) {
 						t.Fatalf("%s: block %d is (%d, %d), blockEx says example %d", tc.name, b, i, a, s.blockEx[b])
 					}
 				}
-				if _, err := s.Run(context.Background(), Stop{Passes: 12}); err != nil {
+				if _, err := s.Run(context.Background(), run.Stop{Passes: 12}); err != nil {
 					t.Fatal(err)
 				}
 				runs[k] = s

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // TestRunBudgetAndSchedule: a run never exceeds its pass budget; gap passes
@@ -19,15 +21,15 @@ func TestRunBudgetAndSchedule(t *testing.T) {
 		budget float64
 	}{
 		{Config{Lambda: 0.1, Rho: 1, GapEvery: 2}, 9},
-		{Config{Lambda: 0.1, Rho: 1, GapEvery: 3, TraceEvery: 0.5, Sampling: Permutation}, 7.5},
-		{Config{Lambda: 0.1, Rho: 1, GapEvery: math.Inf(1), TraceEvery: 1, Sampling: GapSampling}, 4},
+		{Config{Lambda: 0.1, Rho: 1, GapEvery: 3, TraceEvery: 0.5, Sampling: run.Permutation}, 7.5},
+		{Config{Lambda: 0.1, Rho: 1, GapEvery: math.Inf(1), TraceEvery: 1, Sampling: run.GapSampling}, 4},
 	} {
 		s, err := New(m, tc.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.Run(context.Background(), Stop{Passes: tc.budget})
-		if err != nil || res.Status != StatusPasses {
+		res, err := s.Run(context.Background(), run.Stop{Passes: tc.budget})
+		if err != nil || res.Status != run.StatusPasses {
 			t.Fatalf("%+v: %v %v", tc.cfg, res.Status, err)
 		}
 		if s.Passes() > tc.budget+1e-9 || s.Passes() < tc.budget-1-1e-9 {
@@ -51,7 +53,7 @@ func TestRunBudgetAndSchedule(t *testing.T) {
 			t.Fatalf("Current: %+v, %v", cur, err)
 		}
 		n := len(s.Trace())
-		if again, _ := s.Current(); !samePoints(t, []TracePoint{again}, []TracePoint{cur}) || len(s.Trace()) != n {
+		if again, _ := s.Current(); !samePoints(t, []run.Point{again}, []run.Point{cur}) || len(s.Trace()) != n {
 			t.Fatal("Current twice recorded twice")
 		}
 	}
@@ -64,31 +66,31 @@ func TestStopCriteria(t *testing.T) {
 	m := multiLabel(t, 5, 4, 3, 5)
 	cfg := Config{Lambda: 0.3, Rho: 1, GapEvery: 1, Seed: 1}
 	s, _ := New(m, cfg)
-	res, err := s.Run(context.Background(), Stop{Gap: 0.01, Passes: 1000})
-	if err != nil || res.Status != StatusConverged || !(res.Last.Gap <= 0.01) || !res.Current {
+	res, err := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 1000})
+	if err != nil || res.Status != run.StatusConverged || !(res.Last.Gap <= 0.01) || !res.Current {
 		t.Fatalf("Stop.Gap: %+v %v", res, err)
 	}
 	s, _ = New(m, cfg)
-	res, err = s.Run(context.Background(), Stop{GapEstimate: 0.02, Passes: 1000})
-	if err != nil || res.Status != StatusEstimateConverged || !(s.GapEstimate() <= 0.02) {
+	res, err = s.Run(context.Background(), run.Stop{GapEstimate: 0.02, Passes: 1000})
+	if err != nil || res.Status != run.StatusEstimateConverged || !(s.GapEstimate() <= 0.02) {
 		t.Fatalf("Stop.GapEstimate: %+v %v", res, err)
 	}
 	s, _ = New(m, cfg)
-	res, err = s.Run(context.Background(), Stop{Gap: 0.01, EarlyCheck: 0.8, Passes: 1000})
-	if err != nil || res.Status != StatusConverged {
+	res, err = s.Run(context.Background(), run.Stop{Gap: 0.01, EarlyCheck: 0.8, Passes: 1000})
+	if err != nil || res.Status != run.StatusConverged {
 		t.Fatalf("Stop.EarlyCheck: %+v %v", res, err)
 	}
 	s, _ = New(m, cfg)
-	if res, err = s.Run(context.Background(), Stop{Duration: time.Millisecond}); err != nil || res.Status != StatusTime {
+	if res, err = s.Run(context.Background(), run.Stop{Duration: time.Millisecond}); err != nil || res.Status != run.StatusTime {
 		t.Fatalf("Stop.Duration: %+v %v", res, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, err = s.Run(ctx, Stop{}); err != nil || res.Status != StatusCanceled {
+	if res, err = s.Run(ctx, run.Stop{}); err != nil || res.Status != run.StatusCanceled {
 		t.Fatalf("canceled context: %+v %v", res, err)
 	}
 	never, _ := New(m, Config{Lambda: 0.3, Rho: 1, GapEvery: math.Inf(1)})
-	for _, stop := range []Stop{{}, {Gap: 0.1}, {Passes: -1}, {Passes: math.NaN()}, {Gap: math.Inf(1)}, {EarlyCheck: 0.5, Passes: 1}, {Duration: -1}} {
+	for _, stop := range []run.Stop{{}, {Gap: 0.1}, {Passes: -1}, {Passes: math.NaN()}, {Gap: math.Inf(1)}, {EarlyCheck: 0.5, Passes: 1}, {Duration: -1}} {
 		if _, err := never.Run(context.Background(), stop); err == nil {
 			t.Fatalf("Run accepted %+v", stop)
 		}
@@ -105,7 +107,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Run(context.Background(), Stop{Passes: 8}); err != nil {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: 8}); err != nil {
 			t.Fatal(err)
 		}
 		return s

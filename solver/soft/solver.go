@@ -12,6 +12,7 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Solver is the state of one soft-constraint training run (Meshi et al.
@@ -47,7 +48,7 @@ type Solver struct {
 
 	steps, calls int64
 	loop         core.Loop
-	trace        []TracePoint
+	trace        []run.Point
 
 	wiring
 	work  scratch
@@ -86,8 +87,8 @@ func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
 		s.gapEst[b] = math.Inf(1)
 	}
 	s.est.Reset(s.gapEst)
-	s.samp = core.NewSampler(core.Sampling(cfg.Sampling), s.blocks)
-	if cfg.Sampling == ExamplePermutation {
+	s.samp = core.NewSampler(cfg.Sampling, s.blocks)
+	if cfg.Sampling == run.ExamplePermutation {
 		if err := s.samp.SetGroups(s.blockOff); err != nil {
 			return nil, fmt.Errorf("soft: %w", err)
 		}
@@ -147,22 +148,19 @@ func (s *Solver) block(b int) (i, a int) {
 // less than a pass of budget left, Run returns StatusPasses there and the
 // next call starts with it), and Result.Current says whether the last trace
 // point describes the final iterate (Current evaluates it otherwise).
-func (s *Solver) Run(ctx context.Context, stop Stop) (Result, error) {
+func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	if err := s.checkStoppable(ctx, stop); err != nil {
-		return Result{}, err
+		return run.Result{}, err
 	}
 	st, err := s.loop.Run(ctx, stop, engine{s})
 	last, _ := s.Last()
-	return Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}, err
+	return run.Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}, err
 }
 
 // checkStoppable validates stop and refuses a run that could never end.
-func (s *Solver) checkStoppable(ctx context.Context, stop Stop) error {
-	if err := core.ValidateStop(ctx, stop); err != nil {
+func (s *Solver) checkStoppable(ctx context.Context, stop run.Stop) error {
+	if err := core.CheckStop(ctx, stop, core.Stoppable{GapEvery: s.cfg.GapEvery, TraceEvery: s.cfg.TraceEvery}); err != nil {
 		return fmt.Errorf("soft: %w", err)
-	}
-	if stop.Gap > 0 && math.IsInf(s.cfg.GapEvery, 1) && s.cfg.TraceEvery == 0 && stop.EarlyCheck == 0 {
-		return errors.New("soft: with GapEvery = +Inf and no TraceEvery the gap is never computed, so Stop.Gap can never stop the run; set GapEvery, TraceEvery or EarlyCheck")
 	}
 	return nil
 }
@@ -177,19 +175,19 @@ func (e engine) Record(refresh bool) error { return e.s.record(refresh) }
 
 // Reached: an exact gap of the current iterate at most Stop.Gap, or the
 // sum of the stale block gaps at most Stop.GapEstimate.
-func (e engine) Reached(stop Stop) (Status, bool) {
+func (e engine) Reached(stop run.Stop) (run.Status, bool) {
 	s := e.s
 	if stop.Gap > 0 && s.gapAt == s.steps && s.lastGap <= stop.Gap {
-		return StatusConverged, true
+		return run.StatusConverged, true
 	}
 	if stop.GapEstimate > 0 && s.est.Sum() <= stop.GapEstimate {
-		return StatusEstimateConverged, true
+		return run.StatusEstimateConverged, true
 	}
 	return 0, false
 }
 
 // EarlyCheckDue: the stale estimate fell below Stop.EarlyCheck * Stop.Gap.
-func (e engine) EarlyCheckDue(stop Stop) bool {
+func (e engine) EarlyCheckDue(stop run.Stop) bool {
 	s := e.s
 	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
@@ -197,10 +195,10 @@ func (e engine) EarlyCheckDue(stop Stop) bool {
 // Current returns an exact evaluation of the current iterate: the last
 // trace point when it describes it, else a new observe-only evaluation
 // appended to the trace.
-func (s *Solver) Current() (TracePoint, error) {
+func (s *Solver) Current() (run.Point, error) {
 	if len(s.trace) == 0 || s.loop.LastEval != s.steps {
 		if err := s.record(false); err != nil {
-			return TracePoint{}, err
+			return run.Point{}, err
 		}
 	}
 	return s.trace[len(s.trace)-1], nil
@@ -208,7 +206,7 @@ func (s *Solver) Current() (TracePoint, error) {
 
 // Evaluate computes an exact evaluation of the current iterate without
 // recording it or changing any state.
-func (s *Solver) Evaluate() (TracePoint, error) { return s.evaluate(false, false) }
+func (s *Solver) Evaluate() (run.Point, error) { return s.evaluate(false, false) }
 
 // Passes returns the effective passes made so far: oracle calls (block
 // maximizations, gap passes included) / Blocks().
@@ -255,12 +253,12 @@ func (s *Solver) Marginals(i, a int) []float64 {
 func (s *Solver) GapEstimate() float64 { return s.est.Sum() }
 
 // Trace returns a copy of the trace.
-func (s *Solver) Trace() []TracePoint { return append([]TracePoint(nil), s.trace...) }
+func (s *Solver) Trace() []run.Point { return append([]run.Point(nil), s.trace...) }
 
 // Last returns the last trace point (ok is false before the first).
-func (s *Solver) Last() (TracePoint, bool) {
+func (s *Solver) Last() (run.Point, bool) {
 	if len(s.trace) == 0 {
-		return TracePoint{}, false
+		return run.Point{}, false
 	}
 	return s.trace[len(s.trace)-1], true
 }
@@ -269,6 +267,6 @@ func (s *Solver) Last() (TracePoint, bool) {
 // none of it changes the trajectory, none of it is saved.
 type wiring struct {
 	test     oracles.Problem
-	progress func(TracePoint)
+	progress func(run.Point)
 	workers  int
 }

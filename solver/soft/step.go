@@ -1,6 +1,9 @@
 package soft
 
-import "github.com/fwstruct/fwstruct/solver/internal/core"
+import (
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
 
 // move is the Frank-Wolfe step on one block (m, alpha), computed by
 // direction and applied by apply. Its direction d = s - mu (Alg. 1, lines
@@ -35,7 +38,7 @@ func (s *Solver) step() {
 func (s *Solver) setGapEstimate(b int, g float64) {
 	s.est.Replace(s.gapEst[b], g)
 	s.gapEst[b] = g
-	if s.cfg.Sampling == GapSampling {
+	if s.cfg.Sampling == run.GapSampling {
 		s.samp.SetGap(b, g)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // goldenMax returns the maximizer over [0, 1] of a concave function by
@@ -50,7 +51,7 @@ func TestStepSizeIsLineSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			ref := newReference(m, par.lambda, par.rho)
-			if _, err := s.Run(context.Background(), Stop{Passes: 7}); err != nil {
+			if _, err := s.Run(context.Background(), run.Stop{Passes: 7}); err != nil {
 				t.Fatal(err)
 			}
 			interior, ends := 0, 0

@@ -7,6 +7,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/internal/realdata"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // yeastLambda is the regularization chosen by 5-fold cross-validation of
@@ -34,7 +35,7 @@ func TestYeast(t *testing.T) {
 	if s.Blocks() != 1500*(14+91) {
 		t.Fatalf("%d blocks, want 1,500 x (14 variables + 91 pairs)", s.Blocks())
 	}
-	if _, err := s.Run(context.Background(), Stop{Passes: 15}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 15}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Current(); err != nil {

@@ -32,6 +32,7 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
@@ -74,7 +75,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	if err := run(context.Background(), tr.(*factorgraph.Exact).Model(), te.(*factorgraph.Exact).Model(), o, os.Stdout); err != nil {
+	if err := experiments(context.Background(), tr.(*factorgraph.Exact).Model(), te.(*factorgraph.Exact).Model(), o, os.Stdout); err != nil {
 		fail(err)
 	}
 }
@@ -107,13 +108,13 @@ func (o *options) has(exp string) bool {
 	return false
 }
 
-// run runs the experiments on the training and test models and writes
+// experiments runs the experiments on the training and test models and writes
 // the figures and traces into o.out and the tables to w.
-func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Writer) error {
+func experiments(ctx context.Context, train, test *factorgraph.Model, o options, w io.Writer) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	samp, err := solver.ParseSampling(o.sampling)
+	samp, err := run.ParseSampling(o.sampling)
 	if err != nil {
 		return err
 	}
@@ -139,11 +140,11 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 	if o.has("ref") {
 		// g* itself, bracketed by LP-hard BCFW in its fastest variant
 		// (pairwise steps, gap sampling; Osokin et al. 2016).
-		s, err := solver.New(rel, solver.Config{Lambda: o.lambda, Step: solver.Pairwise, Sampling: solver.GapSampling, GapEvery: 5, Seed: 1})
+		s, err := solver.New(rel, solver.Config{Lambda: o.lambda, Step: solver.Pairwise, Sampling: run.GapSampling, GapEvery: 5, Seed: 1})
 		if err != nil {
 			return err
 		}
-		res, err := s.Run(ctx, solver.Stop{Passes: o.refPasses, Gap: 1e-4})
+		res, err := s.Run(ctx, run.Stop{Passes: o.refPasses, Gap: 1e-4})
 		if err != nil {
 			return err
 		}
@@ -170,7 +171,7 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 			}
 			racers = append(racers, &racer{budget: o.hardPasses, hard: true,
 				advance: func(passes float64) error {
-					_, err := r.RunUntil(ctx, solver.Stop{Passes: passes})
+					_, err := r.RunUntil(ctx, run.Stop{Passes: passes})
 					return err
 				},
 				run: r.VizRun, weights: r.Solver().Weights})
@@ -188,18 +189,18 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 			cfg.Rho = rho
 			variants = append(variants, variant{fmt.Sprintf("soft rho=%g", rho), cfg, true})
 		}
-		if o.has("fig2") && samp != soft.GapSampling {
+		if o.has("fig2") && samp != run.GapSampling {
 			// Gap sampling (Osokin et al. 2016) converges faster in the tail.
 			cfg := base
-			cfg.Rho, cfg.Sampling = 1, soft.GapSampling
+			cfg.Rho, cfg.Sampling = 1, run.GapSampling
 			variants = append(variants, variant{"soft rho=1 gap", cfg, false})
 		}
-		if o.has("fig2") && samp != soft.ExamplePermutation {
+		if o.has("fig2") && samp != run.ExamplePermutation {
 			// Each example's blocks one after another: cheaper passes
 			// (its state stays in the cache), and fewer of them.
 			for _, rho := range []float64{1, 10} {
 				cfg := base
-				cfg.Rho, cfg.Sampling = rho, soft.ExamplePermutation
+				cfg.Rho, cfg.Sampling = rho, run.ExamplePermutation
 				variants = append(variants, variant{fmt.Sprintf("soft rho=%g example-perm", rho), cfg, false})
 			}
 		}
@@ -216,7 +217,7 @@ func run(ctx context.Context, train, test *factorgraph.Model, o options, w io.Wr
 			t.Live = false
 			rc := &racer{budget: o.softPasses, fig1: v.fig1, run: t.VizRun, weights: t.Weights}
 			rc.advance = func(passes float64) error {
-				if _, err := t.RunUntil(ctx, soft.Stop{Passes: passes}); err != nil {
+				if _, err := t.RunUntil(ctx, run.Stop{Passes: passes}); err != nil {
 					return err
 				}
 				pt := t.Current()
@@ -334,11 +335,11 @@ func crossValidate(ctx context.Context, data *datasets.MultiLabelData, lambdas [
 			if err != nil {
 				return err
 			}
-			s, err := soft.New(fm, soft.Config{Lambda: lambda, Rho: 1, Sampling: soft.GapSampling, GapEvery: 10, Seed: 1})
+			s, err := soft.New(fm, soft.Config{Lambda: lambda, Rho: 1, Sampling: run.GapSampling, GapEvery: 10, Seed: 1})
 			if err != nil {
 				return err
 			}
-			if _, err := s.Run(ctx, soft.Stop{Passes: passes}); err != nil {
+			if _, err := s.Run(ctx, run.Stop{Passes: passes}); err != nil {
 				return err
 			}
 			loss, ms := soft.Metrics(vr, s.Weights(), 2)
@@ -359,7 +360,7 @@ type racer struct {
 	budget  float64
 	hard    bool
 	fig1    bool                       // a soft run of Fig. 1
-	lp      []soft.TracePoint          // soft runs with a test set: the LP-relaxed primal of w at every pass
+	lp      []run.Point                // soft runs with a test set: the LP-relaxed primal of w at every pass
 	advance func(passes float64) error // run until this many passes in total
 	run     func() viz.Run
 	weights func() []float64
@@ -426,7 +427,7 @@ func save(dir, name string, f *viz.Figure) error {
 }
 
 // writeTrace writes a trace as JSON (the format of fwstruct train --trace).
-func writeTrace(path string, tr []soft.TracePoint) error {
+func writeTrace(path string, tr []run.Point) error {
 	b, err := json.MarshalIndent(tr, "", " ")
 	if err != nil {
 		return err

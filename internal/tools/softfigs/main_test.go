@@ -27,7 +27,7 @@ func TestRun(t *testing.T) {
 	o := options{lambda: 0.05, out: dir, exps: []string{"ref", "fig1", "rho", "fig2"}, softPasses: 6, hardPasses: 4, refPasses: 5, trace: 1, sampling: "uniform",
 		sweep: []float64{0.1, 1}, budgets: []float64{2, 4}}
 	var out bytes.Buffer
-	if err := run(context.Background(), train, test, o, &out); err != nil {
+	if err := experiments(context.Background(), train, test, o, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"fig1-left.png", "fig1-right.png", "fig2-objective.png", "fig2-accuracy.png", "lp-hard-bcfw.json", "exact-bcfw.json", "soft-rho1.json"} {
@@ -40,7 +40,7 @@ func TestRun(t *testing.T) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
 	}
-	if err := run(context.Background(), train, test, options{out: dir, sampling: "nope"}, &out); err == nil {
+	if err := experiments(context.Background(), train, test, options{out: dir, sampling: "nope"}, &out); err == nil {
 		t.Fatal("unknown sampling accepted")
 	}
 	data := &datasets.MultiLabelData{Features: []string{"a", "b", "c"}, Labels: []string{"p", "q", "r", "s"}}

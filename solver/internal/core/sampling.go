@@ -5,37 +5,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-)
 
-// Sampling selects how a block-coordinate method picks its next block.
-type Sampling int
-
-// The samplings, in the order of solver.Sampling.
-const (
-	// Uniform draws a block uniformly at random (with replacement).
-	Uniform Sampling = iota
-	// Permutation visits the blocks in a fresh random order every pass.
-	Permutation
-	// GapSampling draws block i with probability proportional to its last
-	// block gap, unvisited blocks first (Osokin et al. 2016, Alg. 2).
-	GapSampling
-	// GroupPermutation visits the blocks in a fresh random order every
-	// pass in which the blocks of a group (SetGroups) come one after
-	// another: the groups in a random order, the blocks of each in a
-	// random order. Without groups it is Permutation.
-	GroupPermutation
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Sampler picks the block of the next step.
 type Sampler struct {
-	kind Sampling
+	kind run.Sampling
 	n    int
 
 	// Permutation: the current order and the position in it.
 	perm []int32
 	pos  int
 
-	// GroupPermutation: group g holds the blocks groups[g] to
+	// ExamplePermutation: group g holds the blocks groups[g] to
 	// groups[g+1]-1; order is the scratch of the groups' order.
 	groups []int32
 	order  []int32
@@ -48,16 +31,19 @@ type Sampler struct {
 }
 
 // NewSampler returns a sampler of the given kind over n blocks.
-func NewSampler(kind Sampling, n int) *Sampler {
+// run.ExamplePermutation visits the blocks of a group (SetGroups) one after
+// another: the groups in a fresh random order every pass, the blocks of
+// each in a fresh random order; without groups it is run.Permutation.
+func NewSampler(kind run.Sampling, n int) *Sampler {
 	s := &Sampler{kind: kind, n: n}
 	switch kind {
-	case Permutation, GroupPermutation:
+	case run.Permutation, run.ExamplePermutation:
 		s.perm = make([]int32, n)
 		for i := range s.perm {
 			s.perm[i] = int32(i)
 		}
 		s.pos = n // shuffle on first use
-	case GapSampling:
+	case run.GapSampling:
 		s.unvisited = make([]int32, n)
 		for i := range s.unvisited {
 			s.unvisited[i] = int32(i)
@@ -70,7 +56,7 @@ func NewSampler(kind Sampling, n int) *Sampler {
 // Next draws a block.
 func (s *Sampler) Next(rng *rand.Rand) int {
 	switch s.kind {
-	case Permutation, GroupPermutation:
+	case run.Permutation, run.ExamplePermutation:
 		if s.pos >= s.n {
 			s.shuffle(rng)
 			s.pos = 0
@@ -78,7 +64,7 @@ func (s *Sampler) Next(rng *rand.Rand) int {
 		i := s.perm[s.pos]
 		s.pos++
 		return int(i)
-	case GapSampling:
+	case run.GapSampling:
 		if m := len(s.unvisited); m > 0 {
 			k := rng.IntN(m)
 			i := s.unvisited[k]
@@ -94,7 +80,7 @@ func (s *Sampler) Next(rng *rand.Rand) int {
 	return rng.IntN(s.n)
 }
 
-// SetGroups makes a GroupPermutation sampler keep the blocks of a group
+// SetGroups makes a run.ExamplePermutation sampler keep the blocks of a group
 // together: group g holds the blocks off[g] to off[g+1]-1 (off increasing
 // from 0 to n). It must be called before the first draw.
 func (s *Sampler) SetGroups(off []int32) error {
@@ -112,10 +98,10 @@ func (s *Sampler) SetGroups(off []int32) error {
 }
 
 // shuffle draws the order of the next pass: a random permutation of the
-// blocks, or for GroupPermutation with groups, the groups in a random
+// blocks, or for run.ExamplePermutation with groups, the groups in a random
 // order, each group's blocks in a random order.
 func (s *Sampler) shuffle(rng *rand.Rand) {
-	if s.kind != GroupPermutation || s.groups == nil {
+	if s.kind != run.ExamplePermutation || s.groups == nil {
 		rng.Shuffle(s.n, func(a, b int) { s.perm[a], s.perm[b] = s.perm[b], s.perm[a] })
 		return
 	}
@@ -137,7 +123,7 @@ func (s *Sampler) shuffle(rng *rand.Rand) {
 
 // SetGap records the new gap estimate of block i (gap sampling only).
 func (s *Sampler) SetGap(i int, g float64) {
-	if s.kind != GapSampling {
+	if s.kind != run.GapSampling {
 		return
 	}
 	s.tree.Set(i, samplingWeight(g))
@@ -145,7 +131,7 @@ func (s *Sampler) SetGap(i int, g float64) {
 
 // Refresh replaces every estimate at once, after an exact gap pass.
 func (s *Sampler) Refresh(gaps []float64) {
-	if s.kind != GapSampling {
+	if s.kind != run.GapSampling {
 		return
 	}
 	s.unvisited = s.unvisited[:0]
@@ -277,7 +263,7 @@ func (s *Sampler) State() (perm []int32, pos int, unvisited []int32) {
 // the block gap estimates (gap sampling).
 func (s *Sampler) Restore(perm []int32, pos int, unvisited []int32, gaps []float64) error {
 	switch s.kind {
-	case Permutation, GroupPermutation:
+	case run.Permutation, run.ExamplePermutation:
 		if len(perm) != s.n {
 			return fmt.Errorf("the sampling order has %d entries, want %d", len(perm), s.n)
 		}
@@ -293,7 +279,7 @@ func (s *Sampler) Restore(perm []int32, pos int, unvisited []int32, gaps []float
 		}
 		copy(s.perm, perm)
 		s.pos = pos
-	case GapSampling:
+	case run.GapSampling:
 		seen := make([]bool, s.n)
 		for _, i := range unvisited {
 			if i < 0 || int(i) >= s.n || seen[i] {

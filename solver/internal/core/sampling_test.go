@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 func TestSumTreeSampling(t *testing.T) {
@@ -31,13 +33,13 @@ func TestSumTreeSampling(t *testing.T) {
 	}
 }
 
-// TestGroupPermutation: every pass of a GroupPermutation sampler visits
+// TestExamplePermutation: every pass of a run.ExamplePermutation sampler visits
 // every block once, the blocks of each group one after another; over many
 // passes every group comes first about equally often and every block of a
 // group comes first in it about equally often (both orders are uniform);
 // Restore continues the same order; SetGroups refuses offsets that do not
 // partition the blocks.
-func TestGroupPermutation(t *testing.T) {
+func TestExamplePermutation(t *testing.T) {
 	off := []int32{0, 3, 4, 9, 11} // groups of 3, 1, 5 and 2 blocks
 	n := 11
 	groupOf := make([]int, n)
@@ -46,7 +48,7 @@ func TestGroupPermutation(t *testing.T) {
 			groupOf[b] = g
 		}
 	}
-	s := NewSampler(GroupPermutation, n)
+	s := NewSampler(run.ExamplePermutation, n)
 	if err := s.SetGroups(off); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +96,7 @@ func TestGroupPermutation(t *testing.T) {
 	}
 
 	// A restored sampler, with a copy of the generator, continues the order.
-	a := NewSampler(GroupPermutation, n)
+	a := NewSampler(run.ExamplePermutation, n)
 	_ = a.SetGroups(off)
 	pa := rand.NewPCG(9, 9)
 	ra := rand.New(pa)
@@ -102,7 +104,7 @@ func TestGroupPermutation(t *testing.T) {
 		a.Next(ra)
 	}
 	perm, pos, _ := a.State()
-	b := NewSampler(GroupPermutation, n)
+	b := NewSampler(run.ExamplePermutation, n)
 	_ = b.SetGroups(off)
 	if err := b.Restore(append([]int32(nil), perm...), pos, nil, nil); err != nil {
 		t.Fatal(err)
@@ -116,7 +118,7 @@ func TestGroupPermutation(t *testing.T) {
 	}
 
 	for _, bad := range [][]int32{nil, {0}, {1, 11}, {0, 5, 5, 11}, {0, 6, 4, 11}, {0, 10}} {
-		if err := NewSampler(GroupPermutation, n).SetGroups(bad); err == nil {
+		if err := NewSampler(run.ExamplePermutation, n).SetGroups(bad); err == nil {
 			t.Fatalf("SetGroups(%v) accepted", bad)
 		}
 	}

@@ -9,11 +9,86 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
+// ValidateSchedule checks the settings every family shares (after
+// defaults): lambda positive and finite, GapEvery positive (+Inf: never),
+// TraceEvery finite and >= 0 (0: none). Families prefix the error with
+// their name.
+func ValidateSchedule(lambda, gapEvery, traceEvery float64) error {
+	switch {
+	case !(lambda > 0) || math.IsInf(lambda, 1):
+		return fmt.Errorf("lambda must be a positive finite number, got %v", lambda)
+	case !(gapEvery > 0):
+		return fmt.Errorf("GapEvery must be positive (or +Inf for never), got %v", gapEvery)
+	case !(traceEvery >= 0) || math.IsInf(traceEvery, 1):
+		return fmt.Errorf("TraceEvery must be finite and >= 0 (0: none), got %v", traceEvery)
+	}
+	return nil
+}
+
+// ValidateExampleSampling checks the sampling of a solver whose blocks are
+// whole examples: run.Uniform, run.Permutation or run.GapSampling.
+func ValidateExampleSampling(s run.Sampling) error {
+	switch {
+	case s == run.ExamplePermutation:
+		return errors.New("example-perm sampling groups the (example, node) blocks of the soft solver; the blocks of this solver are whole examples: use perm")
+	case s < run.Uniform || s > run.GapSampling:
+		return fmt.Errorf("unknown sampling %d", s)
+	}
+	return nil
+}
+
+// ValidateStepSize checks a step size rule: run.LineSearch or
+// run.Predefined.
+func ValidateStepSize(s run.StepSize) error {
+	if s != run.LineSearch && s != run.Predefined {
+		return fmt.Errorf("unknown step size rule %d", s)
+	}
+	return nil
+}
+
+// Stoppable is what a solver tells CheckStop about the criteria it can
+// meet.
+type Stoppable struct {
+	// GapEvery and TraceEvery are the solver's schedule: with GapEvery =
+	// +Inf, no TraceEvery and no Stop.EarlyCheck, no exact gap is ever
+	// computed, unless GapEveryStep.
+	GapEvery, TraceEvery float64
+	// GapEveryStep is true for solvers that know the gap of every iterate
+	// (batch Frank-Wolfe), whatever their schedule.
+	GapEveryStep bool
+	// NoGap, when not empty, says why no exact gap is ever certified (Stop.Gap
+	// is refused with it).
+	NoGap string
+	// NoEstimate, when not empty, says why the solver keeps no stale gap
+	// estimates (Stop.GapEstimate is refused with it).
+	NoEstimate string
+}
+
+// CheckStop validates stop (ValidateStop) and refuses a Run that could
+// never end on the criteria it sets, given what the solver computes.
+// Families prefix the error with their name.
+func CheckStop(ctx context.Context, stop run.Stop, st Stoppable) error {
+	if err := ValidateStop(ctx, stop); err != nil {
+		return err
+	}
+	if stop.Gap > 0 {
+		switch {
+		case st.NoGap != "":
+			return errors.New(st.NoGap)
+		case !st.GapEveryStep && math.IsInf(st.GapEvery, 1) && st.TraceEvery == 0 && stop.EarlyCheck == 0:
+			return errors.New("with GapEvery = +Inf and no TraceEvery the gap is never computed, so Stop.Gap can never stop the run; set GapEvery, TraceEvery or EarlyCheck")
+		}
+	}
+	if stop.GapEstimate > 0 && st.NoEstimate != "" {
+		return errors.New(st.NoEstimate)
+	}
+	return nil
+}
+
 // ValidateStop checks what every solver of the family requires of a Stop:
 // finite non-negative criteria, EarlyCheck only with Gap, and some way to
-// end the run (a criterion or a cancellable context). Solvers add their own
-// checks (a gap that is never computed, estimates they do not keep) and
-// prefix the error with their name.
+// end the run (a criterion or a cancellable context). CheckStop adds what
+// depends on the solver.
 func ValidateStop(ctx context.Context, stop run.Stop) error {
 	for _, c := range []struct {
 		name string

@@ -38,7 +38,7 @@ func TestValidateStop(t *testing.T) {
 // TestDrawsResume: a sampler restored from its checkpoint draws the same
 // blocks as the original; a corrupt checkpoint is refused.
 func TestDrawsResume(t *testing.T) {
-	for _, kind := range []Sampling{Uniform, Permutation, GapSampling} {
+	for _, kind := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 		pcg := rand.NewPCG(1, 2)
 		rng := rand.New(pcg)
 		s := NewSampler(kind, 7)

@@ -199,13 +199,13 @@ func recordSolver(t *testing.T, r *record, s *solver.Solver, res run.Result) {
 func solverRuns() []goldenRun {
 	var runs []goldenRun
 	// BCFW: sampling x step x step size (pairwise and away steps need line search).
-	for _, smp := range []solver.Sampling{solver.Uniform, solver.Permutation, solver.GapSampling} {
+	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 		for _, st := range []solver.Step{solver.FWStep, solver.Pairwise, solver.Away} {
-			for _, ss := range []solver.StepSize{solver.LineSearch, solver.Predefined} {
-				if st != solver.FWStep && ss == solver.Predefined {
+			for _, ss := range []run.StepSize{run.LineSearch, run.Predefined} {
+				if st != solver.FWStep && ss == run.Predefined {
 					continue
 				}
-				name := fmt.Sprintf("bcfw-%v-%v-%s", smp, st, map[solver.StepSize]string{solver.LineSearch: "line", solver.Predefined: "predefined"}[ss])
+				name := fmt.Sprintf("bcfw-%v-%v-%s", smp, st, map[run.StepSize]string{run.LineSearch: "line", run.Predefined: "predefined"}[ss])
 				cfg := solver.Config{Lambda: 0.05, Sampling: smp, Step: st, StepSize: ss, GapEvery: 2, Seed: 3}
 				runs = append(runs, goldenRun{name, func(t *testing.T, r *record, workers int) {
 					runSolver(t, r, chain(), cfg, run.Stop{Passes: 12}, solver.WithWorkers(workers))
@@ -222,12 +222,12 @@ func solverRuns() []goldenRun {
 		})
 	}
 	cache := solver.Cache{Enabled: true}
-	simple("bcfw-cache-gap", solver.Config{Lambda: 0.02, Sampling: solver.GapSampling, Cache: cache, GapEvery: 2, Seed: 4}, run.Stop{Passes: 14})
+	simple("bcfw-cache-gap", solver.Config{Lambda: 0.02, Sampling: run.GapSampling, Cache: cache, GapEvery: 2, Seed: 4}, run.Stop{Passes: 14})
 	simple("bcfw-cache-pairwise", solver.Config{Lambda: 0.02, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true, F: 0.5, Nu: 0.1, MaxSize: 4}, GapEvery: 3, Seed: 5}, run.Stop{Passes: 14})
-	simple("bcfw-averaging-trainloss-test", solver.Config{Lambda: 0.05, Sampling: solver.Permutation, Averaging: true, GapEvery: 3, TraceEvery: 1, Seed: 6}, run.Stop{Passes: 9},
+	simple("bcfw-averaging-trainloss-test", solver.Config{Lambda: 0.05, Sampling: run.Permutation, Averaging: true, GapEvery: 3, TraceEvery: 1, Seed: 6}, run.Stop{Passes: 9},
 		solver.WithTrainLoss(true), solver.WithTest(chainTest()))
 	simple("bcfw-sparse-storage", solver.Config{Lambda: 0.05, GapEvery: 2, Seed: 3}, run.Stop{Passes: 8}, solver.WithStorage(solver.SparseBlocks))
-	simple("bcfw-stop-gap-earlycheck", solver.Config{Lambda: 0.1, Sampling: solver.GapSampling, GapEvery: 5, Seed: 2}, run.Stop{Passes: 60, Gap: 0.01, EarlyCheck: 0.8})
+	simple("bcfw-stop-gap-earlycheck", solver.Config{Lambda: 0.1, Sampling: run.GapSampling, GapEvery: 5, Seed: 2}, run.Stop{Passes: 60, Gap: 0.01, EarlyCheck: 0.8})
 	simple("bcfw-stop-gap-estimate", solver.Config{Lambda: 0.1, GapEvery: 4, Seed: 2}, run.Stop{Passes: 60, GapEstimate: 0.02})
 	add("bcfw-box", func(t *testing.T, r *record, workers int) {
 		p := chain()
@@ -239,24 +239,24 @@ func solverRuns() []goldenRun {
 		runSolver(t, r, p, solver.Config{Lambda: 0.02, Averaging: true, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 3}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
 	})
 	mp := solver.MultiPlane{Enabled: true, N: 5, T: 3, M: 4, Rule: solver.RuleCost, CostRatio: 20}
-	simple("multiplane-cost", solver.Config{Lambda: 0.02, Sampling: solver.Permutation, MultiPlane: mp, GapEvery: 2, Seed: 8}, run.Stop{Passes: 10})
-	simple("multiplane-cost-averaging-pairwise", solver.Config{Lambda: 0.02, Sampling: solver.Permutation, Step: solver.Pairwise, Averaging: true, MultiPlane: mp, GapEvery: 2, TraceEvery: 1, Seed: 8}, run.Stop{Passes: 8})
-	simple("fw-line", solver.Config{Lambda: 0.05, Algorithm: solver.FW, GapEvery: 2}, run.Stop{Passes: 20})
-	simple("fw-predefined-averaging", solver.Config{Lambda: 0.05, Algorithm: solver.FW, StepSize: solver.Predefined, Averaging: true, GapEvery: 3, TraceEvery: 2}, run.Stop{Passes: 20},
+	simple("multiplane-cost", solver.Config{Lambda: 0.02, Sampling: run.Permutation, MultiPlane: mp, GapEvery: 2, Seed: 8}, run.Stop{Passes: 10})
+	simple("multiplane-cost-averaging-pairwise", solver.Config{Lambda: 0.02, Sampling: run.Permutation, Step: solver.Pairwise, Averaging: true, MultiPlane: mp, GapEvery: 2, TraceEvery: 1, Seed: 8}, run.Stop{Passes: 8})
+	simple("fw-line", solver.Config{Lambda: 0.05, Algorithm: run.FW, GapEvery: 2}, run.Stop{Passes: 20})
+	simple("fw-predefined-averaging", solver.Config{Lambda: 0.05, Algorithm: run.FW, StepSize: run.Predefined, Averaging: true, GapEvery: 3, TraceEvery: 2}, run.Stop{Passes: 20},
 		solver.WithTrainLoss(true), solver.WithTest(chainTest()))
 	add("fw-box", func(t *testing.T, r *record, workers int) {
 		p := chain()
-		runSolver(t, r, p, solver.Config{Lambda: 0.02, Algorithm: solver.FW, Box: boxFor(p.Dim()), GapEvery: 2}, run.Stop{Passes: 15}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.Config{Lambda: 0.02, Algorithm: run.FW, Box: boxFor(p.Dim()), GapEvery: 2}, run.Stop{Passes: 15}, solver.WithWorkers(workers))
 	})
-	simple("ssg", solver.Config{Lambda: 0.05, Algorithm: solver.SSG, GapEvery: 2, Seed: 4}, run.Stop{Passes: 10})
-	simple("ssg-averaging", solver.Config{Lambda: 0.05, Algorithm: solver.SSG, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 4}, run.Stop{Passes: 10})
+	simple("ssg", solver.Config{Lambda: 0.05, Algorithm: run.SSG, GapEvery: 2, Seed: 4}, run.Stop{Passes: 10})
+	simple("ssg-averaging", solver.Config{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 4}, run.Stop{Passes: 10})
 	add("ssg-box", func(t *testing.T, r *record, workers int) {
 		p := chain()
-		runSolver(t, r, p, solver.Config{Lambda: 0.05, Algorithm: solver.SSG, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 4}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.Config{Lambda: 0.05, Algorithm: run.SSG, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 4}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
 	})
-	simple("cp", solver.Config{Lambda: 0.05, Algorithm: solver.CuttingPlane, GapEvery: 1}, run.Stop{Passes: 12})
-	simple("cp-gap-stop", solver.Config{Lambda: 0.1, Algorithm: solver.CuttingPlane, CPTol: 0.01, GapEvery: 2}, run.Stop{Passes: 40, Gap: 1e-3})
-	for _, alg := range []solver.Algorithm{solver.BCFW, solver.FW, solver.CuttingPlane} {
+	simple("cp", solver.Config{Lambda: 0.05, Algorithm: run.CuttingPlane, GapEvery: 1}, run.Stop{Passes: 12})
+	simple("cp-gap-stop", solver.Config{Lambda: 0.1, Algorithm: run.CuttingPlane, CPTol: 0.01, GapEvery: 2}, run.Stop{Passes: 40, Gap: 1e-3})
+	for _, alg := range []run.Algorithm{run.BCFW, run.FW, run.CuttingPlane} {
 		cfg := solver.Config{Lambda: 0.05, Algorithm: alg, GapEvery: 2, Seed: 5}
 		add("approx-"+alg.String(), func(t *testing.T, r *record, workers int) {
 			p := must(oracles.WithAccuracy(chain(), 0.5))
@@ -264,7 +264,7 @@ func solverRuns() []goldenRun {
 		})
 	}
 	add("bcfw-multiclass", func(t *testing.T, r *record, workers int) {
-		runSolver(t, r, multiclass(1), solver.Config{Lambda: 0.02, Sampling: solver.GapSampling, Step: solver.Pairwise, GapEvery: 2, Seed: 1}, run.Stop{Passes: 10},
+		runSolver(t, r, multiclass(1), solver.Config{Lambda: 0.02, Sampling: run.GapSampling, Step: solver.Pairwise, GapEvery: 2, Seed: 1}, run.Stop{Passes: 10},
 			solver.WithWorkers(workers), solver.WithTest(multiclass(2)), solver.WithTrainLoss(true))
 	})
 	// The segmentation model bounds its pairwise weights (a box of its own).
@@ -273,17 +273,17 @@ func solverRuns() []goldenRun {
 	})
 	add("bcfw-factorgraph-exact", func(t *testing.T, r *record, workers int) {
 		p := must(factorgraph.NewExact(loopy(t, 10, 3), 0))
-		runSolver(t, r, p, solver.Config{Lambda: 0.1, Sampling: solver.Permutation, GapEvery: 2, Seed: 2}, run.Stop{Passes: 8}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.Config{Lambda: 0.1, Sampling: run.Permutation, GapEvery: 2, Seed: 2}, run.Stop{Passes: 8}, solver.WithWorkers(workers))
 	})
 	add("fork", func(t *testing.T, r *record, workers int) {
 		cfg := solver.Config{Lambda: 0.05, Step: solver.Pairwise, GapEvery: 2, Seed: 3}
 		s := runSolver(t, r, chain(), cfg, run.Stop{Passes: 4}, solver.WithWorkers(workers))
 		for _, change := range []func(c *solver.Config){
-			func(c *solver.Config) { c.Sampling, c.Cache.Enabled = solver.GapSampling, true },
+			func(c *solver.Config) { c.Sampling, c.Cache.Enabled = run.GapSampling, true },
 			func(c *solver.Config) { c.Lambda, c.Step, c.Averaging = 0.02, solver.Away, true },
 			func(c *solver.Config) {
 				c.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 10}
-				c.Cache.Enabled, c.Sampling = false, solver.Permutation
+				c.Cache.Enabled, c.Sampling = false, run.Permutation
 			},
 		} {
 			c := s.Config()
@@ -294,7 +294,7 @@ func solverRuns() []goldenRun {
 		}
 	})
 	add("setlambda", func(t *testing.T, r *record, workers int) {
-		s := runSolver(t, r, chain(), solver.Config{Lambda: 0.1, Sampling: solver.GapSampling, Averaging: true, GapEvery: 2, Seed: 3}, run.Stop{Passes: 5}, solver.WithWorkers(workers))
+		s := runSolver(t, r, chain(), solver.Config{Lambda: 0.1, Sampling: run.GapSampling, Averaging: true, GapEvery: 2, Seed: 3}, run.Stop{Passes: 5}, solver.WithWorkers(workers))
 		for _, l := range []float64{0.05, 0.01} {
 			if err := s.SetLambda(l); err != nil {
 				t.Fatal(err)
@@ -341,9 +341,9 @@ func boxFor(d int) *solver.Box {
 
 func softRuns() []goldenRun {
 	var runs []goldenRun
-	for _, smp := range []soft.Sampling{soft.Uniform, soft.Permutation, soft.GapSampling, soft.ExamplePermutation} {
+	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
 		cfg := soft.Config{Lambda: 0.1, Rho: 0.5, Sampling: smp, GapEvery: 2, Seed: 4}
-		if smp == soft.GapSampling {
+		if smp == run.GapSampling {
 			cfg.TraceEvery = 1
 		}
 		runs = append(runs, goldenRun{"soft-" + smp.String(), func(t *testing.T, r *record, workers int) {
@@ -360,7 +360,7 @@ func softRuns() []goldenRun {
 	}
 	runs = append(runs, goldenRun{"soft-multilabel", func(t *testing.T, r *record, workers int) {
 		m := must(gendata.MultiLabel(12, 4, 3, 5))
-		s := must(soft.New(m, soft.Config{Lambda: 0.05, Rho: 2, Sampling: soft.ExamplePermutation, GapEvery: 2, Seed: 1}, soft.WithWorkers(workers)))
+		s := must(soft.New(m, soft.Config{Lambda: 0.05, Rho: 2, Sampling: run.ExamplePermutation, GapEvery: 2, Seed: 1}, soft.WithWorkers(workers)))
 		res := must(s.Run(context.Background(), run.Stop{Passes: 30, Gap: 1e-3}))
 		r.result(res)
 		r.points("trace", s.Trace())
@@ -381,11 +381,11 @@ func kernelRuns() []goldenRun {
 		opts []kernel.Option
 	}{
 		{"kernel-bcfw-linear", kernel.Config{Lambda: 0.02, GapEvery: 2, Seed: 1}, nil},
-		{"kernel-bcfw-rbf-gap-averaging", kernel.Config{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Sampling: solver.GapSampling, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 2},
+		{"kernel-bcfw-rbf-gap-averaging", kernel.Config{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Sampling: run.GapSampling, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 2},
 			[]kernel.Option{kernel.WithCache(1 << 20), kernel.WithTrainLoss(true), kernel.WithTest(multiclass(4))}},
-		{"kernel-bcfw-poly-perm-predefined", kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.Poly, Gamma: 0.5, Degree: 2, Coef0: 1}, Sampling: solver.Permutation, StepSize: solver.Predefined, GapEvery: 3, Seed: 3}, nil},
-		{"kernel-fw-rbf", kernel.Config{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Algorithm: solver.FW, GapEvery: 2}, nil},
-		{"kernel-fw-predefined-averaging", kernel.Config{Lambda: 0.02, Algorithm: solver.FW, StepSize: solver.Predefined, Averaging: true, GapEvery: 3}, []kernel.Option{kernel.WithTrainLoss(true)}},
+		{"kernel-bcfw-poly-perm-predefined", kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.Poly, Gamma: 0.5, Degree: 2, Coef0: 1}, Sampling: run.Permutation, StepSize: run.Predefined, GapEvery: 3, Seed: 3}, nil},
+		{"kernel-fw-rbf", kernel.Config{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Algorithm: run.FW, GapEvery: 2}, nil},
+		{"kernel-fw-predefined-averaging", kernel.Config{Lambda: 0.02, Algorithm: run.FW, StepSize: run.Predefined, Averaging: true, GapEvery: 3}, []kernel.Option{kernel.WithTrainLoss(true)}},
 	} {
 		runs = append(runs, goldenRun{tc.name, func(t *testing.T, r *record, workers int) {
 			s := must(kernel.New(multiclass(3), tc.cfg, append([]kernel.Option{kernel.WithWorkers(workers)}, tc.opts...)...))

@@ -1,0 +1,119 @@
+package run
+
+import "fmt"
+
+// The settings below are shared by the solver families: each family's
+// Config holds the ones that apply to it, and its New refuses the values it
+// does not implement with a one-line error that says what to use instead.
+
+// Algorithm selects the optimizer of a family that has several.
+type Algorithm int
+
+const (
+	// BCFW is block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013,
+	// Alg. 4) and its variants of Osokin et al. (2016): gap sampling,
+	// pairwise and away steps, caching, box constraints.
+	BCFW Algorithm = iota
+	// FW is batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. 2; with box
+	// constraints Osokin et al. 2016, Alg. 8).
+	FW
+	// SSG is the stochastic subgradient method with the Pegasos step size
+	// 1/(lambda (k+1)) (Lacoste-Julien et al. 2013, Sec. 6).
+	SSG
+	// CuttingPlane is the 1-slack cutting-plane method (Joachims et al.
+	// 2009) as fully corrective Frank-Wolfe (Lacoste-Julien et al. 2013,
+	// Sec. 4): a batch method like FW whose step re-optimizes the dual over
+	// every vertex (aggregated plane) seen so far.
+	CuttingPlane
+)
+
+// Sampling selects how a block-coordinate method picks its next block.
+type Sampling int
+
+const (
+	// Uniform draws a block uniformly at random (with replacement).
+	Uniform Sampling = iota
+	// Permutation visits the blocks in a fresh random order every pass.
+	Permutation
+	// GapSampling draws block i with probability proportional to its last
+	// computed block gap; blocks never visited come first (Osokin et al.
+	// 2016, Alg. 2).
+	GapSampling
+	// ExamplePermutation is for the soft solver (package solver/soft),
+	// whose blocks are the (example, node) pairs of Meshi et al. (2015):
+	// every pass visits every block once, the examples in a fresh random
+	// order and each example's blocks one after another in a fresh random
+	// order, so that a step finds its example's state in the cache. For
+	// whole examples it would be Permutation, which the example-level
+	// solvers ask for instead.
+	ExamplePermutation
+)
+
+// StepSize selects how the length of a Frank-Wolfe step is chosen.
+type StepSize int
+
+const (
+	// LineSearch uses the exact line search of the quadratic dual.
+	LineSearch StepSize = iota
+	// Predefined uses gamma = 2n/(k+2n) for BCFW and 2/(k+2) for FW.
+	Predefined
+)
+
+func (a Algorithm) String() string {
+	switch a {
+	case BCFW:
+		return "bcfw"
+	case FW:
+		return "fw"
+	case SSG:
+		return "ssg"
+	case CuttingPlane:
+		return "cp"
+	}
+	return fmt.Sprintf("Algorithm(%d)", int(a))
+}
+
+func (s Sampling) String() string {
+	switch s {
+	case Uniform:
+		return "uniform"
+	case Permutation:
+		return "perm"
+	case GapSampling:
+		return "gap"
+	case ExamplePermutation:
+		return "example-perm"
+	}
+	return fmt.Sprintf("Sampling(%d)", int(s))
+}
+
+func (s StepSize) String() string {
+	switch s {
+	case LineSearch:
+		return "line"
+	case Predefined:
+		return "predefined"
+	}
+	return fmt.Sprintf("StepSize(%d)", int(s))
+}
+
+// ParseAlgorithm parses "bcfw", "fw", "ssg" or "cp".
+func ParseAlgorithm(s string) (Algorithm, error) {
+	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane} {
+		if a.String() == s {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg or cp)", s)
+}
+
+// ParseSampling parses "uniform", "perm", "gap" or "example-perm" (the
+// last for the soft solver only).
+func ParseSampling(s string) (Sampling, error) {
+	for _, v := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm, gap, or example-perm for the soft solver)", s)
+}
