@@ -42,7 +42,7 @@
 //   - Relaxed: Meshi's "LP-hard" problem, the relaxation of eq. 3 over the
 //     local marginal polytope (eq. 4). Its labelings encode vertices mu of
 //     the polytope, its max oracle solves the LP relaxation of
-//     loss-augmented MAP with package simplex.
+//     loss-augmented MAP with package lp (inference/lp).
 //   - Rounded: labelings are assignments; the max oracle and Predict solve
 //     the LP and round it (Meshi Sec. 6, "a simple rounding scheme"). It is
 //     oracles.Approximate, its Exact view certifying gaps.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/fwstruct/fwstruct/factorgraph/simplex"
+	"github.com/fwstruct/fwstruct/inference/lp"
 )
 
 // Factor is a factor of a graph as given to NewGraph: the variables of its
@@ -65,7 +65,7 @@ type Graph struct {
 	ppos   []int32 // per factor node: position of its parent in its scope
 
 	lpOnce sync.Once
-	lp     *simplex.LP
+	lp     *lp.Program
 	lpErr  error
 }
 

@@ -5,12 +5,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fwstruct/fwstruct/factorgraph/simplex"
+	"github.com/fwstruct/fwstruct/inference/lp"
 )
 
 // LocalPolytope returns the local marginal polytope of g (Meshi et al. 2015,
 // eq. 4) as the standard-form program {mu >= 0 : A mu = b} that package
-// simplex solves, with one column per (node, state) in the flat table
+// lp (inference/lp) solves, with one column per (node, state) in the flat table
 // layout of g (TableOffset), and rows
 //
 //   - sum_s mu_i(s) = 1 for every variable i;
@@ -22,10 +22,10 @@ import (
 // The factors' own normalization follows from these rows. The phase I of
 // the program is run once per graph and cached, so that every example of
 // the same shape reuses it.
-func (g *Graph) LocalPolytope() (*simplex.LP, error) {
+func (g *Graph) LocalPolytope() (*lp.Program, error) {
 	g.lpOnce.Do(func() {
 		A, b := g.LocalPolytopeProgram()
-		g.lp, g.lpErr = simplex.New(A, b)
+		g.lp, g.lpErr = lp.New(A, b)
 		if g.lpErr != nil {
 			g.lpErr = fmt.Errorf("factorgraph: local polytope: %w", g.lpErr)
 		}
@@ -82,10 +82,10 @@ func (g *Graph) LocalPolytopeProgram() (A *mat.Dense, b []float64) {
 // solveLP maximizes sum_alpha sum_s tab[alpha][s] mu_alpha(s) over the
 // local polytope of g, writing a maximizing vertex into ws.mu (flat like
 // tab) and returning the solver's report (Objective is the maximum).
-func solveLP(g *Graph, tab []float64, ws *work) (simplex.Result, error) {
-	lp, err := g.LocalPolytope()
+func solveLP(g *Graph, tab []float64, ws *work) (lp.Result, error) {
+	prog, err := g.LocalPolytope()
 	if err != nil {
-		return simplex.Result{}, err
+		return lp.Result{}, err
 	}
 	n := g.TableLen()
 	ws.aux = grow(ws.aux, n)
@@ -93,7 +93,7 @@ func solveLP(g *Graph, tab []float64, ws *work) (simplex.Result, error) {
 	for k, v := range tab[:n] {
 		ws.aux[k] = -v
 	}
-	res, err := lp.Solve(ws.aux, ws.mu, &ws.lpws)
+	res, err := prog.Solve(ws.aux, ws.mu, &ws.lpws)
 	res.Objective = -res.Objective
 	return res, err
 }

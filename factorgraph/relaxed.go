@@ -25,7 +25,7 @@ var ErrFractional = errors.New("factorgraph: LP vertex not representable with th
 // mu_alpha(s) Delta_alpha(s), both linear in mu.
 //
 // The max oracle solves the LP relaxation of loss-augmented MAP with
-// package simplex and returns an optimal vertex. For graphs of binary
+// package lp (inference/lp) and returns an optimal vertex. For graphs of binary
 // variables and factors of at most two variables every vertex of the local
 // polytope is half-integral (Padberg 1989, "The boolean quadric polytope:
 // some characteristics, facets and relatives", Math. Programming 45,

@@ -374,7 +374,7 @@ func TestRelaxedFractional(t *testing.T) {
 }
 
 // TestLocalPolytopeAgainstGonum solves the local-polytope LPs of random
-// graphs with package simplex and with gonum's lp.Simplex (an independent
+// graphs with package lp and with gonum's lp.Simplex (an independent
 // implementation) and compares the optimal values.
 func TestLocalPolytopeAgainstGonum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))

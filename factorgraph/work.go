@@ -1,7 +1,7 @@
 package factorgraph
 
 import (
-	"github.com/fwstruct/fwstruct/factorgraph/simplex"
+	"github.com/fwstruct/fwstruct/inference/lp"
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
@@ -16,7 +16,7 @@ type work struct {
 	dir  []int8    // Gray-code directions
 	msg  []float64 // one max-sum message
 	acc  oracles.Accumulator
-	lpws simplex.Workspace
+	lpws lp.Workspace
 }
 
 // grow returns s resized to n entries, reallocating when too small.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
-	"github.com/fwstruct/fwstruct/factorgraph/simplex"
+	"github.com/fwstruct/fwstruct/inference/lp"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 )
@@ -131,11 +131,11 @@ func yeastCosts(m *factorgraph.Model, i int, w []float64) []float64 {
 }
 
 // BenchmarkYeastSimplex solves the local-polytope LPs of Yeast examples
-// with package simplex and reports the phase II pivots per solve and how
+// with package lp and reports the phase II pivots per solve and how
 // many of them are degenerate.
 func BenchmarkYeastSimplex(b *testing.B) {
 	m := yeast(b)
-	lp, err := m.Graph(0).LocalPolytope()
+	prog, err := m.Graph(0).LocalPolytope()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,12 +144,12 @@ func BenchmarkYeastSimplex(b *testing.B) {
 	for k := range costs {
 		costs[k] = yeastCosts(m, k*m.Len()/len(costs), w)
 	}
-	x := make([]float64, lp.Cols())
-	var ws simplex.Workspace
+	x := make([]float64, prog.Cols())
+	var ws lp.Workspace
 	var pivots, degenerate, n float64
 	k := 0
 	for b.Loop() {
-		res, err := lp.Solve(costs[k], x, &ws)
+		res, err := prog.Solve(costs[k], x, &ws)
 		if err != nil {
 			b.Fatal(err)
 		}

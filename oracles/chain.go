@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/fwstruct/fwstruct/inference/chain"
 )
 
 // Sequence is one example of a chain model: a feature vector for every
@@ -33,7 +35,8 @@ type Sequence struct {
 //
 // The loss is the Hamming distance normalized by the length,
 // L_i(y) = (1/T) sum_t [y_t != y_{i,t}]; the max oracle is the Viterbi
-// algorithm on the loss-augmented scores and Predict is plain Viterbi. Both
+// algorithm (chain.Viterbi, package inference/chain) on the loss-augmented
+// scores and Predict is plain Viterbi. Both
 // are allocation-free in steady state.
 type Chain struct {
 	numLabels   int
@@ -369,6 +372,14 @@ func axpy(dst []float64, a float64, x []float64) {
 	floats.AddScaled(dst, a, x)
 }
 
+// viterbi maximizes the chain score of the first T positions of the unary
+// table ws.theta under the transition weights of w (chain.Viterbi).
+func (c *Chain) viterbi(ws *chainWork, T int, w []float64, dst []int32) ([]int32, float64) {
+	K := c.numLabels
+	trans := w[c.numFeatures*K : c.numFeatures*K+K*K]
+	return chain.Viterbi(ws.theta[:T*K], trans, K, ws.delta, dst)
+}
+
 // score returns the chain score of y given the unary table theta.
 func (c *Chain) score(theta []float64, y []int32, w []float64) float64 {
 	K := c.numLabels
@@ -381,58 +392,6 @@ func (c *Chain) score(theta []float64, y []int32, w []float64) float64 {
 		}
 	}
 	return s
-}
-
-// viterbi maximizes sum_t theta[t][y_t] + sum_t trans[y_t][y_{t+1}] and
-// writes the maximizer into dst. The forward pass keeps only the max-sum
-// messages delta_t (its inner max-plus loop runs in SIMD on amd64); the
-// backward pass recovers the argmax of each step by recomputing the same
-// sums, so the returned labeling attains the returned maximum exactly.
-func (c *Chain) viterbi(ws *chainWork, T int, w []float64, dst []int32) ([]int32, float64) {
-	K := c.numLabels
-	trans := w[c.numFeatures*K : c.numFeatures*K+K*K]
-	theta := ws.theta[:T*K]
-	delta := ws.delta[:T*K]
-	copy(delta[:K], theta[:K])
-	for t := 1; t < T; t++ {
-		prev := delta[(t-1)*K : t*K]
-		cur := delta[t*K : t*K+K]
-		for l := range cur {
-			cur[l] = math.Inf(-1)
-		}
-		for k, dk := range prev {
-			maxPlusRow(cur, trans[k*K:k*K+K], dk)
-		}
-		un := theta[t*K : t*K+K]
-		un = un[:len(cur)]
-		for l, u := range un {
-			cur[l] += u
-		}
-	}
-	last := delta[(T-1)*K : T*K]
-	best, arg := math.Inf(-1), 0
-	for k, v := range last {
-		if v > best {
-			best, arg = v, k
-		}
-	}
-	if cap(dst) < T {
-		dst = make([]int32, T)
-	}
-	dst = dst[:T]
-	dst[T-1] = int32(arg)
-	for t := T - 1; t > 0; t-- {
-		prev := delta[(t-1)*K : t*K]
-		l := int(dst[t])
-		bestK, bestV := 0, math.Inf(-1)
-		for k, dk := range prev {
-			if v := dk + trans[k*K+l]; v > bestV {
-				bestK, bestV = k, v
-			}
-		}
-		dst[t-1] = int32(bestK)
-	}
-	return dst, best
 }
 
 // ForEachLabeling enumerates the K^T labelings of example i.

@@ -1,4 +1,4 @@
-// Package simplex solves linear programs in standard form,
+// Package lp solves linear programs in standard form,
 //
 //	minimize cᵀx  subject to  A x = b,  x >= 0,
 //
@@ -10,16 +10,21 @@
 // It is built for many linear programs that share A and b and differ in c,
 // such as the LP relaxations of MAP inference over the local marginal
 // polytope that a max oracle solves once per example and call (Meshi et al.
-// 2015, eq. 4): New runs phase I once, keeps the canonical tableau of a
-// feasible basis and drops redundant rows; every Solve copies that tableau
-// and runs phase II only, without allocating (given a reused Workspace).
-// A returned solution is a basic feasible solution, i.e. a vertex of the
-// polytope {x >= 0 : A x = b}.
+// 2015, eq. 4; the Relaxed and Rounded views of package factorgraph, whose
+// Graph.LocalPolytope builds the program): New runs phase I once, keeps
+// the canonical tableau of a feasible basis and drops redundant rows; every
+// Solve copies that tableau and runs phase II only, without allocating
+// (given a reused Workspace). A returned solution is a basic feasible
+// solution, i.e. a vertex of the polytope {x >= 0 : A x = b}.
 //
 // gonum.org/v1/gonum/optimize/convex/lp.Simplex solves the same problems and
 // is the reference this package is tested against; it refactors the basis
 // from scratch at every pivot (three dense LU solves), which makes it about
 // three orders of magnitude slower on the 287 x 392 local-polytope LPs of
-// the Yeast multi-label model (see the package benchmarks), and it has no
-// way to reuse a phase I across problems.
-package simplex
+// the Yeast multi-label model (see BenchmarkYeastSimplex and
+// BenchmarkYeastGonumLP in package factorgraph), and it has no way to
+// reuse a phase I across problems.
+//
+// Like every package under inference, it knows nothing of features,
+// losses or solvers.
+package lp

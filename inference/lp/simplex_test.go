@@ -1,4 +1,4 @@
-package simplex
+package lp
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
+	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // randomLP returns a bounded feasible program: m random rows (entries in
@@ -79,7 +79,7 @@ func TestSolveAgainstGonum(t *testing.T) {
 		}
 		// gonum needs A of full row rank; random rows may be dependent,
 		// then it reports an error and the trial is not compared.
-		want, _, gerr := lp.Simplex(c, A, b, 1e-10, nil)
+		want, _, gerr := gonumlp.Simplex(c, A, b, 1e-10, nil)
 		if gerr != nil {
 			continue
 		}

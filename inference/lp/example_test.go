@@ -1,11 +1,11 @@
-package simplex_test
+package lp_test
 
 import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fwstruct/fwstruct/factorgraph/simplex"
+	"github.com/fwstruct/fwstruct/inference/lp"
 )
 
 // Two programs sharing their constraints: phase I runs once, in New.
@@ -15,14 +15,14 @@ func Example() {
 		1, 1, 1,
 		1, -1, 0,
 	})
-	lp, err := simplex.New(A, []float64{1, 0})
+	p, err := lp.New(A, []float64{1, 0})
 	if err != nil {
 		panic(err)
 	}
 	x := make([]float64, 3)
-	var ws simplex.Workspace
+	var ws lp.Workspace
 	for _, c := range [][]float64{{-1, -1, 0}, {0, 0, -1}} {
-		res, err := lp.Solve(c, x, &ws)
+		res, err := p.Solve(c, x, &ws)
 		fmt.Printf("min %v.x = %.2f at x = %.2f (%v)\n", c, res.Objective, x, err)
 	}
 	// Output:

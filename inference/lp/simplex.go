@@ -1,4 +1,4 @@
-package simplex
+package lp
 
 import (
 	"errors"
@@ -11,10 +11,10 @@ import (
 
 // Errors returned by New and Solve.
 var (
-	ErrInfeasible     = errors.New("simplex: the problem is infeasible")
-	ErrUnbounded      = errors.New("simplex: the problem is unbounded")
-	ErrIterationLimit = errors.New("simplex: iteration limit reached")
-	ErrNotFinite      = errors.New("simplex: non-finite input")
+	ErrInfeasible     = errors.New("lp: the problem is infeasible")
+	ErrUnbounded      = errors.New("lp: the problem is unbounded")
+	ErrIterationLimit = errors.New("lp: iteration limit reached")
+	ErrNotFinite      = errors.New("lp: non-finite input")
 )
 
 // Tolerances of the pivoting rules. Entries of the constraint matrix are
@@ -34,10 +34,10 @@ const (
 	blandAfter = 50
 )
 
-// LP is a linear program in standard form whose phase I is done: the
+// Program is a linear program in standard form whose phase I is done: the
 // canonical tableau of a feasible basis, to be reused by every Solve. It is
 // immutable and safe for concurrent use.
-type LP struct {
+type Program struct {
 	m, n  int       // rows kept (redundant rows dropped), columns
 	tab   []float64 // m rows of n+1 entries: B⁻¹A | B⁻¹b
 	basis []int32   // basic column of each row
@@ -48,13 +48,13 @@ type LP struct {
 // entries), finds a feasible basis by phase I (artificial variables,
 // minimizing their sum) and drops the rows that are linear combinations of
 // others. It returns ErrInfeasible when no x >= 0 satisfies A x = b.
-func New(A mat.Matrix, b []float64) (*LP, error) {
+func New(A mat.Matrix, b []float64) (*Program, error) {
 	m, n := A.Dims()
 	if len(b) != m {
-		return nil, fmt.Errorf("simplex: A has %d rows but b has %d entries", m, len(b))
+		return nil, fmt.Errorf("lp: A has %d rows but b has %d entries", m, len(b))
 	}
 	if m == 0 || n == 0 {
-		return nil, fmt.Errorf("simplex: empty problem (%d x %d)", m, n)
+		return nil, fmt.Errorf("lp: empty problem (%d x %d)", m, n)
 	}
 	// Phase I tableau: [A | I | b] with rows negated where b < 0, so that
 	// the artificial variables (columns n..n+m-1) form a feasible basis.
@@ -89,7 +89,7 @@ func New(A mat.Matrix, b []float64) (*LP, error) {
 		t.d[w-1] -= row[w-1]
 	}
 	if _, err := t.run(1, 100*(m+n)+1000); err != nil {
-		return nil, fmt.Errorf("simplex: phase I: %w", err)
+		return nil, fmt.Errorf("lp: phase I: %w", err)
 	}
 	if obj := -t.d[w-1]; obj > feasTol*math.Max(1, floats.Norm(b, 1)) {
 		return nil, fmt.Errorf("%w (phase I ends with infeasibility %.3g)", ErrInfeasible, obj)
@@ -116,7 +116,7 @@ func New(A mat.Matrix, b []float64) (*LP, error) {
 		}
 		t.pivot(i, q)
 	}
-	p := &LP{n: n, rows: m}
+	p := &Program{n: n, rows: m}
 	for i := 0; i < m; i++ {
 		if !keep[i] {
 			continue
@@ -132,10 +132,10 @@ func New(A mat.Matrix, b []float64) (*LP, error) {
 
 // Rows returns the number of rows of the original A and the number kept
 // after dropping redundant ones.
-func (p *LP) Rows() (original, kept int) { return p.rows, p.m }
+func (p *Program) Rows() (original, kept int) { return p.rows, p.m }
 
 // Cols returns the number of columns n.
-func (p *LP) Cols() int { return p.n }
+func (p *Program) Cols() int { return p.n }
 
 // Workspace holds the scratch storage of Solve; reuse one per goroutine to
 // solve without allocating.
@@ -157,9 +157,9 @@ type Result struct {
 // Cols()). ws may be nil (then Solve allocates). It returns ErrUnbounded
 // when cᵀx has no lower bound and ErrIterationLimit if the pivots do not
 // end (x then holds the last vertex visited).
-func (p *LP) Solve(c []float64, x []float64, ws *Workspace) (Result, error) {
+func (p *Program) Solve(c []float64, x []float64, ws *Workspace) (Result, error) {
 	if len(c) != p.n || len(x) != p.n {
-		return Result{}, fmt.Errorf("simplex: c and x have %d and %d entries, want %d", len(c), len(x), p.n)
+		return Result{}, fmt.Errorf("lp: c and x have %d and %d entries, want %d", len(c), len(x), p.n)
 	}
 	if ws == nil {
 		ws = new(Workspace)

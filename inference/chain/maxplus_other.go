@@ -1,5 +1,5 @@
 //go:build !amd64 || purego
 
-package oracles
+package chain
 
 func maxPlusRow(dst, row []float64, a float64) { maxPlusRowGeneric(dst, row, a) }

@@ -1,4 +1,4 @@
-package oracles
+package chain
 
 // maxPlusRowGeneric performs dst[l] = max(dst[l], a + row[l]) for every l
 // in dst; row must be at least as long as dst. It is the portable version of

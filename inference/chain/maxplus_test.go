@@ -1,4 +1,4 @@
-package oracles
+package chain
 
 import (
 	"math"

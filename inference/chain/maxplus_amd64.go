@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package oracles
+package chain
 
 // maxPlusRow performs dst[l] = max(dst[l], a + row[l]) for every l in dst
 // with SSE2 (part of every amd64 CPU); row must be at least as long as dst

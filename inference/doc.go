@@ -1,0 +1,28 @@
+// Package inference is the home of the inference algorithms that the
+// structured models call: maximizations (and, later, marginals) over
+// discrete labelings, on graphs and tables of scores. It holds no code
+// itself; its subpackages are the algorithms.
+//
+// fwstruct is built in layers, each knowing only the ones below it:
+//
+//   - models: package oracles (the oracles.Problem interface, chains,
+//     multi-class, graph-cut segmentation) and package factorgraph (models
+//     over factor graphs and their exact, LP-relaxed and rounded views)
+//     turn weights into tables of scores and call inference;
+//   - inference (the subpackages of this directory) works on those graphs
+//     and tables only: it knows nothing of features, losses, oracles or
+//     solvers;
+//   - solvers: package solver (BCFW and its variants), solver/soft and
+//     solver/kernel, over solver/run, train on models through
+//     oracles.Problem (or, for solver/soft, a factorgraph.Model);
+//   - presentation: viz, ssvmnb (the notebook API, used by the notebooks)
+//     and cmd/fwstruct.
+//
+// The packages:
+//
+//   - chain: Viterbi on chains (oracles.Chain);
+//   - lp: the simplex method for the LP relaxations over the local
+//     polytope (factorgraph.Relaxed and factorgraph.Rounded);
+//   - maxflow: Boykov-Kolmogorov max-flow / min-cut (the graph-cut oracle
+//     of oracles.Segmentation).
+package inference
