@@ -23,6 +23,8 @@
 //   - chain: Viterbi on chains (oracles.Chain);
 //   - lp: the simplex method for the LP relaxations over the local
 //     polytope (factorgraph.Relaxed and factorgraph.Rounded);
+//   - matching: maximum-weight bipartite matching (the Hungarian method;
+//     the decoding of word alignments);
 //   - maxflow: Boykov-Kolmogorov max-flow / min-cut (the graph-cut oracle
 //     of oracles.Segmentation).
 package inference
