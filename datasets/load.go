@@ -44,10 +44,13 @@ type Options struct {
 	// Horses configures the Weizmann horses (LoadHorses); its Path
 	// defaults to Path.
 	Horses HorsesOptions
+	// Hansards configures the word-alignment data (LoadHansards); its
+	// Path defaults to Path.
+	Hansards HansardsOptions
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "svmlight", "csv"}
+var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "hansards", "svmlight", "csv"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
@@ -56,7 +59,8 @@ var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "sv
 // corpus by path; see LoadConll), "yeast" (the MULAN Yeast dataset, as exact
 // views of its multi-label factor-graph models; see LoadMULAN), "horses"
 // (the Weizmann horses as graph-cut segmentation problems; see LoadHorses),
-// or a generic format read from the file opt.Path and its test file:
+// "hansards" (English-French word alignment as bipartite matchings; see
+// LoadHansards), or a generic format read from the file opt.Path and its test file:
 // "svmlight" (LoadSVMLight) or "csv" (LoadCSV), as Crammer-Singer multiclass
 // problems. The name may also be a path to a data file or folder, whose
 // dataset or format Recognize tells; the path is then used as opt.Path is.
@@ -81,6 +85,8 @@ func Load(name string, opt Options) (train, test oracles.Problem, err error) {
 			return nil, nil, err
 		}
 		return h.Train, h.Test, nil
+	case "hansards":
+		return loadHansardsData(opt)
 	case "synthetic":
 		if opt.Path != "" {
 			return nil, nil, fmt.Errorf("synthetic data is generated, not read: drop the path %s", opt.Path)
@@ -147,6 +153,8 @@ func dataPath(ds Dataset, explicit string) (string, error) {
 // letter.data*, "usps" for zip.* or a folder holding zip.train*, "mulan" for
 // name-train.arff or a folder holding one (and "yeast" for a folder holding
 // the Yeast files), "horses" for a folder holding gray/ and figure_ground/,
+// "hansards" for a folder holding test.e, test.f and test.wa.nonullalign (or
+// hansards/ with them),
 // "conll" for a folder holding train.txt[.gz] and
 // test.txt[.gz], "csv" for a
 // name ending in .csv (before an optional .gz), "svmlight" for .svm,
@@ -181,6 +189,9 @@ func Recognize(path string) (string, error) {
 		if _, err := LocateHorses(path); err == nil {
 			return "horses", nil
 		}
+		if _, err := LocateHansards(path); err == nil {
+			return "hansards", nil
+		}
 	case strings.HasSuffix(stem, ".csv"):
 		return "csv", nil
 	case slices.ContainsFunc([]string{".svm", ".svmlight", ".libsvm", ".scale"}, func(ext string) bool { return strings.HasSuffix(stem, ext) }):
@@ -190,7 +201,7 @@ func Recognize(path string) (string, error) {
 			return kind, nil
 		}
 	}
-	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, horses gray/ and figure_ground/, CoNLL train.txt[.gz] and test.txt[.gz], svmlight, column-format, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
+	return "", fmt.Errorf("dataset %q: cannot tell its format from its name or first line (OCR letter.data[.gz], USPS zip.train[.gz] and zip.test[.gz], MULAN name-train.arff, horses gray/ and figure_ground/, Hansards test.e, test.f and test.wa.nonullalign, CoNLL train.txt[.gz] and test.txt[.gz], svmlight, column-format, csv); name it, e.g. fwstruct --data svmlight --data-path FILE", path)
 }
 
 // sniffFormat returns "svmlight" or "csv" from the first data line of the

@@ -1,0 +1,379 @@
+package datasets
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fwstruct/fwstruct/oracles"
+)
+
+// The files of the Hansards word-alignment data in its folder (see
+// LocateHansards).
+const (
+	HansardsEnglish = "test.e"              // the gold English sentences
+	HansardsFrench  = "test.f"              // the gold French sentences (Latin-1)
+	HansardsLinks   = "test.wa.nonullalign" // their sure and possible links
+	HansardsPairs   = "10k.fr-en.gz"        // the unaligned pairs, "fr ||| en", gzip-compressed or not
+)
+
+// HansardsTraining selects the training set of LoadHansards.
+type HansardsTraining int
+
+const (
+	// HansardsGold trains on the first gold sentence pairs (1-100, as
+	// Taskar et al. 2005) and tests on the others (101-447: the "347
+	// Gold test examples" of Lacoste-Julien et al. 2013).
+	HansardsGold HansardsTraining = iota
+	// HansardsIntersected trains on unaligned pairs (the first 5,000 of
+	// the 10,000, the n of Lacoste-Julien et al. 2013) whose labels are
+	// NOT human: they are the intersection of the two directional IBM
+	// Model 1 Viterbi alignments trained here on the 10,000 pairs, as sure
+	// links. The paper's 5,000 training examples were not public; this is
+	// a stand-in of the same size for the optimization figures. The test
+	// set is the same 347 gold pairs.
+	HansardsIntersected
+)
+
+// String returns "gold" or "intersected".
+func (t HansardsTraining) String() string {
+	switch t {
+	case HansardsGold:
+		return "gold"
+	case HansardsIntersected:
+		return "intersected"
+	}
+	return fmt.Sprintf("HansardsTraining(%d)", int(t))
+}
+
+// ParseHansardsTraining parses "gold" or "intersected".
+func ParseHansardsTraining(s string) (HansardsTraining, error) {
+	switch s {
+	case "gold":
+		return HansardsGold, nil
+	case "intersected":
+		return HansardsIntersected, nil
+	}
+	return 0, fmt.Errorf("unknown Hansards training set %q (want gold or intersected)", s)
+}
+
+// HansardsOptions configures LoadHansards. The zero value is the setting
+// of Taskar et al. (2005): train on gold pairs 1-100, test on 101-447.
+type HansardsOptions struct {
+	// Path is the folder of the data (or a data root holding hansards/,
+	// or one of the files), used as given; empty means $FWSTRUCT_DATA,
+	// then the user cache (see LocateHansards).
+	Path string
+	// Training selects the training set (default HansardsGold).
+	Training HansardsTraining
+	// TrainGold is the number of gold pairs trained on, the first ones;
+	// the others are the test set. Zero means 100.
+	TrainGold int
+	// Intersected is the number of unaligned pairs of the
+	// HansardsIntersected training set, the first ones; zero means 5,000.
+	Intersected int
+	// IBM1Iterations is the number of EM iterations of the IBM Model 1
+	// aligners; zero means 5.
+	IBM1Iterations int
+}
+
+func (o HansardsOptions) withDefaults() HansardsOptions {
+	if o.TrainGold == 0 {
+		o.TrainGold = 100
+	}
+	if o.Intersected == 0 {
+		o.Intersected = 5000
+	}
+	if o.IBM1Iterations == 0 {
+		o.IBM1Iterations = 5
+	}
+	return o
+}
+
+// Hansards is the word-alignment data of the HLT-NAACL 2003 shared task
+// (English-French Canadian Hansards) as matching problems (Taskar,
+// Lacoste-Julien and Klein 2005; oracles.Matching).
+type Hansards struct {
+	// Dir is the folder the data was read from.
+	Dir string
+	// Gold holds the 447 gold-aligned pairs in file order.
+	Gold []AlignedPair
+	// TrainGold is the number of gold training pairs: Gold[:TrainGold]
+	// (the training set of HansardsGold, and where the Dice threshold of
+	// the baseline is chosen); the test pairs are Gold[TrainGold:].
+	TrainGold int
+	// GoldCopies is the number of leading lines of the unaligned pairs
+	// file that repeat the gold pairs (447 in 10k.fr-en.gz) and were left
+	// out of the statistics; Unaligned the number of pairs kept.
+	GoldCopies, Unaligned int
+	// Model holds the statistics of the unaligned pairs (Dice
+	// coefficients, IBM Model 1 in both directions) and computes the
+	// features of any sentence pair.
+	Model *AlignmentModel
+	// TrainPairs and TestPairs are the sentence pairs of Train and Test
+	// (for the HansardsIntersected training set, the pairs with their
+	// automatic labels as Sure links).
+	TrainPairs, TestPairs []AlignedPair
+	// Train and Test are the matching problems.
+	Train, Test *oracles.Matching
+}
+
+// LoadHansards reads the Hansards word-alignment data from the folder
+// LocateHansards finds, fits the alignment model on the unaligned pairs
+// (see AlignmentModel) and builds the training and test problems of
+// opt.Training. The leading lines of the unaligned pairs file that repeat
+// the gold pairs (in order, ignoring case) are left out of the statistics,
+// so that any corpus in these formats can be read, with or without such a
+// copy.
+func LoadHansards(opt HansardsOptions) (*Hansards, error) {
+	opt = opt.withDefaults()
+	dir, err := LocateHansards(opt.Path)
+	if err != nil {
+		return nil, err
+	}
+	gold, err := readHansardsGold(dir)
+	if err != nil {
+		return nil, err
+	}
+	if opt.TrainGold < 1 || opt.TrainGold >= len(gold) {
+		return nil, fmt.Errorf("hansards: %d gold training pairs requested, need between 1 and %d (the data has %d gold pairs)", opt.TrainGold, len(gold)-1, len(gold))
+	}
+	pairsPath := findHansardsPairs(dir)
+	if pairsPath == "" {
+		return nil, fmt.Errorf("hansards: %s holds no %s (or %s)", dir, HansardsPairs, strings.TrimSuffix(HansardsPairs, ".gz"))
+	}
+	rc, err := openData("hansards", pairsPath)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := readParallel(rc, pairsPath)
+	rc.Close()
+	if err != nil {
+		return nil, err
+	}
+	copies := goldPrefix(pairs, gold)
+	unaligned := pairs[copies:]
+	if len(unaligned) == 0 {
+		return nil, fmt.Errorf("hansards: %s holds no sentence pairs beside the %d gold ones", pairsPath, copies)
+	}
+	model, err := newAlignmentModel(unaligned, opt.IBM1Iterations)
+	if err != nil {
+		return nil, fmt.Errorf("hansards: %w", err)
+	}
+	h := &Hansards{Dir: dir, Gold: gold, TrainGold: opt.TrainGold, GoldCopies: copies, Unaligned: len(unaligned), Model: model}
+	h.TestPairs = gold[opt.TrainGold:]
+	switch opt.Training {
+	case HansardsGold:
+		h.TrainPairs = gold[:opt.TrainGold]
+	case HansardsIntersected:
+		if opt.Intersected < 1 || opt.Intersected > len(unaligned) {
+			return nil, fmt.Errorf("hansards: %d intersected training pairs requested, need between 1 and %d (the unaligned pairs)", opt.Intersected, len(unaligned))
+		}
+		h.TrainPairs = make([]AlignedPair, opt.Intersected)
+		for i, p := range unaligned[:opt.Intersected] {
+			h.TrainPairs[i] = AlignedPair{ID: copies + i + 1, English: p.english, French: p.french, Sure: model.Intersection(p.english, p.french)}
+		}
+	default:
+		return nil, fmt.Errorf("hansards: unknown training set %v", opt.Training)
+	}
+	if h.Train, err = model.Problem(h.TrainPairs); err != nil {
+		return nil, fmt.Errorf("hansards: training set: %w", err)
+	}
+	if h.Test, err = model.Problem(h.TestPairs); err != nil {
+		return nil, fmt.Errorf("hansards: test set: %w", err)
+	}
+	return h, nil
+}
+
+// loadHansardsData is Load's entry for "hansards".
+func loadHansardsData(opt Options) (train, test oracles.Problem, err error) {
+	if opt.Hansards.Path == "" {
+		opt.Hansards.Path = opt.Path
+	}
+	h, err := LoadHansards(opt.Hansards)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h.Train, h.Test, nil
+}
+
+// goldPrefix returns the number of leading pairs that repeat the gold pairs
+// in order, comparing words without case.
+func goldPrefix(pairs []parallelPair, gold []AlignedPair) int {
+	n := 0
+	for n < len(pairs) && n < len(gold) && sameWords(pairs[n].english, gold[n].English) && sameWords(pairs[n].french, gold[n].French) {
+		n++
+	}
+	return n
+}
+
+func sameWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !strings.EqualFold(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// readHansardsGold reads the gold sentences and links of the folder dir
+// and checks that they agree: the same sentence numbers in the same order
+// in test.e and test.f, links of existing sentences within their lengths,
+// each listed once. Links to the NULL word (position 0) are dropped: a word
+// without a link is unaligned anyway.
+func readHansardsGold(dir string) ([]AlignedPair, error) {
+	read := func(name string) ([]snumSentence, error) {
+		path := filepath.Join(dir, name)
+		rc, err := openData("hansards", path)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		return readSnumSentences(rc, path)
+	}
+	en, err := read(HansardsEnglish)
+	if err != nil {
+		return nil, err
+	}
+	fr, err := read(HansardsFrench)
+	if err != nil {
+		return nil, err
+	}
+	enPath, frPath := filepath.Join(dir, HansardsEnglish), filepath.Join(dir, HansardsFrench)
+	for k := range min(len(en), len(fr)) {
+		if en[k].num != fr[k].num {
+			return nil, fmt.Errorf("hansards: %s:%d: sentence %d, but %s:%d is sentence %d (the two files must list the same sentences in the same order)",
+				frPath, fr[k].line, fr[k].num, enPath, en[k].line, en[k].num)
+		}
+	}
+	if len(en) != len(fr) {
+		return nil, fmt.Errorf("hansards: %s has %d sentences and %s %d", enPath, len(en), frPath, len(fr))
+	}
+	pairs := make([]AlignedPair, len(en))
+	index := make(map[int]int, len(en))
+	for k := range en {
+		pairs[k] = AlignedPair{ID: en[k].num, English: en[k].words, French: fr[k].words}
+		index[en[k].num] = k
+	}
+	linksPath := filepath.Join(dir, HansardsLinks)
+	rc, err := openData("hansards", linksPath)
+	if err != nil {
+		return nil, err
+	}
+	links, err := readWordLinks(rc, linksPath)
+	rc.Close()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[[3]int]int{}
+	for _, l := range links {
+		k, ok := index[l.sentence]
+		if !ok {
+			return nil, fmt.Errorf("hansards: %s:%d: sentence %d is not in %s", linksPath, l.line, l.sentence, enPath)
+		}
+		p := &pairs[k]
+		if l.english > len(p.English) || l.french > len(p.French) {
+			return nil, fmt.Errorf("hansards: %s:%d: link %d-%d outside sentence %d (%d English and %d French words)",
+				linksPath, l.line, l.english, l.french, l.sentence, len(p.English), len(p.French))
+		}
+		key := [3]int{l.sentence, l.english, l.french}
+		if prev, dup := seen[key]; dup {
+			return nil, fmt.Errorf("hansards: %s:%d: link %d-%d of sentence %d repeats line %d", linksPath, l.line, l.english, l.french, l.sentence, prev)
+		}
+		seen[key] = l.line
+		if l.english == 0 || l.french == 0 {
+			continue
+		}
+		link := [2]int32{int32(l.english - 1), int32(l.french - 1)}
+		if l.sure {
+			p.Sure = append(p.Sure, link)
+		} else {
+			p.Possible = append(p.Possible, link)
+		}
+	}
+	return pairs, nil
+}
+
+// findHansardsPairs returns the unaligned pairs file of dir, compressed or
+// not, or "".
+func findHansardsPairs(dir string) string {
+	for _, name := range []string{HansardsPairs, strings.TrimSuffix(HansardsPairs, ".gz")} {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// isHansardsDir reports whether dir holds the gold files.
+func isHansardsDir(dir string) bool {
+	for _, name := range []string{HansardsEnglish, HansardsFrench, HansardsLinks} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// LocateHansards returns the folder holding the Hansards word-alignment
+// data: test.e, test.f, test.wa.nonullalign and 10k.fr-en[.gz]. An
+// explicit path is the only place looked at: that folder, a data root
+// holding hansards/, or one of the files (then its folder). Without one,
+// it looks in $FWSTRUCT_DATA/hansards, then in the user cache
+// (CacheDir()/hansards). The data cannot be downloaded by fwstruct: the
+// error of a search that finds nothing says where to put it.
+func LocateHansards(explicit string) (string, error) {
+	find := func(dir string) (string, bool) {
+		for _, d := range []string{dir, filepath.Join(dir, "hansards")} {
+			if isHansardsDir(d) {
+				return d, true
+			}
+		}
+		return "", false
+	}
+	if explicit != "" {
+		fi, err := os.Stat(explicit)
+		if err != nil {
+			return "", fmt.Errorf("hansards: %w", err)
+		}
+		dir := explicit
+		if !fi.IsDir() {
+			dir = filepath.Dir(explicit)
+		}
+		if d, ok := find(dir); ok {
+			return d, nil
+		}
+		return "", fmt.Errorf("hansards: %s holds neither %s, %s and %s nor hansards/", explicit, HansardsEnglish, HansardsFrench, HansardsLinks)
+	}
+	var tried []string
+	if env := os.Getenv(EnvVar); env != "" {
+		if !isDir(env) {
+			return "", fmt.Errorf("$%s is %s, which is not a folder; set it to the folder holding the datasets or unset it", EnvVar, env)
+		}
+		if d, ok := find(env); ok {
+			return d, nil
+		}
+		tried = append(tried, env+" ($"+EnvVar+")")
+	} else {
+		tried = append(tried, "$"+EnvVar+" (not set)")
+	}
+	cache, err := CacheDir()
+	if err == nil {
+		if d, ok := find(cache); ok {
+			return d, nil
+		}
+		tried = append(tried, cache+" (user cache)")
+	}
+	where := "$" + EnvVar + "/hansards"
+	if cache != "" {
+		where += " or " + filepath.Join(cache, "hansards")
+	}
+	return "", fmt.Errorf("hansards: dataset %w (tried %s); fwstruct cannot download it: put the English-French data of the HLT-NAACL 2003 word-alignment shared task "+
+		"(%s, %s, %s and the unaligned pairs as %s, \"french ||| english\" a line) in %s", ErrNotFound, strings.Join(tried, ", "),
+		HansardsEnglish, HansardsFrench, HansardsLinks, HansardsPairs, where)
+}
