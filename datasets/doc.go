@@ -17,6 +17,14 @@
 //     problems, chains with sparse binary emissions (Osokin et al. 2016,
 //     App. I.2) that score predictions as the conlleval script does
 //     (ChunkEval) and show them as bracketed chunks (Chunking.Render).
+//   - English-French word alignment (the Hansards data of the HLT-NAACL
+//     2003 shared task): LoadHansards reads the gold pairs (sure and
+//     possible links) and the unaligned pairs, AlignmentModel computes Dice
+//     coefficients and IBM Model 1 on the latter and the link features of
+//     AlignmentFeatureNames, and the pairs become oracles.Matching problems
+//     (Taskar, Lacoste-Julien and Klein 2005) scored by the alignment error
+//     rate as the task's wa_eval_align.pl computes it; Hansards.Baselines
+//     are the Dice matching and the intersected IBM Model 1 alignments.
 //
 // # Your own data
 //
@@ -45,7 +53,8 @@
 // The project never ships the datasets. A path the user names (Options.Path,
 // an explicit argument of Locate, LoadOCR, LoadUSPS) is used as given, or the
 // load fails naming it: it never falls back to another copy of the data.
-// Without a path, Locate finds a named dataset (ocr, usps, conll, yeast) in $FWSTRUCT_DATA,
+// Without a path, Locate finds a named dataset (ocr, usps, conll, yeast;
+// LocateHansards and LocateHorses likewise) in $FWSTRUCT_DATA,
 // then in the user cache directory (CacheDir); $FWSTRUCT_DATA naming a folder
 // that does not exist is an error. Download fetches the public files,
 // verifying their SHA-256 digests. The layout under a data root is the one of

@@ -18,7 +18,7 @@ type Options struct {
 	// folder or one of its files. It is used as given: when it does not
 	// hold the dataset, Load fails naming it. Empty means the search of
 	// Locate ($FWSTRUCT_DATA, then the user cache), which applies only to
-	// datasets named "ocr" or "usps".
+	// the named datasets (ocr, usps, conll, yeast, horses, hansards).
 	Path string
 	// TestPath is the test file of the svmlight and csv formats; empty
 	// looks for it beside the training file (see TestFileCandidates).
