@@ -121,6 +121,9 @@ func ReadARFF(r io.Reader, name string) (*ARFF, error) {
 	if !inData {
 		return nil, fmt.Errorf("arff: %s: no @data section", name)
 	}
+	if len(a.Rows) == 0 {
+		return nil, fmt.Errorf("arff: %s: no instances after @data (the file ends at line %d)", name, line)
+	}
 	return a, nil
 }
 

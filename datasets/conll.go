@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Conll is the CoNLL-2000 text chunking dataset (Tjong Kim Sang & Buchholz
@@ -31,8 +30,8 @@ type ConllOptions struct {
 	// alike. The attribute templates read input columns 0 and 1.
 	Format ColumnFormat
 	// TestPath is the test file when LoadConll is given a training file;
-	// empty means the file beside it whose name has "test" in place of
-	// the last "train" (train.txt.gz -> test.txt.gz).
+	// empty means the file beside it that TestFileCandidates names first
+	// (train.txt.gz -> test.txt.gz).
 	TestPath string
 	// MinCount is the number of training occurrences an attribute needs
 	// to become a feature; 0 means DefaultMinCount (3), 1 keeps every
@@ -52,8 +51,9 @@ type ConllOptions struct {
 //     test.txt[.gz] (see Dataset.Paths), opt.TestPath replacing the latter
 //     when set; or
 //   - a training file in any column format (plain or gzip), its test file
-//     being opt.TestPath or, by default, the file beside it named with
-//     "test" in place of the last "train" in its name.
+//     being opt.TestPath or, by default, the first file of
+//     TestFileCandidates beside it (train.txt -> test.txt, eng.train ->
+//     eng.test, ...).
 //
 // The tags of the model are those of the training file, and the attribute
 // dictionary is built on the training sentences alone (see Dictionary for
@@ -112,47 +112,33 @@ func conllPaths(path, testPath string) (train, test string, err error) {
 	if testPath != "" {
 		return path, testPath, nil
 	}
-	test, err = TestFileBeside(path)
+	test, err = findTestFile(path)
 	return path, test, err
-}
-
-// TestFileBeside returns the test file of a training file: the file in the
-// same folder whose name has "test" in place of the last "train"
-// (train.txt.gz -> test.txt.gz, eng.train -> eng.test), with or without a
-// ".gz" suffix. It returns an error naming the files tried when none
-// exists.
-func TestFileBeside(trainPath string) (string, error) {
-	dir, base := filepath.Split(trainPath)
-	k := strings.LastIndex(base, "train")
-	if k < 0 {
-		return "", fmt.Errorf("cannot guess the test file of %s (its name has no \"train\"); give the test file explicitly", trainPath)
-	}
-	name := base[:k] + "test" + base[k+len("train"):]
-	cands := []string{name}
-	if plain, ok := strings.CutSuffix(name, ".gz"); ok {
-		cands = append(cands, plain)
-	} else {
-		cands = append(cands, name+".gz")
-	}
-	for k, c := range cands {
-		cands[k] = filepath.Join(dir, c)
-		if fi, err := os.Stat(cands[k]); err == nil && fi.Mode().IsRegular() {
-			return cands[k], nil
-		}
-	}
-	return "", fmt.Errorf("no test file beside %s (tried %s); give the test file explicitly", trainPath, strings.Join(cands, ", "))
 }
 
 // loadConllData is Load's "conll" case: opt.Path as a training file in
 // column format when it names a file, else the CoNLL-2000 files found by
-// Locate (in opt.Path, $FWSTRUCT_DATA or the user cache).
-func loadConllData(opt Options) (train, test *Chunking, err error) {
-	if fi, err := os.Stat(opt.Path); err == nil && fi.Mode().IsRegular() {
-		return LoadConll(opt.Path, opt.Conll)
+// Locate (in opt.Path, $FWSTRUCT_DATA or the user cache); the test file is
+// opt.TestPath (or opt.Conll.TestPath) when set. It also returns the
+// training and test files read.
+func loadConllData(opt Options) (train, test *Chunking, paths [2]string, err error) {
+	co := opt.Conll
+	switch {
+	case co.TestPath == "":
+		co.TestPath = opt.TestPath
+	case opt.TestPath != "" && opt.TestPath != co.TestPath:
+		return nil, nil, paths, fmt.Errorf("load conll: two test files: %s (Options.TestPath) and %s (ConllOptions.TestPath)", opt.TestPath, co.TestPath)
 	}
-	root, err := Locate(Conll, opt.Path)
-	if err != nil {
-		return nil, nil, err
+	path := opt.Path
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		if path, err = Locate(Conll, opt.Path); err != nil {
+			return nil, nil, paths, err
+		}
 	}
-	return LoadConll(root, opt.Conll)
+	if paths[0], paths[1], err = conllPaths(path, co.TestPath); err != nil {
+		return nil, nil, paths, fmt.Errorf("load conll: %w", err)
+	}
+	co.TestPath = paths[1]
+	train, test, err = LoadConll(paths[0], co)
+	return train, test, paths, err
 }

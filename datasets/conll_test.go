@@ -92,9 +92,9 @@ func TestLoadConllErrors(t *testing.T) {
 		opt        ConllOptions
 		want       string
 	}{
-		{"no train in the name", filepath.Join(dir, "corpus.txt"), ConllOptions{}, `its name has no "train"`},
+		{"no train in the name", filepath.Join(dir, "corpus.txt"), ConllOptions{}, "no test file for " + filepath.Join(dir, "corpus.txt") + ": tried"},
 		{"explicit test file missing", filepath.Join(dir, "onecol", "train.txt"), ConllOptions{TestPath: filepath.Join(dir, "none.txt")}, "none.txt"},
-		{"no test file beside", filepath.Join(dir, "lonely.train"), ConllOptions{}, "no test file beside"},
+		{"no test file beside", filepath.Join(dir, "lonely.train"), ConllOptions{}, "tried " + filepath.Join(dir, "lonely.test")},
 		{"folder without the files", dir, ConllOptions{}, "lacks conll2000/train.txt.gz"},
 		{"missing path", filepath.Join(dir, "nowhere"), ConllOptions{}, "nowhere"},
 		{"bad line", filepath.Join(dir, "bad"), ConllOptions{}, filepath.Join(dir, "bad", "train.txt") + ":2: 1 fields, want 2"},
@@ -110,7 +110,9 @@ func TestLoadConllErrors(t *testing.T) {
 	}
 }
 
-func TestTestFileBeside(t *testing.T) {
+// TestFindTestFileOfColumns finds the test file of column-format training
+// files as LoadConll does.
+func TestFindTestFileOfColumns(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"train.txt.gz", "test.txt", "eng.train", "eng.test.gz", "train-2.txt", "a.train"} {
 		writeFile(t, dir, name, []byte("x"))
@@ -124,7 +126,7 @@ func TestTestFileBeside(t *testing.T) {
 		{"train.train.txt", ""},      // the last "train" is replaced: train.test.txt
 	}
 	for _, tc := range cases {
-		got, err := TestFileBeside(filepath.Join(dir, tc.train))
+		got, err := findTestFile(filepath.Join(dir, tc.train))
 		switch {
 		case tc.want == "" && err == nil:
 			t.Errorf("%s: test file %s, want an error", tc.train, got)

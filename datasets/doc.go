@@ -38,10 +38,21 @@
 // NewMulticlassData maps the labels to classes 0..K-1 in sorted order
 // (MulticlassData.Classes keeps the mapping), scales the features
 // (Scaling: none, min-max or standardization, fitted on the training set
-// only) and appends a bias feature. LoadSVMLight and LoadCSV read a training
-// file and its test file, named explicitly (Options.TestPath) or found
-// beside it by TestFileCandidates (X.t, X_test.csv, ...). Load accepts both by
-// path or by format name.
+// only) and appends a bias feature. Any MULAN multi-label ARFF file with its
+// XML label file (LoadMULAN), any column-format corpus (LoadConll) and any
+// file in the USPS format (LoadUSPS) are read the same way: a training file
+// and its test file, named explicitly (Options.TestPath) or found beside it
+// by TestFileCandidates (X.t, X_test.csv, name-test.arff, ...). Load and
+// LoadData accept every format by path (Recognize tells which) or by name;
+// a test file recognizably of another format is an error naming both.
+//
+// # Preprocessing
+//
+// Options.Scaling scales the numeric features of the usps, yeast/MULAN,
+// svmlight and csv data (Scalable), fitted on the training file alone and
+// applied unchanged to the test file. LoadData returns the fitted Scaler
+// (Data.Scaler), which a model stores; Options.Scaler applies a stored one
+// to other data instead of fitting a new one.
 //
 // Every reader accepts plain or gzip-compressed files (detected by the gzip
 // magic bytes, not the file name), reports a cut gzip stream as ErrTruncated,

@@ -160,10 +160,20 @@ type MULANFiles struct {
 	Train, Test, XML string
 }
 
-// FindMULAN returns the files of a MULAN dataset from the path of its
-// training file name-train.arff (finding name-test.arff and name.xml beside
-// it) or of a folder holding exactly one *-train.arff.
-func FindMULAN(path string) (MULANFiles, error) {
+// FindMULAN returns the files of a MULAN dataset from the path of an ARFF
+// file or of a folder holding exactly one *-train.arff. Of an ARFF file
+// whose name has "train" (name-train.arff), the test file is the first
+// existing file of TestFileCandidates (name-test.arff, ...); of one whose
+// name has "test" and not "train" (name-test.arff), it is the test file and
+// the training file is the one with "train" in its place. The XML label
+// file is name.xml beside them, name being the file's name without
+// ".arff", ".gz" and a final "train" or "test" (with the "-", "_" or "."
+// before it), else the only .xml file of the folder.
+func FindMULAN(path string) (MULANFiles, error) { return findMULAN(path, "") }
+
+// findMULAN is FindMULAN with an explicit test file (testPath, when not
+// empty).
+func findMULAN(path, testPath string) (MULANFiles, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return MULANFiles{}, fmt.Errorf("mulan: %w", err)
@@ -171,22 +181,73 @@ func FindMULAN(path string) (MULANFiles, error) {
 	train := path
 	if fi.IsDir() {
 		matches, _ := filepath.Glob(filepath.Join(path, "*-train.arff"))
+		if gz, _ := filepath.Glob(filepath.Join(path, "*-train.arff.gz")); len(gz) > 0 {
+			matches = append(matches, gz...)
+		}
 		if len(matches) != 1 {
-			return MULANFiles{}, fmt.Errorf("mulan: %s holds %d files *-train.arff, want one", path, len(matches))
+			return MULANFiles{}, fmt.Errorf("mulan: %s holds %d files *-train.arff, want one (or name the training file)", path, len(matches))
 		}
 		train = matches[0]
 	}
-	stem, ok := strings.CutSuffix(train, "-train.arff")
-	if !ok {
-		return MULANFiles{}, fmt.Errorf("mulan: %s is not named <name>-train.arff", train)
-	}
-	f := MULANFiles{Train: train, Test: stem + "-test.arff", XML: stem + ".xml"}
-	for _, p := range []string{f.Test, f.XML} {
-		if _, err := os.Stat(p); err != nil {
-			return MULANFiles{}, fmt.Errorf("mulan: %s has no companion file: %w", train, err)
+	dir, base := filepath.Split(train)
+	lower := strings.ToLower(base)
+	f := MULANFiles{Train: train, Test: testPath}
+	if !strings.Contains(lower, "train") && strings.Contains(lower, "test") && testPath == "" {
+		// The test file given: the training file has "train" in its place.
+		k := strings.LastIndex(lower, "test")
+		f.Test = train
+		f.Train = filepath.Join(dir, base[:k]+matchCase(base[k:k+4], "train")+base[k+4:])
+		if _, err := os.Stat(f.Train); err != nil {
+			return MULANFiles{}, fmt.Errorf("mulan: %s is named as a test file and its training file %s is missing: name the training file (and this one as the test file)", train, f.Train)
 		}
 	}
+	if f.Test == "" {
+		if f.Test, err = findTestFile(train); err != nil {
+			return MULANFiles{}, fmt.Errorf("mulan: %w", err)
+		}
+	}
+	if f.XML, err = findMULANLabels(f.Train); err != nil {
+		return MULANFiles{}, err
+	}
 	return f, nil
+}
+
+// matchCase returns repl in the case of like: all upper, a capital or all
+// lower.
+func matchCase(like, repl string) string {
+	switch {
+	case like == strings.ToUpper(like):
+		return strings.ToUpper(repl)
+	case like[:1] == strings.ToUpper(like[:1]):
+		return strings.ToUpper(repl[:1]) + repl[1:]
+	}
+	return repl
+}
+
+// findMULANLabels returns the XML label file of the MULAN training file
+// train (see FindMULAN).
+func findMULANLabels(train string) (string, error) {
+	dir, base := filepath.Split(train)
+	stem := strings.TrimSuffix(base, ".gz")
+	stem = stem[:len(stem)-len(filepath.Ext(stem))] // drop .arff (any case)
+	var cands []string
+	lower := strings.ToLower(stem)
+	for _, part := range []string{"train", "test"} {
+		if k := strings.LastIndex(lower, part); k > 0 && k+len(part) == len(stem) && strings.ContainsRune("-_.", rune(stem[k-1])) {
+			cands = append(cands, filepath.Join(dir, stem[:k-1]+".xml"))
+		}
+	}
+	cands = append(cands, filepath.Join(dir, stem+".xml"))
+	for _, c := range cands {
+		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+			return c, nil
+		}
+	}
+	all, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
+	if len(all) == 1 {
+		return all[0], nil
+	}
+	return "", fmt.Errorf("mulan: no XML label file for %s: tried %s, and its folder holds %d .xml files (MULAN data needs the XML file naming its labels)", train, strings.Join(cands, ", "), len(all))
 }
 
 // ReadMULAN reads a MULAN dataset: the label names from f.XML, then the
@@ -237,9 +298,8 @@ func readFile[T any](format, path string, read func(io.Reader, string) (T, error
 // MultiLabelModels builds the multi-label factor-graph models of Meshi et
 // al. (2015, Sec. 6) on a training and a test set (see
 // factorgraph.MultiLabel; with bias, a per-label bias feature is added).
-// The inputs are used as they are: the Yeast features are already centred
-// with standard deviations near 0.1 and rows of norm near 1, so no scaling
-// is applied.
+// The inputs are used as they are (LoadMULAN scales them first when
+// asked).
 func MultiLabelModels(train, test *MultiLabelData, bias bool) (tr, te *factorgraph.Model, err error) {
 	if len(train.Labels) != len(test.Labels) || len(train.Features) != len(test.Features) {
 		return nil, nil, errors.New("mulan: training and test sets differ in labels or features")
@@ -254,51 +314,59 @@ func MultiLabelModels(train, test *MultiLabelData, bias bool) (tr, te *factorgra
 	return tr, te, nil
 }
 
-// LoadMULAN reads a MULAN dataset (see FindMULAN for path; a data root or
-// folder holding yeast/ works for Yeast through Locate) and returns the exact
-// views of its multi-label models, whose max oracle and Predict enumerate
-// the 2^L labelings (L at most 24). The models themselves, for the
-// LP-relaxed and rounded views or the factor-level solver, are the views'
-// Model().
-func LoadMULAN(path string, bias bool) (train, test *factorgraph.Exact, err error) {
-	f, err := FindMULAN(path)
+// MULANData is a MULAN dataset loaded by LoadMULAN.
+type MULANData struct {
+	// Train and Test are the exact views of the multi-label models, whose
+	// max oracle and Predict enumerate the 2^L labelings (L at most 24).
+	// The models themselves, for the LP-relaxed and rounded views or the
+	// factor-level solver, are the views' Model().
+	Train, Test *factorgraph.Exact
+	// Labels names the labels in the order of the model's variables (the
+	// ARFF file's order); Features names the feature attributes.
+	Labels, Features []string
+	// Scaler is the scaling fitted on the training features (or the one
+	// given), nil without scaling.
+	Scaler *Scaler
+	// Files are the files read.
+	Files MULANFiles
+}
+
+// LoadMULAN reads a MULAN dataset (see FindMULAN for path; the test file is
+// opt.TestPath when set), scales its features as opt.Scaling says (fitted
+// on the training file, or opt.Scaler) and builds its multi-label models
+// with a per-label bias unless opt.NoBias. The Yeast features are already
+// centred with standard deviations near 0.1 and rows of norm near 1; other
+// MULAN sets (emotions: audio features up to ~240) need scaling to train
+// well (see solver.MeasureConditioning).
+func LoadMULAN(path string, opt Options) (*MULANData, error) {
+	f, err := findMULAN(path, opt.TestPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	trd, ted, err := ReadMULAN(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	trm, tem, err := MultiLabelModels(trd, ted, bias)
-	if err != nil {
-		return nil, nil, fmt.Errorf("mulan %s: %w", f.Train, err)
+	d := &MULANData{Labels: trd.Labels, Features: trd.Features, Files: f}
+	if d.Scaler, err = opt.preprocess().scaler(trd.X, len(trd.Features)); err != nil {
+		return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
 	}
-	if train, err = factorgraph.NewExact(trm, 0); err != nil {
-		return nil, nil, fmt.Errorf("mulan %s: %w", f.Train, err)
-	}
-	if test, err = factorgraph.NewExact(tem, 0); err != nil {
-		return nil, nil, fmt.Errorf("mulan %s: %w", f.Test, err)
-	}
-	return train, test, nil
-}
-
-// loadMULAN is Load for "yeast" (located with Locate) and "mulan" (a path).
-func loadMULAN(name string, opt Options) (train, test oracles.Problem, err error) {
-	path := opt.Path
-	if name == "yeast" {
-		root, err := Locate(Yeast, opt.Path)
-		if err != nil {
-			return nil, nil, err
+	if d.Scaler != nil {
+		for _, set := range []*MultiLabelData{trd, ted} {
+			if set.X, err = d.Scaler.Transform(set.X); err != nil {
+				return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
+			}
 		}
-		paths, err := Yeast.Paths(root)
-		if err != nil {
-			return nil, nil, err
-		}
-		path = paths[0]
 	}
-	tr, te, err := LoadMULAN(path, !opt.NoBias)
+	trm, tem, err := MultiLabelModels(trd, ted, !opt.NoBias)
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
 	}
-	return tr, te, nil
+	if d.Train, err = factorgraph.NewExact(trm, 0); err != nil {
+		return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
+	}
+	if d.Test, err = factorgraph.NewExact(tem, 0); err != nil {
+		return nil, fmt.Errorf("mulan %s: %w", f.Test, err)
+	}
+	return d, nil
 }

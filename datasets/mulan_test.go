@@ -153,13 +153,14 @@ func TestLoadMULANByPath(t *testing.T) {
 	if kind, err := Recognize(dir); err != nil || kind != "mulan" {
 		t.Errorf("Recognize(folder) = %q, %v", kind, err)
 	}
+	// The test file names the pair too.
+	if f, err := FindMULAN(filepath.Join(dir, "toy-test.arff")); err != nil || f.Train != train || f.Test != filepath.Join(dir, "toy-test.arff") || f.XML != filepath.Join(dir, "toy.xml") {
+		t.Errorf("FindMULAN on the test file: %+v, %v", f, err)
+	}
 	// Errors: missing companions, bad names, mismatched attributes.
 	os.Remove(filepath.Join(dir, "toy.xml"))
-	if _, _, err := Load(train, Options{}); err == nil || !strings.Contains(err.Error(), "companion") {
+	if _, _, err := Load(train, Options{}); err == nil || !strings.Contains(err.Error(), "no XML label file for "+train) {
 		t.Errorf("missing xml: %v", err)
-	}
-	if _, err := FindMULAN(filepath.Join(dir, "toy-test.arff")); err == nil {
-		t.Error("FindMULAN on a test file: no error")
 	}
 	other := t.TempDir()
 	train = writeMULAN(t, other, "x")
@@ -167,13 +168,13 @@ func TestLoadMULANByPath(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "x-test.arff"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadMULAN(train, true); err == nil || !strings.Contains(err.Error(), "g1") {
+	if _, err := LoadMULAN(train, Options{}); err == nil || !strings.Contains(err.Error(), "g1") {
 		t.Errorf("mismatched attributes: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(other, "x-test.arff"), []byte("@relation r\n@attribute a numeric\n@data\nz\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadMULAN(train, true); err == nil || !strings.Contains(err.Error(), "x-test.arff:4:") {
+	if _, err := LoadMULAN(train, Options{}); err == nil || !strings.Contains(err.Error(), "x-test.arff:4:") {
 		t.Errorf("bad test file: %v", err)
 	}
 	var pe *os.PathError
@@ -187,10 +188,11 @@ func TestLoadMULANByPath(t *testing.T) {
 // weights with the other relevant labels).
 func TestMULANModel(t *testing.T) {
 	dir := t.TempDir()
-	tr, _, err := LoadMULAN(writeMULAN(t, dir, "toy"), true)
+	d, err := LoadMULAN(writeMULAN(t, dir, "toy"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr := d.Train
 	m := tr.Model()
 	l := factorgraph.MultiLabel{Labels: 4, Features: 3, Bias: true}
 	var psi oracles.SparseVec

@@ -20,6 +20,9 @@ type Preprocess struct {
 	// per-class bias, regularized like every other weight, as liblinear's
 	// "-B 1" and sklearn's LinearSVC intercept (intercept_scaling=1).
 	Bias bool
+	// Scaler, when set, is a scaling fitted before (e.g. the one a model
+	// stores), applied instead of fitting Scaling on the training set.
+	Scaler *Scaler
 }
 
 // MulticlassData is a training and test pair of Crammer-Singer multiclass
@@ -92,7 +95,7 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 		return nil, fmt.Errorf("multiclass data %s: %d features times %d classes is more than %d weights (are the labels classes, not regression targets?)", train.Name, nf, K, MaxMulticlassDim)
 	}
 	var err error
-	if d.Scaler, err = FitScaler(pre.Scaling, train.X, d.NumFeatures); err != nil {
+	if d.Scaler, err = pre.scaler(train.X, d.NumFeatures); err != nil {
 		return nil, fmt.Errorf("multiclass data %s: %w", train.Name, err)
 	}
 	class := make(map[string]int32, len(d.Classes))
@@ -194,7 +197,7 @@ func loadMulticlass(format, path string, opt Options, read func(string) (*Exampl
 	if err := pair(train, test); err != nil {
 		return nil, err
 	}
-	d, err := NewMulticlassData(train, test, Preprocess{Scaling: opt.Scaling, Bias: !opt.NoBias})
+	d, err := NewMulticlassData(train, test, opt.preprocess())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", format, err)
 	}

@@ -185,7 +185,7 @@ func TestLoadGenericFormats(t *testing.T) {
 		{renamed, Options{}, "name different feature columns"},
 		{"svmlight", Options{}, "needs the path of its training file"},
 		{"csv", Options{Path: dir}, "is a folder"},
-		{"usps", Options{Scaling: ScaleMinMax}, "usps: scaling applies to svmlight and csv"},
+		{"ocr", Options{Scaling: ScaleMinMax}, "ocr: scaling applies to numeric features only"},
 		{"synthetic", Options{Scaling: ScaleStandardize}, "synthetic: scaling applies"},
 		{"synthetic", Options{Path: svmTrain}, "drop the path"},
 	}

@@ -83,10 +83,11 @@ func TestRealUSPS(t *testing.T) {
 	realdata.File(t, "usps/zip.train.gz")
 	root := realdata.Dir(t)
 	for _, bias := range []bool{false, true} {
-		train, test, err := LoadUSPS(root, bias)
+		d, err := LoadUSPS(root, Options{NoBias: !bias})
 		if err != nil {
 			t.Fatal(err)
 		}
+		train, test := d.Train, d.Test
 		wantF := 256
 		if bias {
 			wantF = 257
@@ -120,7 +121,7 @@ func BenchmarkReadLetterFile(b *testing.B) {
 func BenchmarkLoadUSPS(b *testing.B) {
 	root := realdata.Dir(b)
 	for b.Loop() {
-		if _, _, err := LoadUSPS(root, true); err != nil {
+		if _, err := LoadUSPS(root, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -132,10 +133,11 @@ func BenchmarkLoadUSPS(b *testing.B) {
 func TestRealUSPSAsGenericFormats(t *testing.T) {
 	realdata.File(t, "usps/zip.train.gz")
 	root := realdata.Dir(t)
-	train, test, err := LoadUSPS(root, true)
+	d, err := LoadUSPS(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	train, test := d.Train, d.Test
 	paths, err := USPS.Paths(root)
 	if err != nil {
 		t.Fatal(err)

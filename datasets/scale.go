@@ -3,6 +3,7 @@ package datasets
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fwstruct/fwstruct/oracles"
 )
@@ -38,15 +39,87 @@ func ParseScaling(s string) (Scaling, error) {
 	return parseEnum[Scaling](scalingNames, s, "scaling")
 }
 
+// MarshalText encodes the scaling by name, so that JSON files (a model's
+// preprocessing) read "standardize" rather than a number.
+func (s Scaling) MarshalText() ([]byte, error) {
+	if s < ScaleNone || int(s) >= len(scalingNames) {
+		return nil, fmt.Errorf("unknown scaling %d", int(s))
+	}
+	return []byte(scalingNames[s]), nil
+}
+
+// UnmarshalText decodes a name written by MarshalText.
+func (s *Scaling) UnmarshalText(b []byte) error {
+	v, err := ParseScaling(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// scalableData lists the datasets and formats whose features Options.Scaling
+// can scale: the numeric features of the multiclass and multi-label data.
+var scalableData = []string{"usps", "yeast", "mulan", "svmlight", "csv"}
+
+// Scalable reports whether Options.Scaling applies to the dataset or
+// format name (as Load and Data.Name spell it): usps, yeast, mulan,
+// svmlight and csv, whose inputs are numeric features. The other datasets
+// have features of their own design (binary pixels, attribute indicators,
+// superpixel descriptors), which are not rescaled.
+func Scalable(name string) bool { return slices.Contains(scalableData, name) }
+
 // Scaler is an affine map of every feature, x'_f = (x_f - Offset[f]) *
 // Factor[f], fitted on a training set by FitScaler and applied unchanged to
 // the test set (and any later data), so that nothing about the test set
 // leaks into training.
 type Scaler struct {
 	// Scaling is the kind of scaling fitted.
-	Scaling Scaling
+	Scaling Scaling `json:"scaling"`
 	// Offset and Factor hold the map of each feature.
-	Offset, Factor []float64
+	Offset []float64 `json:"offset"`
+	Factor []float64 `json:"factor"`
+}
+
+// Validate checks a scaler read from a file (a model's preprocessing): a
+// known kind, as many offsets as factors, every offset finite and every
+// factor finite and non-zero.
+func (sc *Scaler) Validate() error {
+	if sc.Scaling != ScaleMinMax && sc.Scaling != ScaleStandardize {
+		return fmt.Errorf("scaler: kind %v, want minmax or standardize", sc.Scaling)
+	}
+	if len(sc.Offset) != len(sc.Factor) || len(sc.Offset) == 0 {
+		return fmt.Errorf("scaler: %d offsets and %d factors, want as many of each, at least one", len(sc.Offset), len(sc.Factor))
+	}
+	for f := range sc.Offset {
+		o, k := sc.Offset[f], sc.Factor[f]
+		if math.IsNaN(o) || math.IsInf(o, 0) || math.IsNaN(k) || math.IsInf(k, 0) || k == 0 {
+			return fmt.Errorf("scaler: feature %d: offset %v and factor %v, want finite numbers and a non-zero factor", f, o, k)
+		}
+	}
+	return nil
+}
+
+// scaler returns the scaling of the preprocessing for training inputs x of
+// numFeatures features: pre.Scaler when given (a scaling fitted before,
+// e.g. stored in a model), which must be valid, of kind pre.Scaling (or
+// pre.Scaling ScaleNone) and of numFeatures features; else the scaling
+// pre.Scaling fitted on x (nil for ScaleNone).
+func (pre Preprocess) scaler(x []oracles.SparseVec, numFeatures int) (*Scaler, error) {
+	sc := pre.Scaler
+	if sc == nil {
+		return FitScaler(pre.Scaling, x, numFeatures)
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if pre.Scaling != ScaleNone && pre.Scaling != sc.Scaling {
+		return nil, fmt.Errorf("the scaling given (%v) differs from the kind of the fitted scaler (%v)", pre.Scaling, sc.Scaling)
+	}
+	if len(sc.Offset) != numFeatures {
+		return nil, fmt.Errorf("the fitted scaler maps %d features, the data has %d", len(sc.Offset), numFeatures)
+	}
+	return sc, nil
 }
 
 // FitScaler fits the scaling kind on the examples x with numFeatures

@@ -111,49 +111,86 @@ func ReadUSPSFile(path string) (x []oracles.SparseVec, y []int32, err error) {
 	return ReadUSPS(rc, path)
 }
 
-// LoadUSPS reads zip.train and zip.test (each plain or .gz, whichever
-// exists) and returns the training (7,291 digits) and test (2,007 digits)
-// multiclass problems with 10 classes. path is the folder holding the files,
-// a data root holding usps/ (see Dataset.Paths), or one of the two files, of
-// any name starting with zip.train or zip.test (the other one is taken from
-// the same folder). Nothing else is searched: a path that does not hold both
-// files is an error naming it. With bias, every digit gets a constant
-// feature 1 at index 256, so there are 257 features instead of 256 (a
-// per-class bias in the Crammer-Singer model).
-func LoadUSPS(path string, bias bool) (train, test *oracles.Multiclass, err error) {
-	paths, err := uspsPaths(path)
+// LoadUSPS reads USPS digits and returns their training (7,291 digits) and
+// test (2,007 digits) multiclass problems with 10 classes ("0" to "9").
+// path is the folder holding zip.train and zip.test (each plain or .gz,
+// whichever exists), a data root holding usps/ (see Dataset.Paths), or one
+// of the two files, of any name starting with zip.train or zip.test (the
+// other one is taken from the same folder). Any other file in the USPS
+// format is a training file, whose test file is opt.TestPath or the first
+// existing file of TestFileCandidates beside it (digits_train.txt ->
+// digits_test.txt, ...); opt.TestPath also replaces the zip.test found.
+// Nothing else is searched: a path that does not hold both files is an
+// error naming it.
+//
+// The grey values are scaled as opt.Scaling says (fitted on the training
+// file, or opt.Scaler; they are already in [-1, 1]), and unless opt.NoBias
+// every digit gets a constant feature 1 at index 256, so there are 257
+// features instead of 256 (a per-class bias in the Crammer-Singer model).
+func LoadUSPS(path string, opt Options) (*MulticlassData, error) {
+	paths, err := uspsPaths(path, opt.TestPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	out := make([]*oracles.Multiclass, 2)
+	pre := opt.preprocess()
+	xs := make([][]oracles.SparseVec, 2)
+	ys := make([][]int32, 2)
 	for k, p := range paths {
-		x, y, err := ReadUSPSFile(p)
-		if err != nil {
-			return nil, nil, err
+		if xs[k], ys[k], err = ReadUSPSFile(p); err != nil {
+			return nil, err
 		}
-		nf := USPSFeatures
-		if bias {
-			nf++
+	}
+	d := &MulticlassData{NumFeatures: USPSFeatures, Bias: pre.Bias, TrainPath: paths[0], TestPath: paths[1]}
+	for c := 0; c < USPSClasses; c++ {
+		d.Classes = append(d.Classes, strconv.Itoa(c))
+	}
+	if d.Scaler, err = pre.scaler(xs[0], USPSFeatures); err != nil {
+		return nil, fmt.Errorf("usps: %s: %w", paths[0], err)
+	}
+	nf := USPSFeatures
+	if pre.Bias {
+		nf++
+	}
+	probs := []**oracles.Multiclass{&d.Train, &d.Test}
+	for k, x := range xs {
+		if d.Scaler != nil {
+			if x, err = d.Scaler.Transform(x); err != nil {
+				return nil, fmt.Errorf("usps: %s: %w", paths[k], err)
+			}
+		}
+		if pre.Bias {
 			for i := range x {
 				x[i].Append(USPSFeatures, 1)
 			}
 		}
-		if out[k], err = oracles.NewMulticlass(USPSClasses, nf, x, y); err != nil {
-			return nil, nil, fmt.Errorf("usps: %s: %w", p, err)
+		if *probs[k], err = oracles.NewMulticlass(USPSClasses, nf, x, ys[k]); err != nil {
+			return nil, fmt.Errorf("usps: %s: %w", paths[k], err)
 		}
 	}
-	return out[0], out[1], nil
+	return d, nil
 }
 
 // uspsPaths returns the training and test files of the USPS data at path
 // (see LoadUSPS).
-func uspsPaths(path string) ([]string, error) {
+func uspsPaths(path, testPath string) ([]string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("usps: %w", err)
 	}
 	if fi.IsDir() {
-		return USPS.Paths(path)
+		paths, err := USPS.Paths(path)
+		if err != nil && testPath != "" {
+			if train := findFile(path, USPS.Files[0]); train != "" {
+				return []string{train, testPath}, nil
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if testPath != "" {
+			paths[1] = testPath
+		}
+		return paths, nil
 	}
 	base := strings.ToLower(filepath.Base(path))
 	k := 0
@@ -161,14 +198,26 @@ func uspsPaths(path string) ([]string, error) {
 	case strings.HasPrefix(base, "zip.train"):
 	case strings.HasPrefix(base, "zip.test"):
 		k = 1
-	default:
-		return nil, fmt.Errorf("usps: %s: cannot tell the training file (zip.train[.gz]) from the test file (zip.test[.gz]) by its name; name the folder holding both", path)
+	default: // a user's file in the USPS format
+		if testPath == "" {
+			if testPath, err = findTestFile(path); err != nil {
+				return nil, fmt.Errorf("usps: %w", err)
+			}
+		}
+		return []string{path, testPath}, nil
 	}
 	paths := make([]string, 2)
 	paths[k] = path
+	if k == 0 && testPath != "" {
+		paths[1] = testPath
+		return paths, nil
+	}
 	other := USPS.Files[1-k]
 	if paths[1-k] = findFile(filepath.Dir(path), other); paths[1-k] == "" {
 		return nil, fmt.Errorf("usps: %s has no companion %s (or its uncompressed copy) in %s", path, filepath.Base(other.Path), filepath.Dir(path))
+	}
+	if k == 1 && testPath != "" {
+		return nil, fmt.Errorf("usps: %s is the test file (zip.test) and %s was given as the test file too: name the training file (zip.train)", path, testPath)
 	}
 	return paths, nil
 }

@@ -83,10 +83,11 @@ func TestLoadUSPS(t *testing.T) {
 	writeFile(t, root, "usps/zip.test.gz", gzipBytes(t, []byte(test)))
 	for _, dir := range []string{plainDir, root, root + "/usps"} {
 		for _, bias := range []bool{false, true} {
-			tr, te, err := LoadUSPS(dir, bias)
+			d, err := LoadUSPS(dir, Options{NoBias: !bias})
 			if err != nil {
 				t.Fatalf("LoadUSPS(%s, %v): %v", dir, bias, err)
 			}
+			tr, te := d.Train, d.Test
 			nf := 256
 			if bias {
 				nf = 257
@@ -109,30 +110,43 @@ func TestLoadUSPS(t *testing.T) {
 	}
 	// One of the files names the pair; the other is found beside it.
 	for _, file := range []string{plainDir + "/zip.train", plainDir + "/zip.test", root + "/usps/zip.test.gz"} {
-		tr, te, err := LoadUSPS(file, false)
-		if err != nil || tr.Len() != 3 || te.Len() != 1 {
+		d, err := LoadUSPS(file, Options{NoBias: true})
+		if err != nil || d.Train.Len() != 3 || d.Test.Len() != 1 {
 			t.Errorf("LoadUSPS(%s): %v", file, err)
 		}
 	}
+	// A user's file in the USPS format: its test file is found beside it,
+	// or named.
 	odd := writeFile(t, plainDir, "digits.txt", []byte(train))
-	if _, _, err := LoadUSPS(odd, false); err == nil || !strings.Contains(err.Error(), "cannot tell the training file") {
+	if _, err := LoadUSPS(odd, Options{}); err == nil || !strings.Contains(err.Error(), "usps: no test file for") || !strings.Contains(err.Error(), "digits.txt.t") {
 		t.Errorf("LoadUSPS(%s): %v", odd, err)
 	}
+	if d, err := LoadUSPS(odd, Options{TestPath: plainDir + "/zip.test"}); err != nil || d.Train.Len() != 3 || d.Test.Len() != 1 || d.TestPath != plainDir+"/zip.test" {
+		t.Errorf("LoadUSPS(%s, test zip.test): %v", odd, err)
+	}
+	own := writeFile(t, plainDir, "digits_train.txt", []byte(train))
+	writeFile(t, plainDir, "digits_test.txt", []byte(test+test))
+	for _, name := range []string{"usps", own} {
+		d, err := LoadData(name, Options{Path: own})
+		if err != nil || d.Name != "usps" || d.Train.Len() != 3 || d.Test.Len() != 2 || d.TestPath != plainDir+"/digits_test.txt" || len(d.Labels) != 10 {
+			t.Errorf("LoadData(%s) of a file in the USPS format: %+v, %v", name, d, err)
+		}
+	}
 	empty := t.TempDir()
-	if _, _, err := LoadUSPS(empty, false); err == nil || !strings.Contains(err.Error(), "zip.train") {
+	if _, err := LoadUSPS(empty, Options{}); err == nil || !strings.Contains(err.Error(), "zip.train") {
 		t.Errorf("LoadUSPS(empty) error %v", err)
 	}
 	cut := t.TempDir()
 	gz := gzipBytes(t, []byte(strings.Repeat(train, 50)))
 	writeFile(t, cut, "zip.train.gz", gz[:len(gz)/2])
 	writeFile(t, cut, "zip.test", []byte(test))
-	if _, _, err := LoadUSPS(cut, false); !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "zip.train.gz") || strings.Contains(err.Error(), "fields") {
+	if _, err := LoadUSPS(cut, Options{}); !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "zip.train.gz") || strings.Contains(err.Error(), "fields") {
 		t.Errorf("LoadUSPS(truncated) error %v", err)
 	}
 	bad := t.TempDir()
 	writeFile(t, bad, "zip.train", []byte(train+"x\n"))
 	writeFile(t, bad, "zip.test", []byte(test))
-	if _, _, err := LoadUSPS(bad, false); err == nil || !strings.Contains(err.Error(), "zip.train:4:") {
+	if _, err := LoadUSPS(bad, Options{}); err == nil || !strings.Contains(err.Error(), "zip.train:4:") {
 		t.Errorf("LoadUSPS(bad) error %v", err)
 	}
 }

@@ -16,11 +16,11 @@ import (
 // yeast loads the Yeast training model (with bias) or skips.
 func yeast(tb testing.TB) *factorgraph.Model {
 	tb.Helper()
-	tr, _, err := datasets.LoadMULAN(realdata.File(tb, "yeast/yeast-train.arff"), true)
+	d, err := datasets.LoadMULAN(realdata.File(tb, "yeast/yeast-train.arff"), datasets.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return tr.Model()
+	return d.Train.Model()
 }
 
 // yeastWeights returns weights of the scale a trained model has (|w| of a

@@ -163,7 +163,7 @@ func TestTrainOnGenericFormats(t *testing.T) {
 		{[]string{"--data", train, "--index-base", "2"}, "--index-base"},
 		{[]string{"--data", csvTrain, "--csv-header", "maybe"}, "--csv-header"},
 		{[]string{"--data", csvTrain, "--csv-comma", ";;"}, "--csv-comma"},
-		{[]string{"--data", "usps", "--scale", "minmax"}, "scaling applies to svmlight and csv"},
+		{[]string{"--data", "synthetic", "--scale", "minmax"}, "synthetic: scaling applies to numeric features only"},
 	}
 	for _, tc := range fails {
 		code, _, errOut := runCLI(t, append(base, tc.args...)...)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/fwstruct/fwstruct/datasets"
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -43,14 +45,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	rebuilt, err := applyModelData(fs, &data, m)
+	rebuilt, err := applyModelData(fs, &data, m.Data, m.recordedOptions())
 	if err != nil {
 		return err
 	}
-	train, test, name, err := data.load()
+	if err := useModelScaler(fs, &data, m.Scaler); err != nil {
+		return fmt.Errorf("%s: %w", *modelPath, err)
+	}
+	loaded, name, err := data.load()
 	if err != nil {
 		return err
 	}
+	train, test := loaded.Train, loaded.Test
 	if train.Dim() != m.Dim {
 		return fmt.Errorf("model has dimension %d but dataset %s has %d", m.Dim, name, train.Dim())
 	}
@@ -72,43 +78,37 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// defaultTo makes the dataset a model was trained on (name, OCR split) the
-// one to load, unless the command line names one.
-func (d *dataFlags) defaultTo(fs *flag.FlagSet, name, split string) {
-	if d.name != "" {
-		return
+// recordedOptions returns the data options the model records: every data
+// flag for a version 2 model, those it kept for a version 1 model.
+func (m *modelFile) recordedOptions() map[string]string {
+	if m.DataOptions != nil {
+		return m.DataOptions
 	}
-	d.name = name
-	if split != "" && !flagSet(fs, "split") {
-		d.split = split
+	rec := map[string]string{"data": m.Data}
+	if m.Split != "" {
+		rec["split"] = m.Split
 	}
+	if m.Data == "synthetic" {
+		if m.SyntheticWords != 0 {
+			rec["synthetic-words"] = fmt.Sprint(m.SyntheticWords)
+		}
+		if m.SyntheticNoise != 0 {
+			rec["synthetic-noise"] = fmt.Sprint(m.SyntheticNoise)
+		}
+		rec["synthetic-seed"] = fmt.Sprint(m.SyntheticSeed)
+	}
+	return rec
 }
 
 // applyModelData sets the data flags that were not given on the command
-// line to the model's recorded ones, unless --data names another dataset,
-// and reports whether the model's training data was rebuilt as recorded
-// (no data flag given).
-func applyModelData(fs *flag.FlagSet, data *dataFlags, m *modelFile) (rebuilt bool, err error) {
+// line to the ones recorded in a model trained on the dataset modelData,
+// unless --data names another dataset, and reports whether the model's
+// training data was rebuilt as recorded (no data flag given).
+func applyModelData(fs *flag.FlagSet, data *dataFlags, modelData string, rec map[string]string) (rebuilt bool, err error) {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if data.name != "" && !sameFlagValue(fs, "data", data.name, m.Data) {
+	if data.name != "" && !sameFlagValue(fs, "data", data.name, modelData) {
 		return false, nil // another dataset, with the defaults
-	}
-	rec := m.DataOptions
-	if rec == nil { // a version 1 model: the options it kept
-		rec = map[string]string{"data": m.Data}
-		if m.Split != "" {
-			rec["split"] = m.Split
-		}
-		if m.Data == "synthetic" {
-			if m.SyntheticWords != 0 {
-				rec["synthetic-words"] = fmt.Sprint(m.SyntheticWords)
-			}
-			if m.SyntheticNoise != 0 {
-				rec["synthetic-noise"] = fmt.Sprint(m.SyntheticNoise)
-			}
-			rec["synthetic-seed"] = fmt.Sprint(m.SyntheticSeed)
-		}
 	}
 	names := make([]string, 0, len(rec))
 	for k := range rec {
@@ -126,4 +126,19 @@ func applyModelData(fs *flag.FlagSet, data *dataFlags, m *modelFile) (rebuilt bo
 		}
 	}
 	return rebuilt, nil
+}
+
+// useModelScaler makes the feature scaling a model stores the one applied
+// to the data eval loads (whichever data it is: the model's weights expect
+// scaled inputs). A --scale given on the command line must be that
+// scaling's kind.
+func useModelScaler(fs *flag.FlagSet, data *dataFlags, sc *datasets.Scaler) error {
+	if sc == nil {
+		return nil
+	}
+	if flagSet(fs, "scale") && data.scale != "none" && data.scale != sc.Scaling.String() {
+		return fmt.Errorf("--scale %s: the model was trained on features scaled by %v, which eval applies (its scaler is stored in the model)", data.scale, sc.Scaling)
+	}
+	data.scaler = sc
+	return nil
 }

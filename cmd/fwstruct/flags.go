@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
@@ -32,6 +31,10 @@ type dataFlags struct {
 	synthWords int
 	synthSeed  uint64
 	synthNoise float64
+
+	// scaler, when set (eval: the scaling a model stores), is applied
+	// instead of fitting --scale on the training file.
+	scaler *datasets.Scaler
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
@@ -41,7 +44,7 @@ func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
 	fs.StringVar(&d.testPath, "test-data", "", "svmlight/csv: the test `FILE` (default: beside the training file, e.g. X.t or X_test.csv)")
 	fs.StringVar(&d.split, "split", "small", "OCR split: small (train on fold 0) or large (train on folds 1-9)")
 	fs.BoolVar(&d.noBias, "no-bias", false, "usps/svmlight/csv: no constant bias feature")
-	fs.StringVar(&d.scale, "scale", "none", "svmlight/csv feature scaling, fitted on the training file: none, minmax or standardize")
+	fs.StringVar(&d.scale, "scale", "none", "feature scaling of usps, yeast/MULAN, svmlight and csv data, fitted on the training file and stored in\nthe model: none, minmax or standardize")
 	fs.StringVar(&d.indexBase, "index-base", "auto", "svmlight feature indices: auto (0-based when some index is 0), 0 or 1")
 	fs.StringVar(&d.label, "label-column", "", "csv label column: a header name or a 0-based index, negative from the end (default: the last)")
 	fs.StringVar(&d.csvHeader, "csv-header", "auto", "csv header row: auto, yes or no")
@@ -121,14 +124,16 @@ func (d *dataFlags) options() (datasets.Options, error) {
 		return opt, fmt.Errorf("--csv-comma: want one character, got %q", d.csvComma)
 	}
 	opt.CSV.Comma = comma[0]
+	opt.Scaler = d.scaler
 	return opt, nil
 }
 
-// load returns the training and test problems and the resolved name.
-func (d *dataFlags) load() (train, test oracles.Problem, name string, err error) {
+// load returns the loaded data (its problems, files and fitted scaling)
+// and the resolved name.
+func (d *dataFlags) load() (data *datasets.Data, name string, err error) {
 	opt, err := d.options()
 	if err != nil {
-		return nil, nil, "", err
+		return nil, "", err
 	}
 	name = d.name
 	if name == "auto" {
@@ -141,12 +146,12 @@ func (d *dataFlags) load() (train, test oracles.Problem, name string, err error)
 			case errors.Is(err, datasets.ErrNotFound):
 				name = "synthetic"
 			case err != nil:
-				return nil, nil, "", err
+				return nil, "", err
 			}
 		}
 	}
-	train, test, err = datasets.Load(name, opt)
-	return train, test, name, err
+	data, err = datasets.LoadData(name, opt)
+	return data, name, err
 }
 
 // solverFlags configures the solver.

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/kernel"
@@ -76,6 +77,7 @@ func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
 type trainOptions struct {
 	tracePath, modelPath, bar string
 	trainLoss, noTest, quiet  bool
+	flags                     *flag.FlagSet // the command line, whose data flags the model records
 }
 
 // trainKernel trains the kernelized solver on multiclass data and writes
@@ -85,14 +87,23 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	if err != nil {
 		return err
 	}
-	train, test, name, err := data.load()
+	loaded, name, err := data.load()
 	if err != nil {
 		return err
 	}
-	mtrain, ok1 := train.(*oracles.Multiclass)
-	mtest, ok2 := test.(*oracles.Multiclass)
+	mtrain, ok1 := loaded.Train.(*oracles.Multiclass)
+	mtest, ok2 := loaded.Test.(*oracles.Multiclass)
 	if !ok1 || !ok2 {
 		return fmt.Errorf("--kernel needs multiclass data (usps, svmlight, csv), not %s", name)
+	}
+	dataOpts, err := data.resolved(o.flags, name)
+	if err != nil {
+		return err
+	}
+	if cfg.Kernel.Kind == kernel.Linear {
+		// The kernel's features are the inputs themselves; an rbf kernel
+		// has k(x, x) = 1 whatever their scale.
+		warnConditioning(stderr, "train", loaded, cfg.Lambda)
 	}
 	pb := newBar(o.bar, stderr, stop.Passes)
 	opts := []kernel.Option{kernel.WithTrainLoss(o.trainLoss), kernel.WithWorkers(sf.workers), kernel.WithCache(int64(kf.cacheMB) << 20),
@@ -121,8 +132,8 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	// The model is written even when the trace cannot be, and vice versa.
 	var errs []error
 	if o.modelPath != "" {
-		m := &kernelModelFile{Data: name, Split: data.split, Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
-			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Model: s.Model(), AverageModel: s.AverageModel()}
+		m := &kernelModelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(mtrain), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
+			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Model: s.Model(), AverageModel: s.AverageModel(), Scaler: loaded.Scaler}
 		if err := writeKernelModel(o.modelPath, m); err != nil {
 			errs = append(errs, fmt.Errorf("write model: %w", err))
 		}
@@ -141,13 +152,26 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	return nil
 }
 
-const kernelModelFormat = "fwstruct-kernel-model/1"
+// kernelModelFormat is written by train --kernel; kernelModelFormatV1
+// files (before the data options and the scaling were recorded) are still
+// read.
+const (
+	kernelModelFormat   = "fwstruct-kernel-model/2"
+	kernelModelFormatV1 = "fwstruct-kernel-model/1"
+)
 
 // kernelModelFile is the JSON model of the kernelized solver: its kernel
-// expansion (support vectors and coefficients), self-contained.
+// expansion (support vectors and coefficients), self-contained, with the
+// data options and the feature scaling it was trained with, as the primal
+// model (modelFile) records them.
 type kernelModelFile struct {
-	Format       string        `json:"format"`
-	Data         string        `json:"data"`
+	Format string `json:"format"`
+	Data   string `json:"data"`
+	// DataOptions and TrainFingerprint as in modelFile.
+	DataOptions      map[string]string `json:"data_options,omitempty"`
+	TrainFingerprint string            `json:"train_fingerprint,omitempty"`
+	// Split is the OCR split of a version 1 model (read from old files
+	// only).
 	Split        string        `json:"split,omitempty"`
 	Lambda       float64       `json:"lambda"`
 	Solver       string        `json:"solver"`
@@ -155,6 +179,8 @@ type kernelModelFile struct {
 	Gap          *float64      `json:"gap"`
 	Model        *kernel.Model `json:"model"`
 	AverageModel *kernel.Model `json:"average_model,omitempty"`
+	// Scaler as in modelFile.
+	Scaler *datasets.Scaler `json:"scaler,omitempty"`
 }
 
 func writeKernelModel(path string, m *kernelModelFile) error {
@@ -173,7 +199,7 @@ func isKernelModel(path string) bool {
 	var head struct {
 		Format string `json:"format"`
 	}
-	return json.Unmarshal(b, &head) == nil && head.Format == kernelModelFormat
+	return json.Unmarshal(b, &head) == nil && (head.Format == kernelModelFormat || head.Format == kernelModelFormatV1)
 }
 
 func readKernelModel(path string) (*kernelModelFile, error) {
@@ -199,23 +225,57 @@ func readKernelModel(path string) (*kernelModelFile, error) {
 	if !(m.Lambda > 0) || math.IsInf(m.Lambda, 0) {
 		return nil, fmt.Errorf("%s: lambda %v", path, m.Lambda)
 	}
+	if m.Scaler != nil {
+		if err := m.Scaler.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	names := dataFlagNames()
+	for k := range m.DataOptions {
+		if !names[k] {
+			return nil, fmt.Errorf("%s: unknown data option %s", path, quote(k))
+		}
+	}
 	return &m, nil
 }
 
-// evalKernel prints the test (or training) error of a kernel model.
+// recordedOptions returns the data options the kernel model records.
+func (m *kernelModelFile) recordedOptions() map[string]string {
+	if m.DataOptions != nil {
+		return m.DataOptions
+	}
+	rec := map[string]string{"data": m.Data}
+	if m.Split != "" {
+		rec["split"] = m.Split
+	}
+	return rec
+}
+
+// evalKernel prints the test (or training) error of a kernel model on the
+// data it was trained on (its recorded data options and scaling), or on
+// the data the flags name.
 func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet, set string, average bool) error {
 	m, err := readKernelModel(path)
 	if err != nil {
 		return err
 	}
-	data.defaultTo(fs, m.Data, m.Split)
-	train, test, name, err := data.load()
+	rebuilt, err := applyModelData(fs, data, m.Data, m.recordedOptions())
 	if err != nil {
 		return err
 	}
-	p := test
+	if err := useModelScaler(fs, data, m.Scaler); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	loaded, name, err := data.load()
+	if err != nil {
+		return err
+	}
+	if rebuilt && m.TrainFingerprint != "" && fingerprint(loaded.Train) != m.TrainFingerprint {
+		return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained", path, describeData(name, data.split))
+	}
+	p := loaded.Test
 	if set == "train" {
-		p = train
+		p = loaded.Train
 	}
 	mp, ok := p.(*oracles.Multiclass)
 	if !ok {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/datasets"
 )
 
 // modelFormat is written by train; modelFormatV1 files (before the data
@@ -43,6 +45,9 @@ type modelFile struct {
 	Gap            *float64  `json:"gap"`
 	Weights        []float64 `json:"weights"`
 	AverageWeights []float64 `json:"average_weights,omitempty"`
+	// Scaler is the feature scaling fitted on the training file (--scale),
+	// which eval applies to the data it evaluates; absent without scaling.
+	Scaler *datasets.Scaler `json:"scaler,omitempty"`
 }
 
 func writeModel(path string, m *modelFile) error {
@@ -95,6 +100,11 @@ func parseModel(b []byte) (*modelFile, error) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("non-finite weight at coordinate %d", j)
 			}
+		}
+	}
+	if m.Scaler != nil {
+		if err := m.Scaler.Validate(); err != nil {
+			return nil, err
 		}
 	}
 	names := dataFlagNames()

@@ -80,10 +80,11 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := checkOutputs(output{"out", *out}); err != nil {
 		return err
 	}
-	train, _, name, err := data.load()
+	loaded, name, err := data.load()
 	if err != nil {
 		return err
 	}
+	train := loaded.Train
 	cfg, err := sf.config(train.Dim())
 	if err != nil {
 		return err

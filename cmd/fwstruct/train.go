@@ -90,12 +90,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return errors.New("--checkpoint and --resume are not available with --kernel")
 		}
 		return trainKernel(ctx, stdout, stderr, &data, &sf, &kf, stop, trainOptions{tracePath: *tracePath, modelPath: *modelPath,
-			bar: *bar, trainLoss: *trainLoss, noTest: *noTest, quiet: *quiet})
+			bar: *bar, trainLoss: *trainLoss, noTest: *noTest, quiet: *quiet, flags: fs})
 	}
-	train, test, name, err := data.load()
+	loaded, name, err := data.load()
 	if err != nil {
 		return err
 	}
+	train, test := loaded.Train, loaded.Test
+	warnConditioning(stderr, "train", loaded, sf.lambda)
 	dataOpts, err := data.resolved(fs, name)
 	if err != nil {
 		return err
@@ -177,6 +179,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Data: name, DataOptions: dataOpts, TrainFingerprint: trainFingerprint,
 			Dim: train.Dim(), Lambda: sf.lambda, Solver: sf.algorithm,
 			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Weights: s.Weights(), AverageWeights: averageWeights(s),
+			Scaler: loaded.Scaler,
 		}
 		if sf.algorithm == "soft" {
 			m.Rho = sf.rho

@@ -14,11 +14,11 @@ import (
 // 1,547) or skips.
 func yeastModel(tb testing.TB) *factorgraph.Model {
 	tb.Helper()
-	tr, _, err := datasets.LoadMULAN(realdata.File(tb, "yeast/yeast-train.arff"), true)
+	d, err := datasets.LoadMULAN(realdata.File(tb, "yeast/yeast-train.arff"), datasets.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return tr.Model()
+	return d.Train.Model()
 }
 
 // benchStep times one block step of Alg. 1 (lines 4-15: scores, vertex,

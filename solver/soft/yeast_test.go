@@ -20,10 +20,11 @@ const yeastLambda = 0.01
 // the soft one), and the test Hamming loss of LP plus rounding and of exact
 // MAP is at most 0.21 (published structured SVMs are near 0.20).
 func TestYeast(t *testing.T) {
-	tr, te, err := datasets.LoadMULAN(realdata.File(t, "yeast/yeast-train.arff"), true)
+	d, err := datasets.LoadMULAN(realdata.File(t, "yeast/yeast-train.arff"), datasets.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr, te := d.Train, d.Test
 	rounded, err := factorgraph.NewRounded(te.Model())
 	if err != nil {
 		t.Fatal(err)
