@@ -31,11 +31,7 @@ func KeepRun(r viz.Run) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("ssvmnb: keep run %q: %w", r.Name, err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("ssvmnb: keep run %q: %w", r.Name, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeBytes(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("ssvmnb: keep run %q: %w", r.Name, err)
 	}
 	return nil

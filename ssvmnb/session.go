@@ -3,11 +3,13 @@ package ssvmnb
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/solver"
 )
 
@@ -26,6 +28,14 @@ func sessionDir() string {
 		return filepath.Join(os.Getenv("GONB_DIR"), ".fwstruct-session")
 	}
 	return ".fwstruct-session"
+}
+
+// writeBytes writes b to a session file atomically (internal/atomicfile).
+func writeBytes(path string, b []byte) error {
+	return atomicfile.WriteFile(path, 0o644, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 func sessionFile(name string) (string, error) {
@@ -180,11 +190,7 @@ func (t *Trainer) save() error {
 	if err := os.MkdirAll(filepath.Dir(t.store), 0o755); err != nil {
 		return err
 	}
-	tmp := t.store + ".tmp"
-	if err := t.SaveFile(tmp); err != nil {
-		return err
-	}
-	return os.Rename(tmp, t.store)
+	return t.SaveFile(t.store)
 }
 
 // configDiff describes how the stored configuration differs from the one

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -205,18 +206,10 @@ func (t *SoftTrainer) saveSession() error {
 	if t.store == "" {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := t.Save(&buf); err != nil {
-		return err
-	}
 	if err := os.MkdirAll(filepath.Dir(t.store), 0o755); err != nil {
 		return err
 	}
-	tmp := t.store + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, t.store)
+	return atomicfile.WriteFile(t.store, 0o644, t.Save)
 }
 
 // SoftObjectives plots Meshi's Fig. 1 (left) for several soft runs: per run

@@ -90,11 +90,10 @@ func writeStyles(styles map[string]viz.Style) error {
 	if err := os.MkdirAll(sessionDir(), 0o755); err != nil {
 		return fmt.Errorf("ssvmnb: styles: %w", err)
 	}
-	tmp := stylesFile() + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	if err := writeBytes(stylesFile(), b); err != nil {
 		return fmt.Errorf("ssvmnb: styles: %w", err)
 	}
-	return os.Rename(tmp, stylesFile())
+	return nil
 }
 
 // forgetStyles clears the styles of the session.

@@ -29,10 +29,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/fwstruct/fwstruct/solver/run"
-
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Trainer is a named, resumable training run: Run some passes, inspect it,
@@ -204,18 +204,9 @@ func (t *Trainer) Save(w io.Writer) error {
 		Data: t.data, Initial: t.initial, Origin: t.origin, Carry: t.carry})
 }
 
-// SaveFile writes the trainer to a file.
-func (t *Trainer) SaveFile(path string) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	return t.Save(f)
+// SaveFile writes the trainer to a file, atomically (internal/atomicfile).
+func (t *Trainer) SaveFile(path string) error {
+	return atomicfile.WriteFile(path, 0o644, t.Save)
 }
 
 // readTrainerFile decodes what Save writes.

@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 )
 
 // DPI is the resolution at which static figures convert pixels to lengths:
@@ -91,8 +92,10 @@ func (f *Figure) WritePDF(w io.Writer, width, height int) error {
 
 // Save writes the figure to a file whose extension selects the format:
 // .png, .svg, .pdf (static, width x height pixels) or .html (interactive,
-// WriteHTML; the size is then the browser window's).
-func (f *Figure) Save(path string, width, height int) (err error) {
+// WriteHTML; the size is then the browser window's). The file is written
+// atomically (internal/atomicfile): a reader sees the old file or the new
+// one, a symbolic link is followed.
+func (f *Figure) Save(path string, width, height int) error {
 	var write func(io.Writer) error
 	static := true
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
@@ -115,16 +118,7 @@ func (f *Figure) Save(path string, width, height int) (err error) {
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	file, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	return write(file)
+	return atomicfile.WriteFile(path, 0o644, write)
 }
 
 // drawTo builds the plot and draws it on c. gonum/plot panics on some

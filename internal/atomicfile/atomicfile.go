@@ -2,13 +2,26 @@
 // partial one: the content goes to a temporary file in the destination's
 // folder, which is synced and then renamed over the destination. An
 // interrupted or failed write leaves the previous file (if any) untouched
-// and no temporary file behind.
+// and no temporary file behind; a write killed outright (SIGKILL, a power
+// cut) may leave its temporary file, which the next write of the same
+// destination removes.
+//
+// The destination is what the path names, not the path itself:
+//   - a symbolic link is followed (through every link of a chain, dangling
+//     or not) and its target is replaced, atomically next to the target;
+//     the link stays a link;
+//   - a character device (/dev/null, a terminal) or a named pipe is
+//     written directly, never replaced;
+//   - a folder, a block device or a socket is refused.
+//
+// Every writer of the project goes through WriteFile.
 package atomicfile
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -16,26 +29,40 @@ import (
 // WriteFile writes the output of write to path atomically. The file gets
 // the permissions of the file it replaces, or perm when there is none (the
 // umask is not applied). When write returns an error, nothing changes at
-// path and that error is returned.
-func WriteFile(path string, perm os.FileMode, write func(w io.Writer) error) (err error) {
-	if err := notDir(path); err != nil {
+// path and that error is returned. A symbolic link at path is followed, a
+// character device or a named pipe is written directly (see the package
+// documentation).
+func WriteFile(path string, perm os.FileMode, write func(w io.Writer) error) error {
+	dest, err := resolve(path)
+	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if dest.stream {
+		return writeStream(dest.path, write)
+	}
+	if dest.exists {
+		perm = dest.perm
+	}
+	removeStale(dest.path)
+	return replace(dest.path, perm, write)
+}
+
+// replace writes a temporary file beside path, locked while it is written
+// (so that removeStale can tell it from one left by a killed writer), and
+// renames it over path.
+func replace(path string, perm os.FileMode, write func(w io.Writer) error) (err error) {
+	tmp, err := createLocked(path)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
 			os.Remove(tmp.Name())
 		}
+		tmp.Close() // releases the lock, after the rename or the removal
 	}()
 	if err = write(tmp); err != nil {
 		return err
-	}
-	if fi, serr := os.Stat(path); serr == nil {
-		perm = fi.Mode().Perm()
 	}
 	if err = tmp.Chmod(perm); err != nil {
 		return err
@@ -43,23 +70,69 @@ func WriteFile(path string, perm os.FileMode, write func(w io.Writer) error) (er
 	if err = tmp.Sync(); err != nil {
 		return err
 	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
 	return os.Rename(tmp.Name(), path)
 }
 
-// CheckWritable reports whether WriteFile can write path, without changing
-// it: path must not be a folder and its folder must exist and accept a new
-// file (CheckWritable creates and removes one). Call it before a long
-// computation whose result goes to path.
-func CheckWritable(path string) error {
-	if err := notDir(path); err != nil {
+// tempPattern is the os.CreateTemp pattern of the temporary files of path:
+// ".NAME.DIGITS.tmp" in its folder.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".*.tmp" }
+
+// createLocked creates a temporary file for path and locks it. A file
+// removed by removeStale between its creation and its lock (whose lock the
+// other process held) is replaced by a new one.
+func createLocked(path string) (*os.File, error) {
+	for attempt := 0; ; attempt++ {
+		tmp, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
+		if err != nil {
+			return nil, err
+		}
+		lock(tmp)
+		fi, err1 := tmp.Stat()
+		named, err2 := os.Stat(tmp.Name())
+		if err1 == nil && err2 == nil && os.SameFile(fi, named) {
+			return tmp, nil
+		}
+		tmp.Close()
+		if attempt == 3 {
+			return nil, fmt.Errorf("cannot write %s: its temporary files keep disappearing", path)
+		}
+	}
+}
+
+// writeStream writes to a character device or a named pipe as it is.
+func writeStream(path string, write func(w io.Writer) error) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	return write(f)
+}
+
+// CheckWritable reports whether WriteFile can write path, without changing
+// it: path (or what its links lead to) must not be a folder; a regular
+// file's folder must exist and accept a new file (CheckWritable creates and
+// removes one); a character device or a named pipe must be writable (it is
+// not opened). Call it before a long computation whose result goes to
+// path.
+func CheckWritable(path string) error {
+	dest, err := resolve(path)
 	if err != nil {
-		var pe *os.PathError
+		return err
+	}
+	if dest.stream {
+		if err := writable(dest.path); err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, err)
+		}
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dest.path), tempPattern(dest.path))
+	if err != nil {
+		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
@@ -67,12 +140,4 @@ func CheckWritable(path string) error {
 	}
 	tmp.Close()
 	return os.Remove(tmp.Name())
-}
-
-// notDir returns an error when path names an existing folder.
-func notDir(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot write %s: it is a folder", path)
-	}
-	return nil
 }

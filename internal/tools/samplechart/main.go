@@ -24,9 +24,12 @@ import (
 	"flag"
 	"fmt"
 	"html/template"
+	"io"
 	"math"
 	"os"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 )
 
 func main() {
@@ -59,7 +62,7 @@ func main() {
 		os.Stdout.Write(page)
 		return
 	}
-	if err := os.WriteFile(*out, page, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, 0o644, func(w io.Writer) error { _, err := w.Write(page); return err }); err != nil {
 		fatalf("%v", err)
 	}
 }

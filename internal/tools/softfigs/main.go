@@ -30,6 +30,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -432,7 +433,7 @@ func writeTrace(path string, tr []run.Point) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(path, 0o644, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
 // slug turns a run name into a file name.
