@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -58,7 +59,13 @@ type CSVOptions struct {
 // field is a finite number (surrounding spaces allowed); an empty field or a
 // marker such as "NA" is an error, since missing values are not supported.
 // A label is any non-empty text (see Examples.Labels). Feature i of an
-// example is the i-th feature column; zero values are not stored.
+// example is the i-th feature column; zero values are not stored. A UTF-8
+// byte order mark at the start of the file is skipped.
+//
+// A file read as one column (the label alone) whose rows contain another
+// common separator (',', ';', tab or '|') is refused at the first such
+// row: it was most likely read with the wrong separator, which would make
+// its header an example and every row a class of its own.
 //
 // Errors name the file and line: "csv: name:N: ...".
 func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
@@ -68,7 +75,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 	if opt.Header < HeaderAuto || opt.Header > HeaderNo {
 		return nil, fail("unknown header mode %v", opt.Header)
 	}
-	src := &stickyReader{r: r}
+	src := &stickyReader{r: skipBOM(r)}
 	cr := csv.NewReader(src)
 	if opt.Comma != 0 {
 		cr.Comma = opt.Comma
@@ -83,6 +90,9 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 		return nil, err
 	}
 	ncols := len(first.fields)
+	if err := rows.oneColumn(first); err != nil {
+		return nil, err
+	}
 	labelIdx, labelName, err := labelColumn(opt.Label, ncols)
 	if err != nil {
 		return nil, rows.errorAt(first.line, "%w", err)
@@ -135,6 +145,39 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 		return nil, fail("no examples (only a header)")
 	}
 	return ex, nil
+}
+
+// otherSeparators are the field separators a one-column file is checked
+// for (csvRows.oneColumn).
+var otherSeparators = []rune{',', ';', '\t', '|'}
+
+// oneColumn refuses a row of a one-column file that holds another common
+// separator than the file is read with: read with the right one, the file
+// would have several columns.
+func (r *csvRows) oneColumn(row *csvRow) error {
+	if len(row.fields) != 1 {
+		return nil
+	}
+	for _, sep := range otherSeparators {
+		if sep != r.cr.Comma && strings.ContainsRune(row.fields[0], sep) {
+			return r.errorAt(row.line, "one column, but the row contains %s: is the field separator %s rather than %s?",
+				quote(string(sep)), quote(string(sep)), quote(string(r.cr.Comma)))
+		}
+	}
+	return nil
+}
+
+// bom is the UTF-8 byte order mark some editors write at the start of a
+// text file.
+const bom = "\ufeff"
+
+// skipBOM returns r without a leading UTF-8 byte order mark.
+func skipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(len(bom)); err == nil && string(b) == bom {
+		br.Discard(len(bom))
+	}
+	return br
 }
 
 // csvRow is a record of a CSV file with the line where it starts.
@@ -191,6 +234,9 @@ func (r *csvRows) errorAt(line int, format string, args ...any) error {
 
 // add parses a data row into ex.
 func (r *csvRows) add(ex *Examples, row *csvRow, labelIdx int) error {
+	if err := r.oneColumn(row); err != nil {
+		return err
+	}
 	label, _ := canonicalLabel(row.fields[labelIdx])
 	if label == "" {
 		return r.errorAt(row.line, "empty label (column %d)", labelIdx+1)

@@ -36,6 +36,12 @@ func TestReadCSV(t *testing.T) {
 			[][]float64{{1, 2}, {0, 0}}, []string{"x; y", "z"}, []int{2, 4}, []string{"f", "g"}},
 		{"a label only", "y\n1\n2\n", CSVOptions{},
 			[][]float64{{}, {}}, []string{"1", "2"}, []int{2, 3}, []string{}},
+		{"byte order mark before a header", "\ufeffx1,x2,y\n1,2,a\n", CSVOptions{},
+			[][]float64{{1, 2}}, []string{"a"}, []int{2}, []string{"x1", "x2"}},
+		{"byte order mark before a number", "\ufeff1,2,a\n3,4,b\n", CSVOptions{},
+			[][]float64{{1, 2}, {3, 4}}, []string{"a", "b"}, []int{1, 2}, nil},
+		{"byte order mark, label chosen by name", "\ufeffy,x\nb,1\n", CSVOptions{Label: "y"},
+			[][]float64{{1}}, []string{"b"}, []int{2}, []string{"x"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,6 +96,14 @@ func TestReadCSVErrors(t *testing.T) {
 		{"bare quote", "1,2,a\n3,4\",b\n", CSVOptions{}, "e.csv:2: bare \" in non-quoted-field"},
 		{"bad comma", "1,2\n", CSVOptions{Comma: '\n'}, "csv: e.csv: "},
 		{"bad header mode", "1,2\n", CSVOptions{Header: 5}, "unknown header mode"},
+		// Issue 22, item 6: the wrong separator made one column, the header
+		// an example and every row a class.
+		{"semicolons read with commas", "a;b;y\n1;0;x\n0;1;y\n", CSVOptions{},
+			`csv: e.csv:1: one column, but the row contains ";": is the field separator ";" rather than ","?`},
+		{"tabs read with commas", "1\t0\tx\n", CSVOptions{}, `e.csv:1: one column, but the row contains "\t"`},
+		{"commas read with semicolons", "a,b,y\n1,2,x\n", CSVOptions{Comma: ';'}, `e.csv:1: one column, but the row contains ","`},
+		{"pipes in a later row", "y\nx\n1|2|z\n", CSVOptions{}, `e.csv:3: one column, but the row contains "|"`},
+		{"semicolons after a byte order mark", "\ufeffa;b;y\n1;0;x\n", CSVOptions{}, `e.csv:1: one column`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

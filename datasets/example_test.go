@@ -185,7 +185,7 @@ func ExampleNewMulticlassData() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	test, err := datasets.ReadCSV(strings.NewReader("x,y\n3,c\n"), "test.csv", datasets.CSVOptions{})
+	test, err := datasets.ReadCSV(strings.NewReader("x,y\n3,c\n1,a\n"), "test.csv", datasets.CSVOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -196,11 +196,15 @@ func ExampleNewMulticlassData() {
 	fmt.Println("classes:", d.Classes, "class of b:", d.Class("b"))
 	in := d.Test.Input(0)
 	fmt.Println("test input:", in.Idx, in.Val, "class", d.Test.Truth(0))
+	// The classes are the training set's: label c of the test set is none
+	// of them (oracles.NoClass), an error whatever the model predicts.
+	fmt.Println("test labels without a class:", d.Unseen, "in", d.UnseenExamples, "example")
 	fmt.Println("dimension F*K:", d.Train.Dim())
 	// Output:
-	// classes: [a b c] class of b: 1
-	// test input: [0 1] [0.75 1] class [2]
-	// dimension F*K: 6
+	// classes: [a b] class of b: 1
+	// test input: [0 1] [0.75 1] class [-1]
+	// test labels without a class: [c] in 1 example
+	// dimension F*K: 4
 }
 
 func ExampleTestFileCandidates() {

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,11 +36,16 @@ type MulticlassData struct {
 	Train, Test *oracles.Multiclass
 	// Classes holds the label of each class, as in Examples.Labels: class
 	// k is Classes[k]. The classes are the distinct labels of the training
-	// and test sets, in increasing numeric order when every label is a
-	// number, else in lexicographic order. A label only the test set has
-	// is a class no training example has: its test examples are always
-	// misclassified, as in liblinear.
+	// set, in increasing numeric order when every label is a number, else
+	// in lexicographic order: the test set changes neither the classes nor
+	// the dimension of the problem.
 	Classes []string
+	// Unseen holds the labels of the test set that the training set does
+	// not have, sorted as Classes, and UnseenExamples the number of test
+	// examples with one of them. Their label is oracles.NoClass in Test:
+	// every prediction counts as an error on them.
+	Unseen         []string
+	UnseenExamples int
 	// NumFeatures is the number of features read, F; with Bias, feature F
 	// is the constant 1, and the inputs of the problems have F+1 features.
 	NumFeatures int
@@ -67,11 +73,12 @@ func (d *MulticlassData) Class(label string) int {
 const MaxMulticlassDim = 1 << 27
 
 // NewMulticlassData builds the multiclass problems of a training set and an
-// optional test set (nil for none): the labels become classes 0..K-1 (see
-// MulticlassData.Classes), the features are scaled as pre says, with the
-// scaling fitted on the training set, and the bias feature is appended.
-// Both problems have the same number of features, the larger of the two
-// sets'.
+// optional test set (nil for none): the labels of the training set become
+// classes 0..K-1 (see MulticlassData.Classes; a test label the training set
+// does not have is oracles.NoClass, see MulticlassData.Unseen), the features
+// are scaled as pre says, with the scaling fitted on the training set, and
+// the bias feature is appended. Both problems have the same number of
+// features, the larger of the two sets'.
 func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, error) {
 	if train == nil || train.Len() == 0 {
 		return nil, fmt.Errorf("multiclass data: no training examples")
@@ -81,12 +88,10 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 		sets = append(sets, test)
 	}
 	d := &MulticlassData{NumFeatures: train.NumFeatures, Bias: pre.Bias, FeatureNames: train.FeatureNames}
-	labels := make([][]string, len(sets))
-	for k, ex := range sets {
+	for _, ex := range sets {
 		d.NumFeatures = max(d.NumFeatures, ex.NumFeatures, numFeaturesOf(ex.X))
-		labels[k] = ex.Labels
 	}
-	d.Classes = sortedClasses(labels...)
+	d.Classes = sortedClasses(train.Labels)
 	nf := d.NumFeatures
 	if pre.Bias {
 		nf++
@@ -118,8 +123,18 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 			}
 		}
 		y := make([]int32, len(ex.Labels))
+		unseen := map[string]bool{}
 		for i, l := range ex.Labels {
-			y[i] = class[l]
+			c, ok := class[l]
+			if !ok { // a test label: the training set has all of its own
+				c = oracles.NoClass
+				unseen[l] = true
+				d.UnseenExamples++
+			}
+			y[i] = c
+		}
+		if len(unseen) > 0 {
+			d.Unseen = sortedClasses(slices.Collect(maps.Keys(unseen)))
 		}
 		if *probs[k], err = oracles.NewMulticlass(len(d.Classes), nf, x, y); err != nil {
 			return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)

@@ -17,7 +17,7 @@ func TestNewMulticlassData(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x, y := randomExamples(rng, 30, 5, []string{"10", "-1", "2"})
 	tx, _ := randomExamples(rng, 6, 7, []string{"x"}) // two more features
-	ty := []string{"2", "3", "-1", "10", "3", "2"}    // class 3 only in the test set
+	ty := []string{"2", "3", "-1", "10", "3", "2"}    // label 3 only in the test set: no class
 	train := &Examples{Name: "tr", X: x, Labels: y, NumFeatures: 5}
 	test := &Examples{Name: "te", X: tx, Labels: ty, NumFeatures: 7}
 	for _, pre := range []Preprocess{{}, {Bias: true}, {Scaling: ScaleMinMax, Bias: true}, {Scaling: ScaleStandardize}} {
@@ -25,14 +25,17 @@ func TestNewMulticlassData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(d.Classes, []string{"-1", "2", "3", "10"}) {
-			t.Fatalf("classes %v, want numeric order", d.Classes)
+		if !slices.Equal(d.Classes, []string{"-1", "2", "10"}) {
+			t.Fatalf("classes %v, want the training set's in numeric order", d.Classes)
+		}
+		if !slices.Equal(d.Unseen, []string{"3"}) || d.UnseenExamples != 2 {
+			t.Fatalf("unseen test labels %v in %d examples, want [3] in 2", d.Unseen, d.UnseenExamples)
 		}
 		nf := 7
 		if pre.Bias {
 			nf = 8
 		}
-		if d.NumFeatures != 7 || d.Train.NumFeatures() != nf || d.Test.NumFeatures() != nf || d.Train.NumClasses() != 4 {
+		if d.NumFeatures != 7 || d.Train.NumFeatures() != nf || d.Test.NumFeatures() != nf || d.Train.NumClasses() != 3 {
 			t.Fatalf("%+v: F %d, problems %d/%d features, K %d", pre, d.NumFeatures, d.Train.NumFeatures(), d.Test.NumFeatures(), d.Train.NumClasses())
 		}
 		for _, set := range []struct {
@@ -44,7 +47,11 @@ func TestNewMulticlassData(t *testing.T) {
 				want = referenceScale(pre.Scaling, denseRows(train.X, 7), want)
 			}
 			for i, label := range set.ex.Labels {
-				if c := d.Class(label); c < 0 || d.Classes[set.p.Truth(i)[0]] != label || int(set.p.Truth(i)[0]) != c {
+				if label == "3" {
+					if set.p.Truth(i)[0] != oracles.NoClass || d.Class(label) != -1 {
+						t.Fatalf("test example %d of label 3 has class %d", i, set.p.Truth(i)[0])
+					}
+				} else if c := d.Class(label); c < 0 || d.Classes[set.p.Truth(i)[0]] != label || int(set.p.Truth(i)[0]) != c {
 					t.Fatalf("example %d: label %s has class %d", i, label, set.p.Truth(i)[0])
 				}
 				in := set.p.Input(i)
@@ -135,8 +142,8 @@ func TestLoadGenericFormats(t *testing.T) {
 		nTr, nTe int
 		dim      int
 	}{
-		{svmTrain, Options{}, 3, 2, 3 * (4 + 1)},                                                   // 0-based: F = 4, bias, K = 3 (class 3 only in the test file)
-		{"svmlight", Options{Path: svmTrain, NoBias: true}, 3, 2, 3 * 4},                           // the same by format name
+		{svmTrain, Options{}, 3, 2, 2 * (4 + 1)},                                                   // 0-based: F = 4, bias, K = 2 (label 3 only in the test file: no class)
+		{"svmlight", Options{Path: svmTrain, NoBias: true}, 3, 2, 2 * 4},                           // the same by format name
 		{svmTrain, Options{SVMLight: SVMLightOptions{IndexBase: IndexOne}, NoBias: true}, 0, 0, 0}, // index 0 in the test file: error
 		{svmTrain, Options{TestPath: other, NoBias: true}, 3, 2, 2 * 3},                            // both 1-based: F = 3, K = 2
 		{libsvm, Options{NoBias: true}, 2, 1, 2 * 2},
@@ -165,8 +172,16 @@ func TestLoadGenericFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in := d.Train.Input(1); !slices.Equal(in.Idx, []int32{2}) || d.TestPath != svmTrain+".t" || !slices.Equal(d.Classes, []string{"1", "2", "3"}) {
+	if in := d.Train.Input(1); !slices.Equal(in.Idx, []int32{2}) || d.TestPath != svmTrain+".t" || !slices.Equal(d.Classes, []string{"1", "2"}) {
 		t.Errorf("example 1 input %v, test file %s, classes %v", in.Idx, d.TestPath, d.Classes)
+	}
+	// Issue 22, item 7: the test file's label 3 is no class; its example
+	// counts as an error whatever the weights.
+	if !slices.Equal(d.Unseen, []string{"3"}) || d.UnseenExamples != 1 || d.Test.Truth(1)[0] != oracles.NoClass {
+		t.Errorf("unseen labels %v in %d examples, test truth %v", d.Unseen, d.UnseenExamples, d.Test.Truth(1))
+	}
+	if l := oracles.MeanLoss(d.Test, make([]float64, d.Test.Dim())); l != 1 {
+		t.Errorf("test loss of w = 0: %v, want 1 (class 1 predicted for a 2, no class for the 3)", l)
 	}
 
 	noTest := writeFile(t, dir, "lonely.svm", []byte("1 1:1\n"))

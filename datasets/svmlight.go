@@ -62,7 +62,8 @@ const maxSVMLightLine = 64 << 20
 //
 // The label is a number (e.g. 3, -1, +1, 2.0; see Examples.Labels), the
 // pairs are separated by spaces or tabs, indices are integers in any order
-// but distinct, values are finite numbers; zero values are dropped. Text
+// but distinct, values are finite numbers; zero values are dropped. A UTF-8
+// byte order mark at the start of the file is skipped. Text
 // from '#' to the end of the line is a comment; blank lines are skipped.
 // A "qid:" pair (ranking data) is rejected rather than ignored, since ranking
 // data is not multiclass data, and so is a multi-label line ("1,3 ...").
@@ -83,7 +84,7 @@ func ReadSVMLight(r io.Reader, name string, opt SVMLightOptions) (*Examples, err
 	if opt.IndexBase == IndexOne {
 		shift = 1
 	}
-	lr := newLineReader(r, "svmlight", name, maxSVMLightLine)
+	lr := newLineReader(skipBOM(r), "svmlight", name, maxSVMLightLine)
 	ex := &Examples{Name: name}
 	var toks []string
 	for {

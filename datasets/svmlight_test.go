@@ -144,6 +144,18 @@ func TestReadSVMLightSyntax(t *testing.T) {
 	}
 }
 
+// A UTF-8 byte order mark before the first label is skipped (issue 22,
+// item 6): the first line reads like the others.
+func TestReadSVMLightByteOrderMark(t *testing.T) {
+	ex, err := ReadSVMLight(strings.NewReader("\ufeff2 1:1\n3 2:1\n"), "b.svm", SVMLightOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ex.Labels, []string{"2", "3"}) || ex.NumFeatures != 2 {
+		t.Errorf("labels %v, %d features", ex.Labels, ex.NumFeatures)
+	}
+}
+
 func TestReadSVMLightErrors(t *testing.T) {
 	tests := []struct {
 		name string

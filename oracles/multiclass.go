@@ -46,9 +46,19 @@ type Multiclass struct {
 	y           []int32
 }
 
+// NoClass is the label of an example whose label is none of the problem's
+// classes: a test example whose label the training set does not have
+// (datasets.NewMulticlassData). Every prediction is wrong on it (its loss
+// is 1 for every class) and its psi has only the -x of the predicted
+// class's block, as if its true class scored 0. A problem with such
+// examples is for evaluation (Predict, Loss, oracles.MeanLoss) only: its
+// max oracle can score below the ground truth's 0, and the solvers refuse
+// to train on it.
+const NoClass int32 = -1
+
 // NewMulticlass builds a multiclass problem. It returns an error for labels
-// out of range, feature indices out of range or repeated, and non-finite
-// values.
+// out of range (but NoClass), feature indices out of range or repeated, and
+// non-finite values.
 func NewMulticlass(numClasses, numFeatures int, x []SparseVec, y []int32) (*Multiclass, error) {
 	if numClasses < 1 {
 		return nil, fmt.Errorf("multiclass: need at least one class, got %d", numClasses)
@@ -59,7 +69,7 @@ func NewMulticlass(numClasses, numFeatures int, x []SparseVec, y []int32) (*Mult
 	seen := make([]bool, numFeatures)
 	m := &Multiclass{numClasses: numClasses, numFeatures: numFeatures, y: make([]int32, len(y)), x: make([]SparseVec, len(x))}
 	for i := range x {
-		if y[i] < 0 || int(y[i]) >= numClasses {
+		if (y[i] < 0 || int(y[i]) >= numClasses) && y[i] != NoClass {
 			return nil, fmt.Errorf("multiclass: example %d: label %d outside [0, %d)", i, y[i], numClasses)
 		}
 		if len(x[i].Idx) != len(x[i].Val) {
@@ -116,7 +126,8 @@ func (m *Multiclass) Loss(i int, y []int32) float64 {
 	return 0
 }
 
-// Psi places x_i in the block of the true class and -x_i in the block of y.
+// Psi places x_i in the block of the true class and -x_i in the block of y
+// (only the latter for an example of NoClass).
 func (m *Multiclass) Psi(i int, y []int32, dst *SparseVec) {
 	dst.Reset()
 	a, b := m.y[i], y[0]
@@ -126,7 +137,9 @@ func (m *Multiclass) Psi(i int, y []int32, dst *SparseVec) {
 	K := int32(m.numClasses)
 	x := &m.x[i]
 	for k, f := range x.Idx { // f*K + class is WeightIndex
-		dst.Append(f*K+a, x.Val[k])
+		if a != NoClass {
+			dst.Append(f*K+a, x.Val[k])
+		}
 		dst.Append(f*K+b, -x.Val[k])
 	}
 }

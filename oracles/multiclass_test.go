@@ -3,6 +3,7 @@ package oracles_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	. "github.com/fwstruct/fwstruct/oracles"
@@ -69,6 +70,7 @@ func TestMulticlassTruthAndErrors(t *testing.T) {
 		y    []int32
 	}{
 		{"label out of range", []SparseVec{{}}, []int32{3}},
+		{"negative label", []SparseVec{{}}, []int32{NoClass - 1}},
 		{"length mismatch", []SparseVec{{}}, nil},
 		{"index out of range", []SparseVec{{Idx: []int32{4}, Val: []float64{1}}}, []int32{0}},
 		{"infinite value", []SparseVec{{Idx: []int32{0}, Val: []float64{math.Inf(1)}}}, []int32{0}},
@@ -77,6 +79,33 @@ func TestMulticlassTruthAndErrors(t *testing.T) {
 		if _, err := NewMulticlass(3, 4, tc.x, tc.y); err == nil {
 			t.Errorf("%s: accepted", tc.name)
 		}
+	}
+}
+
+// An example of NoClass (a test label the training set does not have) is
+// misclassified by every prediction; its psi is the predicted class's -x.
+func TestMulticlassNoClass(t *testing.T) {
+	x := []SparseVec{{Idx: []int32{0, 1}, Val: []float64{1, 2}}, {Idx: []int32{1}, Val: []float64{3}}}
+	m, err := NewMulticlass(3, 2, x, []int32{NoClass, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float64{0, 0, 5, 1, 2, 0} // example 0 scores 2, 4, 5; example 1 0, 6, 0
+	if y := m.Predict(0, w, nil); y[0] != 2 || m.Loss(0, y) != 1 {
+		t.Errorf("prediction %v with loss %v, want class 2 with loss 1", y, m.Loss(0, y))
+	}
+	for k := int32(0); k < 3; k++ {
+		if m.Loss(0, []int32{k}) != 1 {
+			t.Errorf("class %d: loss %v on an example of no class", k, m.Loss(0, []int32{k}))
+		}
+	}
+	var psi SparseVec
+	m.Psi(0, []int32{2}, &psi)
+	if want := (SparseVec{Idx: []int32{2, 5}, Val: []float64{-1, -2}}); !slices.Equal(psi.Idx, want.Idx) || !slices.Equal(psi.Val, want.Val) {
+		t.Errorf("psi %v, want %v", psi, want)
+	}
+	if got := MeanLoss(m, w); got != 0.5 {
+		t.Errorf("mean loss %v, want 0.5 (the example of no class wrong, the other right)", got)
 	}
 }
 

@@ -154,6 +154,26 @@ func (d *dataFlags) load() (data *datasets.Data, name string, err error) {
 	return data, name, err
 }
 
+// unseenNote says how many examples of test data have a label that the
+// training data does not have (oracles.NoClass): errors of every model,
+// counted in the test loss. It is empty when there are none.
+func unseenNote(test oracles.Problem) string {
+	m, ok := test.(*oracles.Multiclass)
+	if !ok {
+		return ""
+	}
+	n := 0
+	for i := 0; i < m.Len(); i++ {
+		if m.Truth(i)[0] == oracles.NoClass {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d with a label the training data does not have, counted as errors)", n)
+}
+
 // solverFlags configures the solver.
 type solverFlags struct {
 	preset     string

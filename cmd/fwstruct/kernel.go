@@ -120,7 +120,7 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, %d features, %d classes\n", describeData(name, data.split), mtrain.Len(), mtest.Len(), mtrain.NumFeatures(), mtrain.NumClasses())
+	fmt.Fprintf(stdout, "data %s: %d training and %d test examples%s, %d features, %d classes\n", describeData(name, data.split), mtrain.Len(), mtest.Len(), unseenNote(mtest), mtrain.NumFeatures(), mtrain.NumClasses())
 	fmt.Fprintf(stdout, "kernelized solver %s (sampling %s), kernel %v, lambda = %g\n", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Lambda)
 	status, last, err := runToEnd(ctx, s, stop, pb)
 	if err != nil {
@@ -293,7 +293,7 @@ func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet
 		return err
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s loss %.6f (%s, %d examples; kernel %v, %d support vectors)\n", set, loss, describeData(name, data.split), mp.Len(), km.Kernel, len(km.SV))
+	fmt.Fprintf(&buf, "%s loss %.6f (%s, %d examples%s; kernel %v, %d support vectors)\n", set, loss, describeData(name, data.split), mp.Len(), unseenNote(mp), km.Kernel, len(km.SV))
 	_, err = stdout.Write(buf.Bytes())
 	return err
 }

@@ -160,7 +160,7 @@ func printMetrics(w io.Writer, set, desc string, p oracles.Problem, weights []fl
 			fmt.Fprintf(w, "  %-16s %.6f\n", m.Name, m.Value)
 		}
 	}
-	show(fmt.Sprintf("%s, %d examples", desc, p.Len()), p)
+	show(fmt.Sprintf("%s, %d examples%s", desc, p.Len(), unseenNote(p)), p)
 	if _, ok := p.(*factorgraph.Exact); ok {
 		m, _ := factorModel(p)
 		if r, err := factorgraph.NewRounded(m); err == nil {

@@ -139,7 +139,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		ck.start(s)
 	}
-	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), train.Dim())
+	fmt.Fprintf(stdout, "data %s: %d training and %d test examples%s, d = %d\n", describeData(name, data.split), train.Len(), test.Len(), unseenNote(test), train.Dim())
 	fmt.Fprintln(stdout, desc)
 	if sf.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", sf.accuracy)

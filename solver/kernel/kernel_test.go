@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -466,6 +467,21 @@ func TestInvalidSettings(t *testing.T) {
 	}
 	if err := s.SetTest(oraclestest.Multiclass(5, 3, 2, 1)); err == nil {
 		t.Error("test set with other classes accepted")
+	}
+	// A test label the training set lacks (oracles.NoClass) is an error
+	// of every model on test data, and refused in training data.
+	noClass, err := oracles.NewMulticlass(2, 2, []oracles.SparseVec{{Idx: []int32{0}, Val: []float64{1}}, {}}, []int32{1, oracles.NoClass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(noClass, Config{Lambda: 1}); err == nil || !strings.Contains(err.Error(), "training example 1 has no class") {
+		t.Errorf("training data with an example of no class: %v", err)
+	}
+	if err := s.SetTest(noClass); err != nil {
+		t.Fatal(err)
+	}
+	if pt, err := s.Current(); err != nil || pt.TestLoss < 0.5 {
+		t.Errorf("test loss %v (%v), want at least 0.5: the example of no class is an error", pt.TestLoss, err)
 	}
 	for _, k := range []string{"linear", "rbf", "poly"} {
 		if kind, err := ParseKind(k); err != nil || kind.String() != k {

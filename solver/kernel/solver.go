@@ -90,6 +90,11 @@ func New(p *oracles.Multiclass, cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	n, k := p.Len(), p.NumClasses()
+	for i := 0; i < n; i++ {
+		if p.Truth(i)[0] == oracles.NoClass {
+			return nil, fmt.Errorf("kernel: training example %d has no class (oracles.NoClass: a label only test data may have)", i)
+		}
+	}
 	s := &Solver{p: p, cfg: cfg, n: n, k: k, lambda: cfg.Lambda, in: newInputs(p)}
 	s.workers = defaultWorkers()
 	for _, o := range opts {
