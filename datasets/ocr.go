@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/fwstruct/fwstruct/oracles"
 )
@@ -198,43 +197,122 @@ func parseInt(b []byte) (int, error) {
 }
 
 // groupLetters assembles the records into words and checks their chains.
+// A word's letters are ordered by the chain of next_id from its letter at
+// position 1, and every error names the line that breaks it: a letter whose
+// position is not its place on the chain, a next_id that leaves the word or
+// loops, letters the chain never reaches, a fold unlike the word's other
+// letters'.
 func groupLetters(recs []letterRecord, pixels []uint8, lr *lineReader) ([]Word, error) {
 	var (
 		order  []int             // word ids in order of first appearance
 		byWord = map[int][]int{} // word id -> record indices
+		byID   = make(map[int]int, len(recs))
 	)
 	for k, r := range recs {
 		if _, ok := byWord[r.word]; !ok {
 			order = append(order, r.word)
 		}
 		byWord[r.word] = append(byWord[r.word], k)
+		byID[r.id] = k // ids are distinct (ReadLetterData)
 	}
 	words := make([]Word, len(order))
 	for wi, id := range order {
 		idx := byWord[id]
-		slices.SortStableFunc(idx, func(a, b int) int { return recs[a].pos - recs[b].pos })
-		w := Word{ID: id, Fold: recs[idx[0]].fold, Letters: make([]int32, len(idx)), Pixels: make([][]uint8, len(idx))}
-		for t, k := range idx {
-			r := &recs[k]
-			if r.pos != t+1 {
-				return nil, lr.errorAt(r.line, "word %d: position %d, want %d (positions must count 1, 2, ... without gaps or repeats)", id, r.pos, t+1)
-			}
-			if r.fold != w.Fold {
-				return nil, lr.errorAt(r.line, "word %d: fold %d but the word's first letter (line %d) has fold %d", id, r.fold, recs[idx[0]].line, w.Fold)
-			}
-			if t+1 < len(idx) {
-				if nx := &recs[idx[t+1]]; r.next != nx.id {
-					return nil, lr.errorAt(r.line, "word %d: next_id %d, but the letter at position %d (line %d) has id %d", id, r.next, nx.pos, nx.line, nx.id)
-				}
-			} else if r.next != -1 {
-				return nil, lr.errorAt(r.line, "word %d: last letter (position %d) has next_id %d, want -1 (broken chain: the letter it points to is missing or belongs to another word)", id, r.pos, r.next)
-			}
-			w.Letters[t] = r.letter
+		fold, err := wordFold(recs, idx, lr)
+		if err != nil {
+			return nil, err
+		}
+		chain, err := wordChain(recs, idx, byID, lr)
+		if err != nil {
+			return nil, err
+		}
+		w := Word{ID: id, Fold: fold, Letters: make([]int32, len(chain)), Pixels: make([][]uint8, len(chain))}
+		for t, k := range chain {
+			w.Letters[t] = recs[k].letter
 			w.Pixels[t] = pixels[k*LetterPixels : (k+1)*LetterPixels : (k+1)*LetterPixels]
 		}
 		words[wi] = w
 	}
 	return words, nil
+}
+
+// wordFold returns the fold of a word's letters (records idx), refusing a
+// letter whose fold differs from that of most of them (of the first, on a
+// tie).
+func wordFold(recs []letterRecord, idx []int, lr *lineReader) (int, error) {
+	count := map[int]int{}
+	for _, k := range idx {
+		count[recs[k].fold]++
+	}
+	fold := recs[idx[0]].fold
+	for f, c := range count {
+		if c > count[fold] {
+			fold = f
+		}
+	}
+	for _, k := range idx {
+		if r := &recs[k]; r.fold != fold {
+			other := idx[0]
+			for _, j := range idx {
+				if recs[j].fold == fold {
+					other = j
+					break
+				}
+			}
+			return 0, lr.errorAt(r.line, "word %d: fold %d, but its other letters have fold %d (line %d)", r.word, r.fold, fold, recs[other].line)
+		}
+	}
+	return fold, nil
+}
+
+// wordChain returns a word's records (idx) in the order of the chain of
+// next_id from its letter at position 1, checking that the chain visits
+// each of them once, at its position, and ends with next_id -1.
+func wordChain(recs []letterRecord, idx []int, byID map[int]int, lr *lineReader) ([]int, error) {
+	id := recs[idx[0]].word
+	first := -1
+	for _, k := range idx {
+		if recs[k].pos == 1 {
+			if first >= 0 {
+				return nil, lr.errorAt(recs[k].line, "word %d: a second letter at position 1 (the first is on line %d)", id, recs[first].line)
+			}
+			first = k
+		}
+	}
+	if first < 0 {
+		return nil, lr.errorAt(recs[idx[0]].line, "word %d: no letter at position 1", id)
+	}
+	chain := make([]int, 0, len(idx))
+	on := map[int]bool{}
+	for k := first; ; {
+		chain = append(chain, k)
+		on[k] = true
+		r := &recs[k]
+		if r.next == -1 {
+			break
+		}
+		nk, ok := byID[r.next]
+		switch {
+		case !ok:
+			return nil, lr.errorAt(r.line, "word %d: next_id %d is the id of no letter (broken chain)", id, r.next)
+		case recs[nk].word != id:
+			return nil, lr.errorAt(r.line, "word %d: next_id %d is the letter on line %d, of word %d (broken chain)", id, r.next, recs[nk].line, recs[nk].word)
+		case on[nk]:
+			return nil, lr.errorAt(r.line, "word %d: next_id %d points back to position %d (line %d): the chain loops", id, r.next, recs[nk].pos, recs[nk].line)
+		case recs[nk].pos != len(chain)+1:
+			return nil, lr.errorAt(recs[nk].line, "word %d: position %d, want %d: the letter follows id %d (line %d) by next_id", id, recs[nk].pos, len(chain)+1, r.id, r.line)
+		}
+		k = nk
+	}
+	if len(chain) < len(idx) {
+		for _, k := range idx { // idx is in file order: the first letter left out
+			if !on[k] {
+				last := &recs[chain[len(chain)-1]]
+				return nil, lr.errorAt(last.line, "word %d: next_id -1 ends the word after %d letters, but the letter on line %d (position %d) belongs to it too", id, len(chain), recs[k].line, recs[k].pos)
+			}
+		}
+	}
+	return chain, nil
 }
 
 // ReadLetterFile reads an OCR letter.data file, plain or gzip-compressed

@@ -94,10 +94,18 @@ func TestReadLetterDataErrors(t *testing.T) {
 		{"two letters", setField(0, 1, "ca"), ":1: letter (field 2)"},
 		{"position gap", modify(2, func(l *testLetter) { l.pos = 4 }), ":3: word 1: position 4, want 3"},
 		{"position repeated", modify(2, func(l *testLetter) { l.pos = 2 }), "word 1: position 2, want 3"},
-		{"broken chain", modify(0, func(l *testLetter) { l.next = 99 }), ":1: word 1: next_id 99, but the letter at position 2 (line 2) has id 2"},
-		{"early end", modify(1, func(l *testLetter) { l.next = -1 }), ":2: word 1: next_id -1"},
-		{"unterminated word", modify(6, func(l *testLetter) { l.next = 8 }), ":7: word 3: last letter (position 1) has next_id 8, want -1"},
-		{"fold mismatch", modify(4, func(l *testLetter) { l.fold = 2 }), ":5: word 2: fold 2 but the word's first letter (line 4) has fold 1"},
+		{"broken chain", modify(0, func(l *testLetter) { l.next = 99 }), ":1: word 1: next_id 99 is the id of no letter (broken chain)"},
+		{"early end", modify(1, func(l *testLetter) { l.next = -1 }), ":2: word 1: next_id -1 ends the word after 2 letters, but the letter on line 3 (position 3) belongs to it too"},
+		{"unterminated word", modify(6, func(l *testLetter) { l.next = 8 }), ":7: word 3: next_id 8 is the id of no letter"},
+		{"fold mismatch", modify(4, func(l *testLetter) { l.fold = 2 }), ":5: word 2: fold 2, but its other letters have fold 1 (line 4)"},
+		// Issue 22, item 12: the error names the line that breaks the
+		// word, not a neighbour: the first letter's fold, a position off
+		// the chain, a chain into another word, a loop, a second start.
+		{"first letter's fold", modify(0, func(l *testLetter) { l.fold = 4 }), ":1: word 1: fold 4, but its other letters have fold 0 (line 2)"},
+		{"position off the chain", modify(1, func(l *testLetter) { l.pos = 3 }), ":2: word 1: position 3, want 2: the letter follows id 1 (line 1) by next_id"},
+		{"chain into another word", modify(1, func(l *testLetter) { l.next = 4 }), ":2: word 1: next_id 4 is the letter on line 4, of word 2 (broken chain)"},
+		{"loop", modify(1, func(l *testLetter) { l.next = 1 }), ":2: word 1: next_id 1 points back to position 1 (line 1): the chain loops"},
+		{"two starts", modify(2, func(l *testLetter) { l.pos = 1 }), ":3: word 1: a second letter at position 1 (the first is on line 1)"},
 		{"duplicate id", modify(6, func(l *testLetter) { l.id = 5 }), ":7: id 5 already used on line 5"},
 	}
 	for _, tc := range tests {
