@@ -130,7 +130,7 @@ func resumeFlags(fs *flag.FlagSet, recorded map[string]string) error {
 		}
 		rec, ok := recorded[f.Name]
 		if !ok {
-			rec = f.DefValue
+			rec = recordedDefault(f, recorded)
 		}
 		if !sameFlagValue(fs, f.Name, f.Value.String(), rec) {
 			errs = append(errs, fmt.Errorf("--%s %s differs from the checkpoint's %s", f.Name, quote(f.Value.String()), quote(rec)))
@@ -156,6 +156,35 @@ func resumeFlags(fs *flag.FlagSet, recorded map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// recordedDefault returns the value flag f took in the run that recorded
+// the flags (those given to it): its default, or for --sampling, --step and
+// --cache the one its --preset and --solver gave it.
+func recordedDefault(f *flag.Flag, recorded map[string]string) string {
+	if f.Name != "sampling" && f.Name != "step" && f.Name != "cache" {
+		return f.DefValue
+	}
+	scratch := flag.NewFlagSet("", flag.ContinueOnError)
+	scratch.SetOutput(io.Discard)
+	var sf solverFlags
+	sf.register(scratch)
+	for k, v := range recorded {
+		if scratch.Lookup(k) != nil && scratch.Set(k, v) != nil {
+			return f.DefValue
+		}
+	}
+	preset, err := sf.presetDefaults(sf.preset)
+	if err != nil {
+		return f.DefValue
+	}
+	switch f.Name {
+	case "sampling":
+		return preset.Sampling.String()
+	case "step":
+		return preset.Step.String()
+	}
+	return strconv.FormatBool(preset.Cache.Enabled)
 }
 
 // sameFlagValue reports whether two values of flag name mean the same:

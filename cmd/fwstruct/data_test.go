@@ -163,7 +163,7 @@ func TestTrainOnGenericFormats(t *testing.T) {
 		{[]string{"--data", train, "--index-base", "2"}, "--index-base"},
 		{[]string{"--data", csvTrain, "--csv-header", "maybe"}, "--csv-header"},
 		{[]string{"--data", csvTrain, "--csv-comma", ";;"}, "--csv-comma"},
-		{[]string{"--data", "synthetic", "--scale", "minmax"}, "synthetic: scaling applies to numeric features only"},
+		{[]string{"--data", "synthetic", "--scale", "minmax"}, "--scale applies to usps, yeast, mulan, svmlight or csv data only, not synthetic"},
 	}
 	for _, tc := range fails {
 		code, _, errOut := runCLI(t, append(base, tc.args...)...)

@@ -20,15 +20,11 @@ func runDownload(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	dir := fs.String("dir", "", "data root to download into (default: the user cache)")
 	base := fs.String("base-url", "", "fetch the files from this mirror instead of their public addresses")
 	timeout := fs.Duration("timeout", datasets.DefaultTimeout, "give up when the server does not answer, or sends nothing, for this long (> 0)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
+	if err := parseCommandLine(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return errUsage
+		return usageErrorf(fs, "download needs the name of a dataset: ocr or usps")
 	}
 	if *timeout <= 0 {
 		return fmt.Errorf("--timeout must be > 0, got %v", *timeout)

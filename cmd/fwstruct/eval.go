@@ -31,15 +31,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	given := givenFlags(fs) // before the model's data options are applied
 	if *modelPath == "" {
-		fmt.Fprintln(stderr, "eval needs --model FILE")
-		return errUsage
+		return usageErrorf(fs, "eval needs --model FILE")
 	}
 	if *set != "test" && *set != "train" {
 		return fmt.Errorf("--set must be test or train, got %s", quote(*set))
 	}
 	if isKernelModel(*modelPath) {
-		return evalKernel(stdout, *modelPath, &data, fs, *set, *average)
+		return evalKernel(stdout, *modelPath, &data, fs, given, *set, *average)
 	}
 	m, err := readModel(*modelPath)
 	if err != nil {
@@ -51,6 +51,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if err := useModelScaler(fs, &data, m.Scaler); err != nil {
 		return fmt.Errorf("%s: %w", *modelPath, err)
+	}
+	if err := checkEvalData(given, &data); err != nil {
+		return err
 	}
 	loaded, name, err := data.load()
 	if err != nil {

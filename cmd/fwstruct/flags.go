@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/kernel"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -41,7 +43,7 @@ func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
 	fs.StringVar(&d.name, "data", defaultName, "dataset: ocr, usps, synthetic, auto (ocr when found, else synthetic), svmlight or csv (with --data-path), or a path\n"+
 		"to letter.data[.gz], a USPS folder, or an svmlight (.svm, .libsvm, .scale) or CSV (.csv) training file")
 	fs.StringVar(&d.path, "data-path", "", "the data, used as given (never another copy): a data root, a dataset folder or file\n(default for ocr and usps: $FWSTRUCT_DATA, then the user cache)")
-	fs.StringVar(&d.testPath, "test-data", "", "svmlight/csv: the test `FILE` (default: beside the training file, e.g. X.t or X_test.csv)")
+	fs.StringVar(&d.testPath, "test-data", "", "svmlight/csv/conll: the test `FILE` (default: beside the training file, e.g. X.t, X_test.csv or test.txt)")
 	fs.StringVar(&d.split, "split", "small", "OCR split: small (train on fold 0) or large (train on folds 1-9)")
 	fs.BoolVar(&d.noBias, "no-bias", false, "usps/svmlight/csv: no constant bias feature")
 	fs.StringVar(&d.scale, "scale", "none", "feature scaling of usps, yeast/MULAN, svmlight and csv data, fitted on the training file and stored in\nthe model: none, minmax or standardize")
@@ -105,6 +107,7 @@ func (d *dataFlags) options() (datasets.Options, error) {
 	opt := datasets.Options{
 		Path:      d.path,
 		TestPath:  d.testPath,
+		Conll:     datasets.ConllOptions{TestPath: d.testPath},
 		Split:     split,
 		NoBias:    d.noBias,
 		Synthetic: datasets.SyntheticConfig{TrainWords: d.synthWords, TestWords: d.synthWords, Seed: d.synthSeed, FlipNoise: d.synthNoise},
@@ -139,15 +142,8 @@ func (d *dataFlags) load() (data *datasets.Data, name string, err error) {
 	if name == "auto" {
 		// OCR when it is found, else synthetic; but a path the user names
 		// must hold OCR, and a broken $FWSTRUCT_DATA is an error.
-		name = "ocr"
-		if d.path == "" {
-			_, err := datasets.Locate(datasets.OCR, "")
-			switch {
-			case errors.Is(err, datasets.ErrNotFound):
-				name = "synthetic"
-			case err != nil:
-				return nil, "", err
-			}
+		if name, err = d.kind(); err != nil {
+			return nil, "", err
 		}
 	}
 	data, err = datasets.LoadData(name, opt)
@@ -271,26 +267,15 @@ func (f *solverFlags) config(d int) (solver.Config, error) {
 // configPreset is config with the named preset (kernelized training,
 // whose steps are the papers' baseline, asks for "paper").
 func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, error) {
-	var preset solver.Config
-	switch presetName {
-	case "recommended":
-		preset = solver.Recommended()
-	case "paper":
-	default:
-		return solver.Config{}, fmt.Errorf("--preset: want recommended or paper, got %s", quote(presetName))
+	preset, err := f.presetDefaults(presetName)
+	if err != nil {
+		return solver.Config{}, err
 	}
 	alg, err := solverrun.ParseAlgorithm(f.algorithm)
 	if err != nil {
 		return solver.Config{}, fmt.Errorf("--solver: %w", err)
 	}
-	if alg != solverrun.BCFW || f.multiplane {
-		// The preset's options are bcfw's; multi-plane BCFW is its own
-		// choice of plane reuse, with permutation sampling (Shah et al.).
-		preset = solver.Config{}
-	}
-	if f.multiplane {
-		preset.Sampling = solverrun.Permutation
-	} else {
+	if !f.multiplane {
 		for _, name := range []string{"mp-n", "mp-t", "mp-m", "mp-rule", "mp-cost-ratio"} {
 			if f.given(name) {
 				return solver.Config{}, fmt.Errorf("--%s needs --multiplane", name)
@@ -361,8 +346,65 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	return cfg, nil
 }
 
+// presetDefaults returns the values that --sampling, --step and --cache
+// take when not given: the named preset's for the primal bcfw solver (and
+// LP-hard, which runs it), none for the other solvers, permutation
+// sampling for multi-plane BCFW.
+func (f *solverFlags) presetDefaults(presetName string) (solver.Config, error) {
+	var preset solver.Config
+	switch presetName {
+	case "recommended":
+		preset = solver.Recommended()
+	case "paper":
+	default:
+		return solver.Config{}, fmt.Errorf("--preset: want recommended or paper, got %s", quote(presetName))
+	}
+	if (f.algorithm != "bcfw" && f.algorithm != "lp-hard") || f.multiplane {
+		// The preset's options are bcfw's; multi-plane BCFW is its own
+		// choice of plane reuse, with permutation sampling (Shah et al.).
+		preset = solver.Config{}
+	}
+	if f.multiplane {
+		preset.Sampling = solverrun.Permutation
+	}
+	return preset, nil
+}
+
 // given reports whether the flag was given on the command line.
 func (f *solverFlags) given(name string) bool { return f.set != nil && flagSet(f.set, name) }
+
+// cacheOn reports whether the run uses the cache: --cache when given, else
+// the recommended preset's for the primal bcfw solver without multi-plane.
+func (f *solverFlags) cacheOn(kernelKind string) bool {
+	if f.given("cache") {
+		return f.cache
+	}
+	return f.preset == "recommended" && (f.algorithm == "bcfw" || f.algorithm == "lp-hard") && !f.multiplane && kernelKind == "" &&
+		solver.Recommended().Cache.Enabled
+}
+
+// use returns what a run of the solver flags (and kernel kind) uses.
+func (f *solverFlags) use(command, data, kernelKind string) runUse {
+	return runUse{command: command, data: data, solver: f.algorithm, kernel: kernelKind, multiplane: f.multiplane,
+		cache: f.cacheOn(kernelKind), mpRule: f.mpRule}
+}
+
+// solverNames lists the values of --solver.
+var solverNames = []string{"bcfw", "fw", "ssg", "cp", "lp-hard", "soft"}
+
+// checkNames refuses an unknown --solver or --kernel, before the flags that
+// depend on them are checked.
+func (f *solverFlags) checkNames(kernelKind string) error {
+	if !slices.Contains(solverNames, f.algorithm) {
+		return fmt.Errorf("--solver: unknown solver %s (want %s)", quote(f.algorithm), orList(solverNames))
+	}
+	if kernelKind != "" {
+		if _, err := kernel.ParseKind(kernelKind); err != nil {
+			return fmt.Errorf("--kernel: %w", err)
+		}
+	}
+	return nil
+}
 
 // parseBounds parses "RANGE=VALUE,..." where RANGE is a coordinate i, a
 // range i-j (inclusive) or * (all) into a vector of dimension d whose other

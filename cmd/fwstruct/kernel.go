@@ -254,7 +254,7 @@ func (m *kernelModelFile) recordedOptions() map[string]string {
 // evalKernel prints the test (or training) error of a kernel model on the
 // data it was trained on (its recorded data options and scaling), or on
 // the data the flags name.
-func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet, set string, average bool) error {
+func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet, given []string, set string, average bool) error {
 	m, err := readKernelModel(path)
 	if err != nil {
 		return err
@@ -265,6 +265,9 @@ func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet
 	}
 	if err := useModelScaler(fs, data, m.Scaler); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkEvalData(given, data); err != nil {
+		return err
 	}
 	loaded, name, err := data.load()
 	if err != nil {

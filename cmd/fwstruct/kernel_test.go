@@ -116,7 +116,7 @@ func TestKernelCommandLineErrors(t *testing.T) {
 		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--oracle-accuracy", "0.5"}, "--oracle-accuracy"},
 		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--kernel-cache", "-1"}, "--kernel-cache"},
 		{[]string{"--data", "synthetic", "--oracle-accuracy", "0"}, "accuracy nu must be in (0, 1]"},
-		{[]string{"--data", "synthetic", "--solver", "cp", "--box-lower", "*=0"}, "no box"},
+		{[]string{"--data", "synthetic", "--solver", "cp", "--box-lower", "*=0"}, "--box-lower applies to the primal bcfw, fw and ssg solvers only"},
 		{[]string{"--data", "synthetic", "--solver", "cp", "--cp-tol", "-1"}, "CPTol"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "2", "--quiet"}, tc.args...)...)

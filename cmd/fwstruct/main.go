@@ -63,12 +63,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, c := range commands() {
 		if c.name == args[0] {
 			err := c.run(ctx, args[1:], stdout, stderr)
+			var ue *usageError
 			switch {
 			case err == nil:
 				return 0
 			case errors.Is(err, flag.ErrHelp):
 				return 0
 			case errors.Is(err, errUsage):
+				return 2
+			case errors.As(err, &ue):
+				fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
 				return 2
 			default:
 				fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
@@ -81,7 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// errUsage marks a command-line error already reported by the flag package.
+// errUsage marks a command-line error already reported (the usage of
+// fwstruct without a command).
 var errUsage = errors.New("usage error")
 
 func usage(w io.Writer) {
@@ -91,21 +96,6 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'fwstruct COMMAND -h' for the flags of a command.")
-}
-
-// parseFlags parses args with fs, mapping flag errors to errUsage.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "unexpected arguments: %v\n", fs.Args())
-		return errUsage
-	}
-	return nil
 }
 
 // flagSet reports whether the flag was given on the command line.

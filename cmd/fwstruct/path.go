@@ -70,6 +70,9 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkRun("path", givenFlags(fs), &data, &sf, "", func(u *runUse) { u.heuristic, u.out = *heuristic, *out != "" }); err != nil {
+		return err
+	}
 	if err := checkFlags(
 		positive("epsilon", *eps), flagCheck{"kappa", "in (0, 1)", *kappa, *kappa > 0 && *kappa < 1},
 		positive("lambda-min", *lmin), positive("max-passes", *maxPasses),

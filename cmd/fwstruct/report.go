@@ -26,15 +26,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	formats := fs.String("formats", "png,html", "comma-separated formats: png, svg, pdf, html")
 	width := fs.Int("width", 800, "width of static figures in pixels (100 to 10000)")
 	height := fs.Int("height", 480, "height of static figures in pixels (100 to 10000)")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return errUsage
+	if err := parseCommandLine(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return errUsage
+		return usageErrorf(fs, "report needs at least one trace file (TRACE.json or NAME=TRACE.json)")
 	}
 	pixels := func(name string, v int) flagCheck {
 		return flagCheck{name, "between 100 and 10000 pixels", float64(v), v >= 100 && v <= 10000}

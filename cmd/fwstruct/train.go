@@ -50,6 +50,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	given := givenFlags(fs) // on the command line, not those a checkpoint records
 	var state *bufio.Reader
 	if *resume != "" {
 		h, r, f, err := openCheckpoint(*resume)
@@ -64,6 +65,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			*ckPath = *resume
 		}
 		state = r
+	}
+	if err := checkRun("train", given, &data, &sf, kf.kind, func(u *runUse) {
+		u.gapTol, u.checkpoint = sp.gapTol > 0, *ckPath != ""
+	}); err != nil {
+		return err
 	}
 	stop, err := sp.stop()
 	if err != nil {
@@ -165,14 +171,17 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		errs = append(errs, fmt.Errorf("evaluating the final iterate: %w", err))
 		last = solverrun.Point{Gap: math.NaN(), Primal: math.NaN(), TestLoss: math.NaN()}
 	} else {
-		done := fmt.Sprintf("%.1f passes", s.Passes())
-		if status == solverrun.StatusPasses && s.Passes() < stop.Passes-1e-9 {
+		why, done := fmt.Sprintf("done (%s)", status), fmt.Sprintf("%.1f passes", s.Passes())
+		switch {
+		case ckErr != nil: // a periodic checkpoint failed: the run stopped there
+			why = "stopped on the checkpoint write error"
+		case status == solverrun.StatusPasses && s.Passes() < stop.Passes-1e-9:
 			// A run never exceeds its budget; with the cache (whose hits
 			// are not oracle calls) it can end up to a pass early.
 			done = fmt.Sprintf("%.2f passes (of --passes %g: the next exact gap pass, which costs a pass, did not fit)", s.Passes(), stop.Passes)
 		}
-		fmt.Fprintf(stdout, "done (%s) after %s, %.3f s solver time: gap %s, primal %s, test loss %s\n",
-			status, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss))
+		fmt.Fprintf(stdout, "%s after %s, %.3f s solver time: gap %s, primal %s, test loss %s\n",
+			why, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss))
 	}
 	if *modelPath != "" {
 		m := &modelFile{

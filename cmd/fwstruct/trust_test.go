@@ -140,3 +140,138 @@ func TestTestOnlyLabel(t *testing.T) {
 		t.Errorf("a test-only label changed the trained weights:\n%v\n%v", models[0].Weights, models[1].Weights)
 	}
 }
+
+// fullDevice returns a character device on which every write fails with
+// "no space left on device": a device of our own when root, else /dev/full.
+func fullDevice(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if _, err := os.Stat("/dev/full"); err != nil {
+			t.Skip("no /dev/full")
+		}
+		return "/dev/full"
+	}
+	dev := filepath.Join(t.TempDir(), "full")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
+		t.Skipf("mknod: %v", err)
+	}
+	return dev
+}
+
+// Item 8: a run stopped by a failed checkpoint write says so in its
+// summary (not "done (passes) ... did not fit"), still writes its model
+// and exits with the write error.
+func TestCheckpointWriteErrorStopReason(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "model.json")
+	code, stdout, stderr := runBinary(t, "train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "5", "--quiet",
+		"--checkpoint", fullDevice(t), "--checkpoint-every", "1", "--model", model)
+	if code != 1 || !strings.Contains(stdout, "stopped on the checkpoint write error after 1.0 passes") ||
+		strings.Contains(stdout, "done (") || !strings.Contains(stderr, "no space left on device") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr: %s", code, stdout, stderr)
+	}
+	if m, err := readModel(model); err != nil || m.Passes != 1 {
+		t.Errorf("model of the stopped run: %v", err)
+	}
+}
+
+// Items 10 and 12: every flag given explicitly that the run does not use
+// is refused, in one line naming it and what it applies to; the messages
+// name the real conflict (not an unknown solver, not sampling).
+func TestUnusedFlagsRefused(t *testing.T) {
+	dir := t.TempDir()
+	csv := writeTestFile(t, filepath.Join(dir, "toy_train.csv"), []byte("a,b,y\n1,0,x\n0,1,y\n1,1,x\n"))
+	writeTestFile(t, filepath.Join(dir, "toy_test.csv"), []byte("a,b,y\n1,0,x\n"))
+	syn := []string{"train", "--data", "synthetic", "--synthetic-words", "10", "--passes", "1", "--quiet"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{append(syn, "--rho", "2"), "--rho applies to --solver soft only, not bcfw"},
+		{append(syn, "--gamma", "1"), "--gamma applies to --kernel rbf and poly only"},
+		{[]string{"train", "--data", csv, "--kernel", "rbf", "--gamma", "1", "--multiplane"}, "--multiplane applies to the primal bcfw solver only"},
+		{append(syn, "--solver", "soft", "--multiplane"), "--multiplane applies to the primal bcfw solver only"},
+		{append(syn, "--solver", "soft", "--kernel", "rbf"), "--kernel applies to --solver bcfw or fw only, not soft"},
+		{append(syn, "--solver", "cp", "--multiplane"), "--multiplane applies to --solver bcfw or lp-hard only, not cp"},
+		{append(syn, "--solver", "fw", "--seed", "3"), "--seed applies to the solvers that sample blocks only"},
+		{append(syn, "--solver", "fw", "--preset", "paper"), "--preset applies to --solver bcfw or lp-hard only, not fw"},
+		{append(syn, "--solver", "ssg", "--step-size", "line"), "--step-size applies to bcfw and fw only, not ssg"},
+		{append(syn, "--preset", "paper", "--cache-size", "3"), "--cache-size needs the cache"},
+		{append(syn, "--multiplane", "--preset", "paper"), "--preset applies to bcfw without --multiplane only"},
+		{append(syn, "--multiplane", "--mp-cost-ratio", "5"), "--mp-cost-ratio needs --multiplane --mp-rule cost"},
+		{append(syn, "--cp-tol", "0.1"), "--cp-tol applies to --solver cp only, not bcfw"},
+		{append(syn, "--kernel-cache", "10"), "--kernel-cache needs --kernel"},
+		{append(syn, "--split", "large"), "--split applies to ocr data only, not synthetic"},
+		{append(syn, "--csv-comma", ";"), "--csv-comma applies to csv data only, not synthetic"},
+		{[]string{"train", "--data", csv, "--synthetic-seed", "4"}, "--synthetic-seed applies to synthetic data only, not csv"},
+		{[]string{"train", "--data", csv, "--index-base", "1"}, "--index-base applies to svmlight data only, not csv"},
+		{append(syn, "--early-check", "0.5"), "--early-check needs --gap-tol"},
+		{[]string{"path", "--data", "synthetic", "--solver", "soft"}, "--solver soft: path runs bcfw only"},
+		{[]string{"path", "--data", "synthetic", "--lambda", "0.1"}, "--lambda applies to train only"},
+		{[]string{"path", "--data", "synthetic", "--oracle-accuracy", "0.5"}, "--oracle-accuracy applies to train only"},
+		{[]string{"path", "--data", "synthetic", "--true-gaps"}, "--true-gaps needs --heuristic"},
+		{[]string{"path", "--data", "synthetic", "--weights"}, "--weights needs --out FILE"},
+	}
+	for _, tc := range cases {
+		code, stdout, stderr := runBinary(t, tc.args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want one line saying %q", tc.args[len(tc.args)-2:], code, stdout, stderr, tc.want)
+		}
+	}
+	// eval refuses the data flags of other data than it loads.
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := runBinary(t, "train", "--data", csv, "--passes", "1", "--quiet", "--model", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := runBinary(t, "eval", "--model", model, "--split", "large"); code != 1 || !strings.Contains(stderr, "--split applies to ocr data only, not csv") {
+		t.Errorf("eval --split on csv data: exit %d, %s", code, stderr)
+	}
+}
+
+// Item 11: a flag error is one line: the flag, the value, what it wants
+// and a hint to --help (not the whole usage); exit status 2.
+func TestFlagErrorsOneLine(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--passes", "ten"}, `fwstruct train: --passes "ten": want a number (fwstruct train --help lists the flags)`},
+		{[]string{"train", "--pases", "3"}, `fwstruct train: unknown flag --pases; did you mean --passes? (fwstruct train --help lists the flags)`},
+		{[]string{"train", "--time", "5"}, `fwstruct train: --time "5": want a duration such as 30s, 5m or 1h30m`},
+		{[]string{"train", "--seed", "-1"}, `fwstruct train: --seed "-1": want a non-negative integer`},
+		{[]string{"train", "--workers", "2.5"}, `fwstruct train: --workers "2.5": want an integer`},
+		{[]string{"train", "--averaging=maybe"}, `fwstruct train: --averaging "maybe": want true or false`},
+		{[]string{"train", "--passes"}, `fwstruct train: --passes needs a value: a number`},
+		{[]string{"eval", "--model"}, `fwstruct eval: --model needs a value: FILE`},
+		{[]string{"train", "extra"}, `fwstruct train: unexpected argument "extra": flags start with --`},
+		{[]string{"path", "--epsilon", "x"}, `fwstruct path: --epsilon "x": want a number (fwstruct path --help lists the flags)`},
+		{[]string{"report", "--width", "wide", "t.json"}, `fwstruct report: --width "wide": want an integer`},
+		{[]string{"download", "--timeout", "soon", "ocr"}, `fwstruct download: --timeout "soon": want a duration`},
+	}
+	for _, tc := range cases {
+		code, stdout, stderr := runBinary(t, tc.args...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	// -h still prints the whole usage, on stderr, with status 0.
+	if code, _, stderr := runBinary(t, "train", "-h"); code != 0 || !strings.Contains(stderr, "Usage: fwstruct train") || strings.Count(stderr, "\n") < 50 {
+		t.Errorf("train -h: exit %d, %d lines", code, strings.Count(stderr, "\n"))
+	}
+}
+
+// Item 12: resuming with the value a flag took from the --preset is no
+// difference; another value is.
+func TestResumeWithPresetValues(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "run.ckpt")
+	if code, _, stderr := runBinary(t, "train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "2", "--quiet", "--checkpoint", ck); code != 0 {
+		t.Fatal(stderr)
+	}
+	// The recommended preset's values: gap sampling, pairwise steps, the cache.
+	if code, stdout, stderr := runBinary(t, "train", "--resume", ck, "--passes", "3", "--quiet", "--step", "pairwise", "--sampling", "gap", "--cache"); code != 0 {
+		t.Errorf("the preset's own values refused: exit %d %s%s", code, stdout, stderr)
+	}
+	code, _, stderr := runBinary(t, "train", "--resume", ck, "--passes", "4", "--quiet", "--step", "fw")
+	if want := `--step "fw" differs from the checkpoint's "pairwise"`; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("another step: exit %d, %q; want %q", code, stderr, want)
+	}
+}
