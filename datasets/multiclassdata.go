@@ -92,6 +92,11 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 		d.NumFeatures = max(d.NumFeatures, ex.NumFeatures, numFeaturesOf(ex.X))
 	}
 	d.Classes = sortedClasses(train.Labels)
+	if len(d.Classes) < 2 {
+		// Every labeling is the truth: training would certify a gap of 0
+		// at w = 0 and predict that class always.
+		return nil, fmt.Errorf("multiclass data %s: every training example has label %s: one class, nothing to learn", train.Name, quote(d.Classes[0]))
+	}
 	nf := d.NumFeatures
 	if pre.Bias {
 		nf++

@@ -79,6 +79,12 @@ func TestNewMulticlassData(t *testing.T) {
 	if d, err := NewMulticlassData(strs, nil, Preprocess{}); err != nil || !slices.Equal(d.Classes, []string{"10", "a", "b"}) || d.Class("c") != -1 {
 		t.Errorf("text labels: %v, %v", d, err)
 	}
+	// One class: nothing to learn (issue 22, item 13), refused rather than
+	// trained to a gap of 0.
+	one := &Examples{Name: "one", X: make([]oracles.SparseVec, 2), Labels: []string{"a", "a"}}
+	if _, err := NewMulticlassData(one, nil, Preprocess{}); err == nil || !strings.Contains(err.Error(), `every training example has label "a": one class`) {
+		t.Errorf("one class: %v", err)
+	}
 	for _, bad := range []*Examples{nil, {Name: "empty"}} {
 		if _, err := NewMulticlassData(bad, nil, Preprocess{}); err == nil {
 			t.Errorf("NewMulticlassData(%v) accepted", bad)
@@ -133,7 +139,7 @@ func TestLoadGenericFormats(t *testing.T) {
 	writeFile(t, dir, "letter.scale.t", []byte("1 2:1\n"))
 	csvTrain := writeFile(t, dir, "iris_train.csv", []byte("sl,sw,species\n5.1,3.5,setosa\n7,3.2,versicolor\n6.3,3.3,virginica\n"))
 	writeFile(t, dir, "iris_test.csv", []byte("sl,sw,species\n5,3.6,setosa\n"))
-	sniffed := writeFile(t, dir, "data.txt", []byte("# svm\n3 1:0.5 2:1\n"))
+	sniffed := writeFile(t, dir, "data.txt", []byte("# svm\n3 1:0.5 2:1\n4 1:1\n"))
 	writeFile(t, dir, "data.txt.t", []byte("3 1:1\n"))
 	other := writeFile(t, dir, "held-out.svm", []byte("1 1:1\n2 2:1\n"))
 	tests := []struct {
@@ -149,7 +155,7 @@ func TestLoadGenericFormats(t *testing.T) {
 		{libsvm, Options{NoBias: true}, 2, 1, 2 * 2},
 		{csvTrain, Options{Scaling: ScaleMinMax}, 3, 1, 3 * 3},
 		{"csv", Options{Path: csvTrain, CSV: CSVOptions{Label: "species"}}, 3, 1, 3 * 3},
-		{sniffed, Options{NoBias: true}, 1, 1, 1 * 2},
+		{sniffed, Options{NoBias: true}, 2, 1, 2 * 2},
 	}
 	for _, tc := range tests {
 		tr, te, err := Load(tc.name, tc.opt)

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/gob"
 	"math"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/fwstruct/fwstruct/internal/fuzzfields"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -99,58 +99,11 @@ func FuzzLoadFields(f *testing.F) {
 		if err := gob.NewDecoder(bytes.NewReader(seeds[int(seed)%len(seeds)])).Decode(&c); err != nil {
 			t.Fatal(err)
 		}
-		var leaves []reflect.Value
-		collectLeaves(reflect.ValueOf(&c).Elem(), &leaves)
-		setLeaf(leaves[int(field)%len(leaves)], val)
+		fuzzfields.Set(&c, int(field), val)
 		var buf bytes.Buffer
 		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
 			return
 		}
 		loadAndRun(t, buf.Bytes(), sparse)
 	})
-}
-
-// collectLeaves appends the settable numeric values and slices under v.
-func collectLeaves(v reflect.Value, out *[]reflect.Value) {
-	switch v.Kind() {
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			collectLeaves(v.Field(i), out)
-		}
-	case reflect.Pointer:
-		if !v.IsNil() {
-			collectLeaves(v.Elem(), out)
-		}
-	case reflect.Slice:
-		*out = append(*out, v)
-		for i := 0; i < v.Len(); i++ {
-			collectLeaves(v.Index(i), out)
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64, reflect.Bool:
-		*out = append(*out, v)
-	}
-}
-
-// setLeaf sets a numeric leaf to val (reinterpreted for its kind) or
-// resizes a slice to val modulo its length + 2.
-func setLeaf(v reflect.Value, val uint64) {
-	switch v.Kind() {
-	case reflect.Slice:
-		n := int(val % uint64(v.Len()+2))
-		if n <= v.Len() {
-			v.SetLen(n)
-		} else {
-			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(val))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(val)
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(math.Float64frombits(val))
-	case reflect.Bool:
-		v.SetBool(val&1 == 1)
-	}
 }

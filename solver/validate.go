@@ -11,7 +11,8 @@ import (
 )
 
 // ValidateProblem checks what is cheap to check of a problem before
-// training, and New calls it: on every example, that the ground truth has
+// training, and New calls it: that there is an example and a weight; on
+// every example, that the ground truth has
 // zero loss and psi_i(y_i) = 0 (every value zero), which the starting point
 // of the dual (all mass on the truth, w = 0) and the certificate rely on;
 // on the first 8 examples, that the max oracle at w = 0 (clipped to the
@@ -22,6 +23,9 @@ import (
 // oraclestest.CheckProblem on small instances of a new model for that.
 func ValidateProblem(p oracles.Problem) error {
 	n, d := p.Len(), p.Dim()
+	if n < 1 || d < 1 {
+		return fmt.Errorf("solver: invalid problem: %d examples of dimension %d; need at least one of each", n, d)
+	}
 	var psi oracles.SparseVec
 	for i := 0; i < n; i++ {
 		y := p.Truth(i)

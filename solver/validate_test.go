@@ -62,6 +62,18 @@ func TestNewRejectsInvalidProblems(t *testing.T) {
 	}
 }
 
+// ValidateProblem refuses a problem without examples (issue 22, item 13):
+// there is nothing to certify.
+func TestValidateProblemRefusesNoExamples(t *testing.T) {
+	empty, err := oracles.NewMulticlass(2, 3, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ValidateProblem(empty); err == nil || !strings.Contains(err.Error(), "0 examples") {
+		t.Errorf("ValidateProblem of no examples: %v", err)
+	}
+}
+
 // bounded is a chain whose model needs w_j <= 0 on every third coordinate.
 type bounded struct{ *oracles.Chain }
 

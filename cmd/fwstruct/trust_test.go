@@ -275,3 +275,15 @@ func TestResumeWithPresetValues(t *testing.T) {
 		t.Errorf("another step: exit %d, %q; want %q", code, stderr, want)
 	}
 }
+
+// Item 13: training data of one class is refused (it would train to
+// "converged, gap 0" and predict that class always).
+func TestOneClassRefused(t *testing.T) {
+	dir := t.TempDir()
+	train := writeTestFile(t, filepath.Join(dir, "one_train.csv"), []byte("a,b,y\n1,0,x\n0,1,x\n"))
+	writeTestFile(t, filepath.Join(dir, "one_test.csv"), []byte("a,b,y\n1,0,x\n0,1,z\n"))
+	code, stdout, stderr := runBinary(t, "train", "--data", train, "--passes", "1")
+	if want := `every training example has label "x": one class, nothing to learn`; code != 1 || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, stdout, stderr, want)
+	}
+}
