@@ -2,7 +2,6 @@ package solver
 
 import (
 	"github.com/fwstruct/fwstruct/solver/internal/core"
-	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // resetAverages starts the weighted averages of the iterates afresh (at
@@ -17,7 +16,7 @@ func (s *Solver) resetAverages() {
 	}
 	s.avg = core.NewAverage(s.d)
 	s.x.avgs = []*core.Average{s.avg}
-	if s.cfg.Algorithm == run.BCFW && s.cfg.MultiPlane.approximate() {
+	if s.cfg.MultiPlane.approximate() { // BCFW only (validate)
 		s.avgApprox = core.NewAverage(s.d)
 		s.x.avgs = append(s.x.avgs, s.avgApprox)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"gonum.org/v1/gonum/floats"
 )
 
 // corner is the FW or away corner of a step: psi_i(y), L_i(y), |psi|^2 and
@@ -17,6 +18,128 @@ type corner struct {
 	norm  float64
 	h     float64
 	entry int
+}
+
+// bcfwAlg is block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013,
+// Alg. 4) with the variants of Osokin et al. (2016) and Shah et al. (2015):
+// the per-block dual state lives in the solver's blockStore, the plane
+// reuse policy in its planeReuse.
+type bcfwAlg struct{ engineBase }
+
+func (a bcfwAlg) Step() error               { return a.s.bcfwStep() }
+func (a bcfwAlg) Record(refresh bool) error { return a.s.record(refresh) }
+func (a bcfwAlg) Settled() bool             { return a.s.reuse.settled() }
+func (a bcfwAlg) blocks() bool              { return true }
+func (a bcfwAlg) projects() bool            { return false }
+func (a bcfwAlg) dual() bool                { return true }
+
+// setup puts the dual mass of every block on its ground truth: ell_i = 0,
+// the corner sets (when kept) hold the truth, and the block store.
+func (a bcfwAlg) setup() error {
+	s := a.s
+	s.ellI = make([]float64, s.n)
+	if s.cfg.keepsCorners() {
+		s.sets = make([]cornerSet, s.n)
+		for i := range s.sets {
+			s.sets[i].keepGram = s.cfg.explicitDuals()
+			k := s.sets[i].addTruth(s.p, i, 0, s.work.dense)
+			if s.cfg.explicitDuals() {
+				s.sets[i].entries[k].alpha = 1
+			}
+		}
+	}
+	var err error
+	s.store, err = s.newStore()
+	return err
+}
+
+// schedule: the clock counts block steps, n to a pass; the gap passes
+// refresh the stale block gaps and cost a pass of oracle calls.
+func (a bcfwAlg) schedule() core.Loop {
+	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 1, true)
+}
+
+func (a bcfwAlg) stoppable() core.Stoppable {
+	return core.Stoppable{GapEvery: a.s.cfg.GapEvery, TraceEvery: a.s.cfg.TraceEvery}
+}
+
+// EarlyCheckDue reports whether the stale gap estimate asks for an early
+// exact gap pass (Stop.EarlyCheck).
+func (a bcfwAlg) EarlyCheckDue(stop run.Stop) bool {
+	s := a.s
+	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.evalAt != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
+}
+
+// Reached reports whether an exact gap of the current iterate reached
+// Stop.Gap or the stale estimate reached Stop.GapEstimate.
+func (a bcfwAlg) Reached(stop run.Stop) (run.Status, bool) {
+	s := a.s
+	if g, ok := s.currentExactGap(); ok && stop.Gap > 0 && g <= stop.Gap {
+		return run.StatusConverged, true
+	}
+	if stop.GapEstimate > 0 && s.est.Sum() <= stop.GapEstimate {
+		return run.StatusEstimateConverged, true
+	}
+	return 0, false
+}
+
+// certify reads the block gaps of the pass: their sum is the gap, their
+// non-uniformity goes into pt; with keep they become the exact block gaps
+// of the current iterate, and with refresh (a gap pass of the algorithm)
+// the stale estimates, the sampler's and the cache's global gap, counted as
+// a pass of oracle calls.
+func (a bcfwAlg) certify(pt *run.Point, _ float64, refresh, keep bool) {
+	s := a.s
+	pt.Dual = s.dual(s.x.v, s.x.w, s.ell)
+	pt.Gap = floats.Sum(s.work.gBlock)
+	pt.ChiGap, pt.ChiCurvature, pt.PredictedSpeedup = s.nonUniformity(s.work.gBlock)
+	if keep {
+		if s.exactGaps == nil {
+			s.exactGaps = make([]float64, s.n)
+		}
+		copy(s.exactGaps, s.work.gBlock)
+		s.exactAt = s.steps
+	}
+	if refresh {
+		copy(s.gapEst, s.work.gBlock)
+		s.est.Reset(s.gapEst)
+		s.samp.Refresh(s.gapEst)
+		s.globalGap = pt.Gap
+		s.calls += int64(s.n)
+		pt.Pass, pt.OracleCalls = s.Passes(), s.calls
+	}
+	pt.GapEstimate = s.est.Sum()
+	if math.IsInf(pt.GapEstimate, 1) {
+		pt.GapEstimate = math.NaN()
+	} else {
+		pt.ChiGapEstimate = Chi(s.gapEst)
+	}
+}
+
+// rescale: every block gap grows by (1-rho) delta_i with delta_i = ell_i -
+// lambda <w, w_i> (Osokin et al. 2016, eq. 11), which keeps the stale
+// estimates, the global gap and the exact block gaps of the last pass
+// what they were; ell_i := rho ell_i, and the explicit dual variables move
+// towards the ground truth (Alg. 7, lines 17-21).
+func (a bcfwAlg) rescale(rho float64) {
+	s := a.s
+	for i := 0; i < s.n; i++ {
+		delta := -s.store.baseAt(i, s.x.w)
+		inc := (1 - rho) * delta
+		if !math.IsInf(s.gapEst[i], 1) {
+			s.gapEst[i] += inc
+		}
+		if s.exactGaps != nil {
+			s.exactGaps[i] += inc
+		}
+		if !math.IsInf(s.globalGap, 1) {
+			s.globalGap += inc
+		}
+		s.ellI[i] *= rho
+	}
+	s.est.Reset(s.gapEst)
+	s.samp.Refresh(s.gapEst)
+	s.store.rescale(rho)
 }
 
 // bcfwStep performs one block step of BCFW with the configured sampling,
@@ -164,9 +287,7 @@ func (s *Solver) fwMove(i int, c *corner, g float64) {
 	}
 	s.store.move(i, 1-gamma, c, gamma*s.sigma(), nil, 0)
 	s.setEll(i, (1-gamma)*s.ellI[i]+gamma*c.loss/n)
-	if d, ok := s.store.(*dualStore); ok {
-		d.scaleMass(i, gamma, c)
-	}
+	s.store.scaleMass(i, gamma, c)
 }
 
 // setEll sets ell_i and keeps ell = sum_i ell_i.

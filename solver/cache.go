@@ -34,6 +34,9 @@ func (p cachePolicy) rebase(float64)            {}
 func (p cachePolicy) save(*checkpoint)          {}
 func (p cachePolicy) restore(*checkpoint) error { return nil }
 
+// fork: the cache keeps no multi-plane state.
+func (p cachePolicy) fork(c, _ *checkpoint, _ *Solver) { c.MultiPlane = nil }
+
 // cacheLookup sets c to the best cached corner and reports whether it
 // passes the cache-hit test g_hat >= max(F g_i(k_i), nu/n g(k_0)) (Osokin et
 // al. 2016, Alg. 5, lines 7-11). The scores of the set are in work.h.

@@ -75,6 +75,10 @@ type checkpoint struct {
 	CPGram   []float64
 	CPGMu    []float64
 	CPInner  int64
+	// BatchPassCounted says that the oracle pass of the current iterate of
+	// batch FW or the cutting plane was counted (a run stopped by Stop.Gap
+	// there): the next iteration computes it again without counting it.
+	BatchPassCounted bool
 	// MultiPlane is the state of multi-plane BCFW (nil without it).
 	MultiPlane *savedMultiPlane
 }
@@ -137,9 +141,7 @@ func (s *Solver) Save(w io.Writer) error {
 	if s.store != nil {
 		s.store.save(&c)
 	}
-	if s.cp != nil {
-		s.cp.save(&c)
-	}
+	s.alg.save(&c)
 	if s.avg != nil {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.S, s.avg.At, s.avg.Full, s.avg.Partial, s.avg.Ell, s.avg.K
 	}
@@ -257,11 +259,6 @@ func (s *Solver) restore(c *checkpoint) error {
 			return err
 		}
 	}
-	if s.cp != nil {
-		if err := s.cp.restore(c, s.d); err != nil {
-			return err
-		}
-	}
 	if err := s.samp.Restore(c.Perm, c.PermPos, c.Unvisited, s.gapEst); err != nil {
 		return fmt.Errorf("solver: load: corrupt checkpoint: %w", err)
 	}
@@ -285,7 +282,7 @@ func (s *Solver) restore(c *checkpoint) error {
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	s.evalAt = c.EvalAt
 	s.events = c.Events
-	return nil
+	return s.alg.restore(c)
 }
 
 // restoreAverages restores the average of the steps (of the exact steps for

@@ -53,7 +53,7 @@ func BenchmarkCuttingPlaneIterationOCRSmall(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for k := 0; k < b.N; k++ {
-				if _, _, err := s.fwIteration(run.Stop{}); err != nil {
+				if err := s.alg.Step(); err != nil {
 					b.Fatal(err)
 				}
 			}

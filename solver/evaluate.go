@@ -67,7 +67,7 @@ func (s *Solver) record(refresh bool) error {
 func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	pt := s.countersPoint()
 	n := float64(s.n)
-	withBlocks := s.cfg.Algorithm == run.BCFW
+	withBlocks := s.alg.blocks()
 	if refresh && withBlocks {
 		s.reanchor()
 	}
@@ -78,36 +78,7 @@ func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	pt.ApproximateGap = !exact
 	w := s.x.w
 	pt.Primal = s.lambda/2*floats.Dot(w, w) + sumH/n
-	switch s.cfg.Algorithm {
-	case run.BCFW:
-		pt.Dual = s.dual(s.x.v, w, s.ell)
-		pt.Gap = floats.Sum(s.work.gBlock)
-		pt.ChiGap, pt.ChiCurvature, pt.PredictedSpeedup = s.nonUniformity(s.work.gBlock)
-		if keep {
-			if s.exactGaps == nil {
-				s.exactGaps = make([]float64, s.n)
-			}
-			copy(s.exactGaps, s.work.gBlock)
-			s.exactAt = s.steps
-		}
-		if refresh {
-			copy(s.gapEst, s.work.gBlock)
-			s.est.Reset(s.gapEst)
-			s.samp.Refresh(s.gapEst)
-			s.globalGap = pt.Gap
-			s.calls += int64(s.n)
-			pt.Pass, pt.OracleCalls = s.Passes(), s.calls
-		}
-		pt.GapEstimate = s.GapEstimate()
-		if math.IsInf(pt.GapEstimate, 1) {
-			pt.GapEstimate = math.NaN()
-		} else {
-			pt.ChiGapEstimate = Chi(s.gapEst)
-		}
-	case run.FW, run.CuttingPlane:
-		pt.Dual = s.dual(s.x.v, w, s.ell)
-		pt.Gap = s.lambda*floats.Dot(s.x.v, w) - s.ell + sumH/n
-	}
+	s.alg.certify(&pt, sumH, refresh, keep)
 	pt.Refresh = refresh
 	if err := s.addExtras(&pt); err != nil {
 		return pt, err
@@ -195,7 +166,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 		return 0, 0, 0, err
 	}
 	primal = s.lambda/2*floats.Dot(wBar, wBar) + sumH/n
-	if s.cfg.Algorithm == run.SSG {
+	if !s.alg.dual() {
 		return primal, math.NaN(), math.NaN(), nil
 	}
 	dual = s.dual(vBar, wBar, ellBar)

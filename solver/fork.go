@@ -169,8 +169,9 @@ func (s *Solver) checkpointCopy() (*checkpoint, error) {
 // which supplies what starts anew at the fork.
 func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 	old, cfg := s.cfg, f.cfg
-	if reflect.TypeOf(s.store) != reflect.TypeOf(f.store) && f.store != nil {
-		if err := s.convertBlocks(c, f); err != nil {
+	if f.store != nil && s.store.kind() != f.store.kind() {
+		c.BlockU, c.BlockScale, c.BlockNorm, c.SparseIdx, c.SparseVal = nil, nil, nil, nil, nil
+		if err := f.store.fill(c, s.n, s.store.dense); err != nil {
 			return err
 		}
 	}
@@ -207,45 +208,7 @@ func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = fresh.AvgS, fresh.AvgSync, fresh.AvgFull, fresh.AvgPartial, fresh.AvgEll, fresh.AvgK
 	}
 	if old.MultiPlane != cfg.MultiPlane || (c.MultiPlane != nil && old.Averaging != cfg.Averaging) {
-		s.adaptMultiPlane(c, fresh, f)
-	}
-	return nil
-}
-
-// convertBlocks writes the block vectors v_i of s into c in the
-// representation of f's store (dense rows or sparse vectors).
-func (s *Solver) convertBlocks(c *checkpoint, f *Solver) error {
-	src, ok := s.store.(interface{ dense(int) []float64 })
-	if !ok {
-		return fmt.Errorf("solver: fork: cannot read the block vectors of a %T", s.store)
-	}
-	c.BlockU, c.BlockScale, c.BlockNorm, c.SparseIdx, c.SparseVal = nil, nil, nil, nil, nil
-	switch f.store.(type) {
-	case *denseStore:
-		c.BlockU = make([]float64, 0, s.n*s.d)
-		c.BlockScale = make([]float64, s.n)
-		c.BlockNorm = make([]float64, s.n)
-		for i := 0; i < s.n; i++ {
-			v := src.dense(i)
-			c.BlockU = append(c.BlockU, v...)
-			c.BlockScale[i] = 1
-			for _, x := range v {
-				c.BlockNorm[i] += x * x
-			}
-		}
-	case *sparseStore:
-		c.SparseIdx = make([][]int32, s.n)
-		c.SparseVal = make([][]float64, s.n)
-		for i := 0; i < s.n; i++ {
-			for j, x := range src.dense(i) {
-				if x != 0 {
-					c.SparseIdx[i] = append(c.SparseIdx[i], int32(j))
-					c.SparseVal[i] = append(c.SparseVal[i], x)
-				}
-			}
-		}
-	case *dualStore:
-		return errors.New("solver: fork: explicit dual variables cannot be recovered from block vectors")
+		f.reuse.fork(c, fresh, s)
 	}
 	return nil
 }

@@ -1,11 +1,9 @@
 package solver
 
-import "github.com/fwstruct/fwstruct/solver/run"
-
-// adaptMultiPlane carries the multi-plane state of the checkpoint c of s
-// over to the fork f when Fork switches multi-plane BCFW on or off or
-// changes its settings (Shah et al. 2015, Alg. 3); fresh is f's starting
-// state. The iterate, the dual variables and the corner sets carry over as
+// fork carries the multi-plane state of the checkpoint c of s over to the
+// fork m.s when Fork switches multi-plane BCFW on or changes its settings
+// (Shah et al. 2015, Alg. 3); fresh is the fork's starting state (the
+// other policies drop it, see noReuse.fork). The iterate, the dual variables and the corner sets carry over as
 // for any fork:
 //
 //   - switched on: the steps made so far count as exact steps, the first
@@ -22,13 +20,9 @@ import "github.com/fwstruct/fwstruct/solver/run"
 //
 // Whenever the pass rule's units may change (switched on, Rule or
 // CostRatio changed), the current iteration's rule restarts at the fork.
-func (s *Solver) adaptMultiPlane(c, fresh *checkpoint, f *Solver) {
+func (mf *multiPlane) fork(c, fresh *checkpoint, s *Solver) {
+	f := mf.s
 	old, cfg := s.cfg.MultiPlane, f.cfg.MultiPlane
-	mf, ok := f.reuse.(*multiPlane)
-	if !ok || f.cfg.Algorithm != run.BCFW {
-		c.MultiPlane = nil
-		return
-	}
 	sv := c.MultiPlane
 	restart := !old.Enabled || old.Rule != cfg.Rule || old.CostRatio != cfg.CostRatio
 	if !old.Enabled || sv == nil {

@@ -1,135 +1,281 @@
 package solver
 
 import (
-	"context"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// runFW runs batch Frank-Wolfe until a criterion of stop is met.
-func (s *Solver) runFW(ctx context.Context, stop run.Stop) (run.Status, error) {
-	start := time.Now()
-	for {
-		if st, done := s.loop.Check(ctx, stop, engine{s}, start); done {
-			return st, nil
-		}
-		if !core.Fits(stop, s.Passes(), 1) {
-			return run.StatusPasses, nil
-		}
-		if st, done, err := s.fwIteration(stop); err != nil || done {
-			return st, err
-		}
-	}
-}
-
-// fwIteration performs one iteration of batch Frank-Wolfe (Lacoste-Julien
-// et al. 2013, Alg. 2; with box constraints Osokin et al. 2016, Alg. 8):
-// one max-oracle pass at w(k) gives the corner s, the duality gap at w(k)
-// (recorded in the trace when due, at no extra cost; its pass is counted
-// before, as for the gap passes of BCFW) and the line search. It returns
-// done when the gap at w(k) reached Stop.Gap.
+// batchAlg is batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. 2; with
+// box constraints Osokin et al. 2016, Alg. 8) or, with cutting, the
+// 1-slack cutting-plane method as fully corrective Frank-Wolfe (cp.go). An
+// iteration is one max-oracle pass at w(k), which gives the corner s and
+// the duality gap at w(k), followed by the step. The gap comes for free, so
+// the evaluations the schedule asks for are made from the pass the next
+// iteration uses (counted once, before the point is recorded, as for the
+// gap passes of BCFW), and the run stops as soon as a pass certifies
+// Stop.Gap.
 //
 // With an approximate oracle (and an exact one for certificates), the
 // corner comes from the approximate oracle and the recorded point from an
-// exact evaluation.
-func (s *Solver) fwIteration(stop run.Stop) (run.Status, bool, error) {
+// exact evaluation, which certifies Stop.Gap.
+type batchAlg struct {
+	engineBase
+	cutting bool
+	pass    batchPass
+}
+
+// batchPass is the oracle pass of an iteration.
+type batchPass struct {
+	// at is the step whose iterate the pass was counted for (-1: none);
+	// valid says whether the fields below hold it (a pass counted before a
+	// Save or a Fork is computed again, not counted again).
+	at    int64
+	valid bool
+	// vs = 1/(lambda n) sum_i psi_i(y_i*) and ellS = 1/n sum_i L_i(y_i*)
+	// describe the vertex s; sumH = sum_i H_i(y_i*; w) and gap is the
+	// duality gap at w.
+	vs              []float64
+	ellS, sumH, gap float64
+	// The labelings, psi and losses of the blocks (scratch, reused).
+	ys   [][]int32
+	psis []oracles.SparseVec
+	loss []float64
+}
+
+// Record makes an iteration whose pass is recorded: the evaluation of
+// w(k) comes with the iteration that uses its pass (as a gap pass of BCFW
+// is counted before its point, the pass is counted before the point),
+// and the iteration's time is solver time.
+func (a *batchAlg) Record(bool) error {
 	t0 := time.Now()
-	n := float64(s.n)
-	sigma := s.sigma()
-	for k := range s.work.workers {
-		ws := &s.work.workers[k]
-		if ws.acc == nil {
-			ws.acc = make([]float64, s.d)
-		} else {
-			clear(ws.acc)
+	err := a.iterate(true)
+	a.s.loop.Elapsed += time.Since(t0)
+	return err
+}
+
+// Step makes an iteration.
+func (a *batchAlg) Step() error { return a.iterate(false) }
+
+// iterate makes an iteration: the oracle pass at w(k) (unless a counted
+// one is at hand), its evaluation when record is set or when it certifies
+// Stop.Gap (unless w(k) is recorded already), and the step towards its
+// vertex unless Stop.Gap is certified at w(k) (Reached then stops the
+// run).
+func (a *batchAlg) iterate(record bool) error {
+	s := a.s
+	p, err := a.ensurePass()
+	if err != nil {
+		return err
+	}
+	if (record || a.converged(s.stop, p)) && s.loop.LastEval != s.steps {
+		if err := a.recordPass(p); err != nil {
+			return err
 		}
-		ws.ell = 0
+	}
+	if _, done := a.Reached(s.stop); done {
+		return nil
+	}
+	if a.cutting {
+		s.cpStep(p.vs, p.ellS, p.gap) // the fully corrective step (cp.go)
+	} else {
+		// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
+		vs := p.vs
+		floats.SubTo(vs, s.x.v, vs)
+		gamma := 2 / (float64(s.steps) + 2)
+		if s.cfg.StepSize == run.LineSearch {
+			gamma = core.LineSearch(p.gap, s.lambda*floats.Dot(vs, vs), 1)
+		}
+		s.x.addDense(vs, -gamma)
+		s.ell = (1-gamma)*s.ell + gamma*p.ellS
+	}
+	s.x.fold(s.ell)
+	s.steps++
+	p.valid = false
+	return nil
+}
+
+// converged reports whether the pass p at the current iterate certifies
+// Stop.Gap (an approximate oracle's gap certifies nothing: its recorded
+// exact evaluations do, see Reached).
+func (a *batchAlg) converged(stop run.Stop, p *batchPass) bool {
+	return stop.Gap > 0 && p.gap <= stop.Gap && !a.s.approx
+}
+
+// Reached reports a pass at the current iterate (or, with an approximate
+// oracle, an exact evaluation of it) that certifies Stop.Gap.
+func (a *batchAlg) Reached(stop run.Stop) (run.Status, bool) {
+	s := a.s
+	if stop.Gap <= 0 {
+		return 0, false
+	}
+	if s.approx {
+		if last, ok := s.Last(); ok && s.evalAt == s.steps && !last.ApproximateGap && last.Gap <= stop.Gap {
+			return run.StatusConverged, true
+		}
+		return 0, false
+	}
+	if p := &a.pass; p.at == s.steps && p.valid && a.converged(stop, p) {
+		return run.StatusConverged, true
+	}
+	return 0, false
+}
+
+func (a *batchAlg) EarlyCheckDue(run.Stop) bool { return false }
+
+// StepCost is a pass, unless the pass at the current iterate was counted
+// by an evaluation.
+func (a *batchAlg) StepCost() float64 {
+	if a.pass.at == a.s.steps {
+		return 0
+	}
+	return 1
+}
+
+// RecordCost: an evaluation is the pass the next iteration uses.
+func (a *batchAlg) RecordCost(bool) float64 { return a.StepCost() }
+
+func (a *batchAlg) setup() error {
+	a.pass.at = -1
+	if a.cutting {
+		a.s.cp = newCPState(a.s.d)
+	}
+	return nil
+}
+
+// schedule: the clock counts iterations, one to a pass.
+func (a *batchAlg) schedule() core.Loop {
+	return core.NewLoop(1, a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 0, false)
+}
+
+func (a *batchAlg) blocks() bool   { return false }
+func (a *batchAlg) projects() bool { return false }
+func (a *batchAlg) dual() bool     { return true }
+
+func (a *batchAlg) certify(pt *run.Point, sumH float64, _, _ bool) {
+	s := a.s
+	pt.Dual = s.dual(s.x.v, s.x.w, s.ell)
+	pt.Gap = s.lambda*floats.Dot(s.x.v, s.x.w) - s.ell + sumH/float64(s.n)
+}
+
+// stoppable: the gap of every iterate is known.
+func (a *batchAlg) stoppable() core.Stoppable {
+	st := a.engineBase.stoppable()
+	st.GapEveryStep = true
+	return st
+}
+
+// rescale: the pass at the old lambda is not reused (w is kept, but v_s
+// and the gap scale with lambda); the cutting plane moves mass to the
+// starting vertex.
+func (a *batchAlg) rescale(rho float64) {
+	a.pass.at, a.pass.valid = -1, false
+	if a.cutting {
+		a.s.cp.rescale(rho)
+	}
+}
+
+func (a *batchAlg) save(c *checkpoint) {
+	c.BatchPassCounted = a.pass.at == a.s.steps
+	if a.cutting {
+		a.s.cp.save(c)
+	}
+}
+
+func (a *batchAlg) restore(c *checkpoint) error {
+	a.pass.at, a.pass.valid = -1, false
+	if c.BatchPassCounted {
+		a.pass.at = a.s.steps
+	}
+	if a.cutting {
+		return a.s.cp.restore(c, a.s.d)
+	}
+	return nil
+}
+
+// ensurePass returns the oracle pass at the current iterate, making it
+// when needed and counting it unless it was counted already.
+func (a *batchAlg) ensurePass() (*batchPass, error) {
+	s, p := a.s, &a.pass
+	if p.at == s.steps && p.valid {
+		return p, nil
+	}
+	if err := a.makePass(p); err != nil {
+		return nil, err
+	}
+	if p.at != s.steps {
+		s.calls += int64(s.n)
+		p.at = s.steps
+	}
+	p.valid = true
+	return p, nil
+}
+
+// makePass calls the step oracle of every block at w (in parallel) and
+// sums the vertex up in block order, so that the result does not depend on
+// the number of workers.
+func (a *batchAlg) makePass(p *batchPass) error {
+	s := a.s
+	if p.ys == nil {
+		p.ys, p.psis, p.loss, p.vs = make([][]int32, s.n), make([]oracles.SparseVec, s.n), make([]float64, s.n), make([]float64, s.d)
 	}
 	h := s.work.hBlock
 	w := s.x.w
 	refs, err := s.batchRefs(w) // nil unless the oracle is relative
 	if err != nil {
-		return 0, true, err
+		return err
 	}
-	err = s.parallel(func(ws *workerScratch, i int) error {
+	err = s.parallel(func(_ *workerScratch, i int) error {
 		var err error
 		var ref float64
 		if refs != nil {
 			ref = refs[i]
 		}
-		ws.y, h[i], err = s.stepOracle(i, w, ref, ws.y)
+		p.ys[i], h[i], err = s.stepOracle(i, w, ref, p.ys[i])
 		if err != nil {
 			return err
 		}
-		s.p.Psi(i, ws.y, &ws.psi)
-		ws.psi.AddTo(ws.acc, sigma)
-		ws.ell += s.p.Loss(i, ws.y) / n
+		s.p.Psi(i, p.ys[i], &p.psis[i])
+		p.loss[i] = s.p.Loss(i, p.ys[i])
 		return nil
 	})
 	if err != nil {
-		return 0, true, err
+		return err
 	}
-	vs := s.work.workers[0].acc
-	ellS := s.work.workers[0].ell
-	for k := 1; k < len(s.work.workers); k++ {
-		floats.Add(vs, s.work.workers[k].acc)
-		ellS += s.work.workers[k].ell
+	n := float64(s.n)
+	sigma := s.sigma()
+	clear(p.vs)
+	p.ellS = 0
+	for i := range p.psis {
+		p.psis[i].AddTo(p.vs, sigma)
+		p.ellS += p.loss[i] / n
 	}
-	sumH := floats.Sum(h)
-	gap := s.lambda*floats.Dot(s.x.v, w) - s.ell + sumH/n
-	s.calls += int64(s.n)
-	s.loop.Elapsed += time.Since(t0)
+	p.sumH = floats.Sum(h)
+	p.gap = s.lambda*floats.Dot(s.x.v, w) - s.ell + p.sumH/n
+	return nil
+}
 
-	due := s.loop.LastEval < 0 || s.steps >= s.loop.NextGap || s.steps >= s.loop.NextTrace
-	converged := stop.Gap > 0 && gap <= stop.Gap && !s.approx
-	if (due || converged) && s.loop.LastEval != s.steps {
-		if s.approx && s.exact != nil {
-			if err := s.record(false); err != nil {
-				return 0, true, err
-			}
-			last, _ := s.Last()
-			converged = stop.Gap > 0 && last.Gap <= stop.Gap
-		} else {
-			pt := s.countersPoint()
-			pt.Primal = s.lambda/2*floats.Dot(w, w) + sumH/n
-			pt.Dual = s.dual(s.x.v, w, s.ell)
-			pt.Gap = gap
-			pt.ApproximateGap = s.exact == nil
-			if err := s.addExtras(&pt); err != nil {
-				return 0, true, err
-			}
-			s.appendPoint(pt)
-		}
+// recordPass appends the evaluation of the current iterate that the pass
+// p gives (an exact observe-only evaluation with an approximate oracle
+// that has an exact one).
+func (a *batchAlg) recordPass(p *batchPass) error {
+	s := a.s
+	if s.approx && s.exact != nil {
+		return s.record(false)
 	}
-	if s.steps >= s.loop.NextGap {
-		s.loop.NextGap = s.loop.Advance(s.loop.NextGap, s.steps, s.cfg.GapEvery)
+	pt := s.countersPoint()
+	w := s.x.w
+	pt.Primal = s.lambda/2*floats.Dot(w, w) + p.sumH/float64(s.n)
+	pt.Dual = s.dual(s.x.v, w, s.ell)
+	pt.Gap = p.gap
+	pt.ApproximateGap = s.exact == nil
+	if err := s.addExtras(&pt); err != nil {
+		return err
 	}
-	if s.steps >= s.loop.NextTrace {
-		s.loop.NextTrace = s.loop.Advance(s.loop.NextTrace, s.steps, s.cfg.TraceEvery)
-	}
-	if converged {
-		return run.StatusConverged, true, nil
-	}
-
-	t0 = time.Now()
-	if s.cp != nil {
-		s.cpStep(vs, ellS, gap) // the fully corrective step (cp.go)
-	} else {
-		// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
-		floats.SubTo(vs, s.x.v, vs)
-		gamma := 2 / (float64(s.steps) + 2)
-		if s.cfg.StepSize == run.LineSearch {
-			gamma = core.LineSearch(gap, s.lambda*floats.Dot(vs, vs), 1)
-		}
-		s.x.addDense(vs, -gamma)
-		s.ell = (1-gamma)*s.ell + gamma*ellS
-	}
-	s.x.fold(s.ell)
-	s.steps++
-	s.loop.Elapsed += time.Since(t0)
-	return 0, false, nil
+	s.appendPoint(pt)
+	return nil
 }

@@ -35,33 +35,8 @@ func (s *Solver) SetLambda(newLambda float64) error {
 		return nil
 	}
 	dualBefore := s.dual(s.x.v, s.x.w, s.ell)
-	if s.ellI != nil {
-		for i := 0; i < s.n; i++ {
-			delta := -s.store.baseAt(i, s.x.w)
-			inc := (1 - rho) * delta
-			if !math.IsInf(s.gapEst[i], 1) {
-				s.gapEst[i] += inc
-			}
-			if s.exactGaps != nil {
-				s.exactGaps[i] += inc
-			}
-			if !math.IsInf(s.globalGap, 1) {
-				s.globalGap += inc
-			}
-			s.ellI[i] *= rho
-		}
-		s.est.Reset(s.gapEst)
-		s.samp.Refresh(s.gapEst)
-	}
+	s.alg.rescale(rho)
 	s.ell *= rho
-	if s.cp != nil {
-		s.cp.rescale(rho)
-	}
-	if _, ok := s.store.(*dualStore); ok {
-		for i := range s.sets {
-			s.rescaleDuals(i, rho)
-		}
-	}
 	s.resetAverages()
 	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
 	s.lambda = newLambda

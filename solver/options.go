@@ -91,11 +91,8 @@ func (s *Solver) SetTrainLoss(on bool) { s.trainLoss = on }
 // (AutoStorage resolved), or AutoStorage when the solver keeps none (FW,
 // SSG, explicit duals).
 func (s *Solver) Storage() Storage {
-	switch s.store.(type) {
-	case *denseStore:
-		return DenseBlocks
-	case *sparseStore:
-		return SparseBlocks
+	if s.store == nil {
+		return AutoStorage
 	}
-	return AutoStorage
+	return s.store.kind()
 }

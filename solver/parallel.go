@@ -2,7 +2,6 @@ package solver
 
 import (
 	"runtime"
-	"sync"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
@@ -47,27 +46,20 @@ func (s *Solver) parallel(fn func(ws *workerScratch, i int) error) error {
 	return core.Parallel(s.n, len(s.work.workers), func(k, i int) error { return fn(&s.work.workers[k], i) })
 }
 
-// meanLoss returns the mean task loss of Predict(w) on problem q, in
-// parallel.
+// meanLoss returns the mean task loss of Predict(w) on problem q: the
+// predictions in parallel, the losses summed in example order (so that the
+// result does not depend on the number of workers).
 func (s *Solver) meanLoss(q oracles.Problem, w []float64) float64 {
 	m := q.Len()
-	W := max(1, min(len(s.work.workers), m))
-	sums := make([]float64, W)
-	var wg sync.WaitGroup
-	for k := 0; k < W; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			var y []int32
-			for i := k * m / W; i < (k+1)*m/W; i++ {
-				y = q.Predict(i, w, y)
-				sums[k] += q.Loss(i, y)
-			}
-		}(k)
-	}
-	wg.Wait()
+	losses := make([]float64, m)
+	ys := make([][]int32, len(s.work.workers))
+	_ = core.Parallel(m, len(ys), func(k, i int) error {
+		ys[k] = q.Predict(i, w, ys[k])
+		losses[i] = q.Loss(i, ys[k])
+		return nil
+	})
 	var sum float64
-	for _, v := range sums {
+	for _, v := range losses {
 		sum += v
 	}
 	return sum / float64(m)

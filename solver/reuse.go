@@ -44,12 +44,16 @@ type planeReuse interface {
 	// save and restore write and read the policy's part of a checkpoint.
 	save(c *checkpoint)
 	restore(c *checkpoint) error
+	// fork adapts the checkpoint c of s to the fork the policy belongs to
+	// when the multi-plane settings change (see Fork); fresh is the fork's
+	// starting state.
+	fork(c, fresh *checkpoint, s *Solver)
 }
 
 // newReuse returns the policy cfg asks for.
 func (s *Solver) newReuse() planeReuse {
 	switch {
-	case s.cfg.Algorithm != run.BCFW:
+	case !s.alg.blocks():
 		return noReuse{s}
 	case s.cfg.MultiPlane.Enabled:
 		return newMultiPlane(s)
@@ -76,14 +80,17 @@ func (p noReuse) stepped(_ int, set *cornerSet) {
 	p.s.x.fold(p.s.ell)
 }
 
-func (p noReuse) clock() int64                { return p.s.steps }
-func (p noReuse) settled() bool               { return true }
-func (p noReuse) describe(*run.Point)         {}
-func (p noReuse) rebase(float64)              {}
-func (p noReuse) save(*checkpoint)            {}
-func (p noReuse) restore(*checkpoint) error   { return nil }
-func (s *Solver) clock() int64                { return s.reuse.clock() }
-func (s *Solver) meanSetSize() (mean float64) { return float64(s.storedCorners()) / float64(s.n) }
+func (p noReuse) clock() int64              { return p.s.steps }
+func (p noReuse) settled() bool             { return true }
+func (p noReuse) describe(*run.Point)       {}
+func (p noReuse) rebase(float64)            {}
+func (p noReuse) save(*checkpoint)          {}
+func (p noReuse) restore(*checkpoint) error { return nil }
+
+// fork: a policy without working sets keeps no multi-plane state.
+func (p noReuse) fork(c, _ *checkpoint, _ *Solver) { c.MultiPlane = nil }
+func (s *Solver) clock() int64                     { return s.reuse.clock() }
+func (s *Solver) meanSetSize() (mean float64)      { return float64(s.storedCorners()) / float64(s.n) }
 
 // storedCorners returns the number of corners in all the blocks' sets.
 func (s *Solver) storedCorners() int {

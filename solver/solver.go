@@ -70,7 +70,9 @@ type Solver struct {
 	hits, misses, drops int64
 	rSq                 []float64 // largest observed |psi_i(y)|^2 per block
 
+	alg      algorithm     // the optimizer of cfg.Algorithm
 	loop     core.Loop     // the schedule of evaluations and the solver time
+	stop     run.Stop      // the criteria of the Run call under way
 	evalAt   int64         // steps at the last trace point (-1: none)
 	pathInit time.Duration // time of the path initialization (RegPath)
 	trace    []run.Point
@@ -126,9 +128,10 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	if e := oracles.ExactProblem(p); e != nil {
 		s.exact = oracles.OracleFunc(e)
 	}
+	s.alg = s.newAlgorithm()
 	xbox := s.box
-	if cfg.Algorithm == run.SSG {
-		xbox = nil // SSG projects its iterate itself
+	if s.alg.projects() {
+		xbox = nil
 	}
 	s.x = newIterate(d, xbox)
 	s.resetAverages()
@@ -140,38 +143,15 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.globalGap = math.Inf(1)
 	s.rSq = make([]float64, n)
 	s.work.init(s)
-	if cfg.Algorithm == run.BCFW {
-		s.ellI = make([]float64, n)
-		if cfg.keepsCorners() {
-			s.sets = make([]cornerSet, n)
-			for i := range s.sets {
-				s.sets[i].keepGram = cfg.explicitDuals()
-				k := s.sets[i].addTruth(p, i, 0, s.work.dense)
-				if cfg.explicitDuals() {
-					s.sets[i].entries[k].alpha = 1
-				}
-			}
-		}
-		if s.store, err = s.newStore(); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Algorithm == run.CuttingPlane {
-		s.cp = newCPState(d)
+	if err := s.alg.setup(); err != nil {
+		return nil, err
 	}
 	s.reuse = s.newReuse()
 	s.evalAt = -1
 	s.samp = core.NewSampler(cfg.Sampling, n)
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0)
 	s.rng = rand.New(s.pcg)
-	perPass, refreshCost := int64(n), 0.0
-	switch cfg.Algorithm {
-	case run.FW, run.CuttingPlane:
-		perPass = 1 // an iteration is a pass
-	case run.BCFW:
-		refreshCost = 1
-	}
-	s.loop = core.NewLoop(perPass, cfg.GapEvery, cfg.TraceEvery, refreshCost, cfg.Algorithm == run.BCFW)
+	s.loop = s.alg.schedule()
 	return s, nil
 }
 
@@ -191,32 +171,10 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	if err := s.checkStoppable(stop, ctx); err != nil {
 		return run.Result{}, err
 	}
-	var st run.Status
-	var err error
-	if s.cfg.Algorithm == run.FW || s.cfg.Algorithm == run.CuttingPlane {
-		st, err = s.runFW(ctx, stop)
-	} else {
-		st, err = s.loop.Run(ctx, stop, engine{s})
-	}
+	s.stop = stop
+	st, err := s.loop.Run(ctx, stop, s.alg)
 	return s.result(st), err
 }
-
-// engine adapts the solver to the schedule of core.Loop.
-type engine struct{ s *Solver }
-
-func (e engine) Step() error {
-	if e.s.cfg.Algorithm == run.SSG {
-		return e.s.ssgStep()
-	}
-	return e.s.bcfwStep()
-}
-
-func (e engine) Clock() int64                             { return e.s.clock() }
-func (e engine) Settled() bool                            { return e.s.reuse.settled() }
-func (e engine) Passes() float64                          { return e.s.Passes() }
-func (e engine) Record(refresh bool) error                { return e.s.record(refresh) }
-func (e engine) EarlyCheckDue(stop run.Stop) bool         { return e.s.earlyCheckDue(stop) }
-func (e engine) Reached(stop run.Stop) (run.Status, bool) { return e.s.reached(stop) }
 
 func (s *Solver) result(st run.Status) run.Result {
 	last, _ := s.Last()
@@ -249,25 +207,6 @@ func (s *Solver) currentExactGap() (float64, bool) {
 		g += v
 	}
 	return g, true
-}
-
-// earlyCheckDue reports whether the stale gap estimate asks for an early
-// exact gap pass (Stop.EarlyCheck).
-func (s *Solver) earlyCheckDue(stop run.Stop) bool {
-	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == run.BCFW &&
-		s.evalAt != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
-}
-
-// reached reports whether an exact gap of the current iterate reached
-// Stop.Gap or the stale estimate reached Stop.GapEstimate.
-func (s *Solver) reached(stop run.Stop) (run.Status, bool) {
-	if g, ok := s.currentExactGap(); ok && stop.Gap > 0 && g <= stop.Gap {
-		return run.StatusConverged, true
-	}
-	if stop.GapEstimate > 0 && s.cfg.Algorithm == run.BCFW && s.est.Sum() <= stop.GapEstimate {
-		return run.StatusEstimateConverged, true
-	}
-	return 0, false
 }
 
 // Passes returns the effective passes made so far (oracle calls / n).
@@ -329,7 +268,7 @@ func (s *Solver) Last() (run.Point, bool) {
 // GapEstimate returns the sum of the stale block gaps held by the solver
 // (+Inf while a block has not been visited; NaN for FW and SSG).
 func (s *Solver) GapEstimate() float64 {
-	if s.cfg.Algorithm != run.BCFW {
+	if !s.alg.blocks() {
 		return math.NaN()
 	}
 	return s.est.Sum()

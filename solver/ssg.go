@@ -1,5 +1,10 @@
 package solver
 
+import (
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
 // ssgStep performs one stochastic subgradient step on example i with the
 // Pegasos step size 1/(lambda (k+1)) (Lacoste-Julien et al. 2013, Sec. 6):
 // w <- (1 - 1/(k+1)) w + psi_i(y*) / (lambda (k+1)), projected onto the box
@@ -27,4 +32,31 @@ func (s *Solver) ssgStep() error {
 	s.x.fold(0)
 	s.steps++
 	return nil
+}
+
+// ssgAlg is the stochastic subgradient method: no dual, no gap; its
+// evaluations record the primal without counting their oracle calls.
+type ssgAlg struct{ engineBase }
+
+func (a ssgAlg) Step() error                             { return a.s.ssgStep() }
+func (a ssgAlg) Record(refresh bool) error               { return a.s.record(refresh) }
+func (a ssgAlg) Reached(run.Stop) (run.Status, bool)     { return 0, false }
+func (a ssgAlg) EarlyCheckDue(run.Stop) bool             { return false }
+func (a ssgAlg) setup() error                            { return nil }
+func (a ssgAlg) blocks() bool                            { return false }
+func (a ssgAlg) projects() bool                          { return true }
+func (a ssgAlg) dual() bool                              { return false }
+func (a ssgAlg) certify(*run.Point, float64, bool, bool) {}
+func (a ssgAlg) rescale(float64)                         {}
+
+// schedule: the clock counts steps, n to a pass; the evaluations are
+// observe-only.
+func (a ssgAlg) schedule() core.Loop {
+	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 0, false)
+}
+
+func (a ssgAlg) stoppable() core.Stoppable {
+	st := a.engineBase.stoppable()
+	st.NoGap = "ssg has no duality gap, so Stop.Gap can never stop it; use Passes or Duration"
+	return st
 }

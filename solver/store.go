@@ -48,6 +48,20 @@ type blockStore interface {
 	restore(c *checkpoint) error
 	// nonzeros returns the number of stored values (memory diagnostics).
 	nonzeros() int64
+	// dense returns v_i as a new dense vector.
+	dense(i int) []float64
+	// scaleMass applies a Frank-Wolfe step's alpha_i <- (1-gamma) alpha_i
+	// + gamma e_c to the explicit dual variables (none without them).
+	scaleMass(i int, gamma float64, c *corner)
+	// rescale applies SetLambda's alpha_i(y) := rho alpha_i(y) for y !=
+	// y_i to the explicit dual variables, the freed mass going to the
+	// ground truth (the block vectors, which stay the same, need nothing).
+	rescale(rho float64)
+	// kind returns the representation (AutoStorage for explicit duals).
+	kind() Storage
+	// fill writes block vectors v_i = dense(i) into c in this store's
+	// representation (Fork converting a run to another storage).
+	fill(c *checkpoint, n int, dense func(i int) []float64) error
 }
 
 // Storage selects the representation of the per-block vectors of BCFW with

@@ -120,9 +120,28 @@ func (b *denseStore) restore(c *checkpoint) error {
 
 func (b *denseStore) nonzeros() int64 { return int64(len(b.u)) }
 
-// dense returns a copy of v_i (tests).
+// dense returns a copy of v_i.
 func (b *denseStore) dense(i int) []float64 {
 	out := make([]float64, b.d)
 	floats.AddScaled(out, b.scale[i], b.row(i))
 	return out
+}
+
+func (b *denseStore) scaleMass(int, float64, *corner) {}
+func (b *denseStore) rescale(float64)                 {}
+func (b *denseStore) kind() Storage                   { return DenseBlocks }
+
+func (b *denseStore) fill(c *checkpoint, n int, dense func(int) []float64) error {
+	c.BlockU = make([]float64, 0, n*b.d)
+	c.BlockScale = make([]float64, n)
+	c.BlockNorm = make([]float64, n)
+	for i := 0; i < n; i++ {
+		v := dense(i)
+		c.BlockU = append(c.BlockU, v...)
+		c.BlockScale[i] = 1
+		for _, x := range v {
+			c.BlockNorm[i] += x * x
+		}
+	}
+	return nil
 }

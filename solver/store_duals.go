@@ -1,5 +1,7 @@
 package solver
 
+import "errors"
+
 // dualStore keeps the explicit dual variables alpha_i(y) of every block
 // over the corners of its corner set, and no block vector at all: the block
 // gap is (1/n)(H_s - sum_c alpha_c H_c) (Osokin et al. 2016, eq. 7), from
@@ -118,7 +120,7 @@ func (b *dualStore) scaleMass(i int, gamma float64, c *corner) {
 	set.entries[c.entry].alpha += gamma
 }
 
-// dense returns v_i (tests).
+// dense returns v_i = sigma sum_c alpha_c psi_c.
 func (b *dualStore) dense(i int) []float64 {
 	out := make([]float64, b.s.d)
 	set := &b.s.sets[i]
@@ -127,4 +129,16 @@ func (b *dualStore) dense(i int) []float64 {
 		psi.AddTo(out, b.s.sigma()*set.entries[k].alpha)
 	}
 	return out
+}
+
+func (b *dualStore) rescale(rho float64) {
+	for i := range b.s.sets {
+		b.s.rescaleDuals(i, rho)
+	}
+}
+
+func (b *dualStore) kind() Storage { return AutoStorage }
+
+func (b *dualStore) fill(*checkpoint, int, func(int) []float64) error {
+	return errors.New("solver: fork: explicit dual variables cannot be recovered from block vectors")
 }

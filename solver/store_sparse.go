@@ -172,11 +172,29 @@ func (b *sparseStore) nonzeros() int64 {
 	return m
 }
 
-// dense returns a copy of v_i (tests).
+// dense returns a copy of v_i.
 func (b *sparseStore) dense(i int) []float64 {
 	out := make([]float64, b.s.d)
 	for k, j := range b.idx[i] {
 		out[j] += b.val[i][k]
 	}
 	return out
+}
+
+func (b *sparseStore) scaleMass(int, float64, *corner) {}
+func (b *sparseStore) rescale(float64)                 {}
+func (b *sparseStore) kind() Storage                   { return SparseBlocks }
+
+func (b *sparseStore) fill(c *checkpoint, n int, dense func(int) []float64) error {
+	c.SparseIdx = make([][]int32, n)
+	c.SparseVal = make([][]float64, n)
+	for i := 0; i < n; i++ {
+		for j, x := range dense(i) {
+			if x != 0 {
+				c.SparseIdx[i] = append(c.SparseIdx[i], int32(j))
+				c.SparseVal[i] = append(c.SparseVal[i], x)
+			}
+		}
+	}
+	return nil
 }

@@ -90,15 +90,9 @@ func (s *Solver) CheckStop(stop run.Stop) error {
 
 // checkStoppable validates stop and refuses a Run that could never end.
 func (s *Solver) checkStoppable(stop run.Stop, ctx context.Context) error {
-	st := core.Stoppable{GapEvery: s.cfg.GapEvery, TraceEvery: s.cfg.TraceEvery, GapEveryStep: s.cfg.Algorithm != run.BCFW}
-	switch {
-	case s.cfg.Algorithm == run.SSG:
-		st.NoGap = "ssg has no duality gap, so Stop.Gap can never stop it; use Passes or Duration"
-	case s.exact == nil:
+	st := s.alg.stoppable()
+	if st.NoGap == "" && s.exact == nil {
 		st.NoGap = "the problem's oracle is approximate and has no exact counterpart, so no gap is ever certified and Stop.Gap can never stop the run; use Passes, GapEstimate or Duration"
-	}
-	if s.cfg.Algorithm != run.BCFW {
-		st.NoEstimate = fmt.Sprintf("%v keeps no gap estimates; Stop.GapEstimate needs bcfw", s.cfg.Algorithm)
 	}
 	if err := core.CheckStop(ctx, stop, st); err != nil {
 		return fmt.Errorf("solver: %w", err)

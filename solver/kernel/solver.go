@@ -140,7 +140,11 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	if err := s.checkStoppable(ctx, stop); err != nil {
 		return run.Result{}, err
 	}
-	st, err := s.loop.Run(ctx, stop, engine{s})
+	var e core.Engine = engine{s}
+	if s.cfg.Algorithm == run.FW {
+		e = batchEngine{engine{s}}
+	}
+	st, err := s.loop.Run(ctx, stop, e)
 	last, _ := s.Last()
 	return run.Result{Status: st, Last: last, Current: len(s.trace) > 0 && s.loop.LastEval == s.steps}, err
 }
@@ -157,28 +161,36 @@ func (s *Solver) checkStoppable(ctx context.Context, stop run.Stop) error {
 	return nil
 }
 
-// engine adapts the solver to core.Loop.
+// engine adapts the solver to core.Loop: kernelized BCFW (Alg. B.1).
 type engine struct{ s *Solver }
 
-func (e engine) Step() error {
-	if e.s.cfg.Algorithm == run.FW {
-		return e.s.fwStep()
-	}
-	e.s.bcfwStep()
-	return nil
-}
-
+func (e engine) Step() error               { e.s.bcfwStep(); return nil }
 func (e engine) Clock() int64              { return e.s.steps }
 func (e engine) Passes() float64           { return e.s.Passes() }
 func (e engine) Record(refresh bool) error { return e.s.record(refresh) }
 
+// batchEngine is kernelized batch FW (the kernelized Alg. 2), a
+// core.Batch engine.
+type batchEngine struct{ engine }
+
+func (e batchEngine) Step() error { return e.s.fwStep() }
+
 // StepCost is a pass for a batch FW iteration, unless it reuses the
 // counted oracle pass of a gap evaluation at the current iterate.
-func (e engine) StepCost() float64 {
-	if e.s.cfg.Algorithm != run.FW || e.s.pendingCounted() {
+func (e batchEngine) StepCost() float64 {
+	if e.s.pendingCounted() {
 		return 0
 	}
 	return 1
+}
+
+// RecordCost: a gap evaluation counts its pass (which the next iteration
+// reuses), an observe-only one nothing.
+func (e batchEngine) RecordCost(refresh bool) float64 {
+	if refresh {
+		return 1
+	}
+	return 0
 }
 
 func (e engine) EarlyCheckDue(stop run.Stop) bool {

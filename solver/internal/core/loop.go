@@ -8,8 +8,18 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// Engine is a block-coordinate method that Loop drives: a sequence of
-// cheap steps interleaved with exact evaluations on a schedule.
+// Engine is a method that Loop drives: a sequence of steps interleaved
+// with exact evaluations on a schedule. Every solver of the family adapts
+// itself to it, and the algorithm a Config selects is the Engine its solver
+// hands to Loop.
+//
+// Step is the seam for parallel executors (mini-batch and asynchronous
+// BCFW): a block step reads the shared state to choose its block and call
+// the max oracle at the current weights, which is pure and may run on
+// other goroutines for several blocks at once, then writes the block's
+// update. An executor that prefetches the oracle answers of the next blocks
+// in parallel and applies the updates one by one, in a fixed order, is an
+// Engine whose Step consumes them; one worker is the sequential step.
 type Engine interface {
 	// Step makes one step.
 	Step() error
@@ -33,15 +43,20 @@ type Engine interface {
 	EarlyCheckDue(stop run.Stop) bool
 }
 
-// StepCoster is implemented by engines whose steps cost a whole pass or
-// more (batch methods): Loop does not start a step whose cost does not fit
-// in Stop.Passes, and returns StatusPasses instead, so that a run never
-// exceeds its budget. Steps of block-coordinate engines cost 1/n pass and
-// need not implement it.
-type StepCoster interface {
+// Batch is implemented by engines whose steps visit every block (batch
+// Frank-Wolfe and the cutting plane): a step costs a pass or more, and so
+// may an evaluation (the oracle pass that gives the gap of the iterate is
+// the one the next step needs). Loop starts no step and no evaluation
+// whose cost does not fit in Stop.Passes, returning StatusPasses instead,
+// so that a run never exceeds its budget, and it checks the stopping
+// criteria after every step. Steps of block-coordinate engines cost 1/n
+// pass and their evaluations Loop.RefreshCost; they do not implement it.
+type Batch interface {
 	// StepCost returns the passes the next step will add (0 when it reuses
-	// the oracle answers of a counted evaluation at the current point).
+	// the oracle pass of a counted evaluation at the current point).
 	StepCost() float64
+	// RecordCost returns the passes Record(refresh) would add now.
+	RecordCost(refresh bool) float64
 }
 
 // Phased is an optional interface of an Engine whose steps come in phases
@@ -152,7 +167,21 @@ func Fits(stop run.Stop, passes, cost float64) bool {
 // starts with it, so that splitting a run does not change its trajectory.
 func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, error) {
 	start := time.Now()
+	batch, isBatch := e.(Batch)
+	// recordCost is what Record(refresh) adds to the passes.
+	recordCost := func(refresh bool) float64 {
+		switch {
+		case isBatch:
+			return batch.RecordCost(refresh)
+		case refresh:
+			return l.RefreshCost
+		}
+		return 0
+	}
 	if l.LastEval < 0 {
+		if !Fits(stop, e.Passes(), recordCost(false)) {
+			return run.StatusPasses, nil
+		}
 		if err := e.Record(false); err != nil {
 			return 0, err
 		}
@@ -160,7 +189,7 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 	for {
 		now := e.Clock()
 		if now >= l.NextGap || e.EarlyCheckDue(stop) {
-			if !Fits(stop, e.Passes(), l.RefreshCost) {
+			if !Fits(stop, e.Passes(), recordCost(l.Refresh)) {
 				return run.StatusPasses, nil
 			}
 			if err := e.Record(l.Refresh); err != nil {
@@ -170,6 +199,9 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		}
 		if now >= l.NextTrace {
 			if l.LastEval != now {
+				if !Fits(stop, e.Passes(), recordCost(false)) {
+					return run.StatusPasses, nil
+				}
 				if err := e.Record(false); err != nil {
 					return 0, err
 				}
@@ -190,11 +222,11 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		var err error
 		budget := false
 		for calls := 0; e.Clock()-now < chunk && calls < maxChunkSteps; calls++ {
-			if c, ok := e.(StepCoster); ok && !Fits(stop, e.Passes(), c.StepCost()) {
+			if isBatch && !Fits(stop, e.Passes(), batch.StepCost()) {
 				budget = true
 				break
 			}
-			if err = e.Step(); err != nil || budgetSpent(stop, e) || e.EarlyCheckDue(stop) {
+			if err = e.Step(); err != nil || isBatch || budgetSpent(stop, e) || e.EarlyCheckDue(stop) {
 				break
 			}
 		}

@@ -102,6 +102,13 @@ func (b *batch) Step() error {
 
 func (b *batch) StepCost() float64 { return 1 }
 
+func (b *batch) RecordCost(refresh bool) float64 {
+	if refresh {
+		return 1
+	}
+	return 0
+}
+
 func TestLoopStepCostKeepsBudget(t *testing.T) {
 	l := NewLoop(1, 100, 0, 1, true)
 	b := &batch{fake{n: 4, failAt: -1}}

@@ -485,11 +485,9 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGoldenWorkers reruns the runs whose evaluations spread over workers
-// with three: the files are the same (results never depend on the number
-// of workers). Not yet for batch FW, the cutting plane and the task losses
-// of trace points, whose per-worker partial sums round differently with
-// another number of workers (to be fixed: reduce in block order).
+// TestGoldenWorkers reruns runs whose passes spread over workers with
+// three: the files are the same (results never depend on the number of
+// workers).
 func TestGoldenWorkers(t *testing.T) {
 	skipOffAMD64(t)
 	if *update {
@@ -498,7 +496,7 @@ func TestGoldenWorkers(t *testing.T) {
 	for _, g := range allRuns() {
 		switch g.name {
 		case "bcfw-gap-pairwise-line", "bcfw-cache-gap", "multiplane-cost-averaging-pairwise", "approx-bcfw", "ssg-averaging",
-			"fork", "regpath", "soft-example-perm", "soft-gap", "lp-hard", "kernel-bcfw-rbf-gap-averaging", "kernel-fw-rbf":
+			"bcfw-averaging-trainloss-test", "fw-predefined-averaging", "cp", "approx-fw", "fork", "regpath", "soft-example-perm", "soft-gap", "lp-hard", "kernel-bcfw-rbf-gap-averaging", "kernel-fw-rbf":
 			t.Run(g.name, func(t *testing.T) { check(t, g, 3) })
 		}
 	}
