@@ -56,9 +56,9 @@ type Chain struct {
 }
 
 type chainWork struct {
-	theta []float64       // T*K unary scores <w, features> (no loss)
-	delta []float64       // T*K max-sum messages of Viterbi
-	acc   *psiAccumulator // built on first use by Psi
+	theta []float64    // T*K unary scores <w, features> (no loss)
+	delta []float64    // T*K max-sum messages of Viterbi
+	acc   *Accumulator // built on first use by Psi
 }
 
 // NewChain builds a chain problem with numLabels labels and numFeatures
@@ -228,7 +228,7 @@ func (c *Chain) Loss(i int, y []int32) float64 {
 
 // Psi sets dst to phi(x_i, y_i) - phi(x_i, y). Its cost is linear in the
 // number of non-zero features of the positions where y differs from the
-// truth, with no O(d) scratch when d is large (see psiAccumulator).
+// truth, with no O(d) scratch when d is large (see Accumulator).
 func (c *Chain) Psi(i int, y []int32, dst *SparseVec) {
 	ws := c.work.Get().(*chainWork)
 	defer c.work.Put(ws)

@@ -83,28 +83,6 @@ func MeanLoss(p Problem, w []float64) float64 {
 	return sum / float64(n)
 }
 
-// Corner is a corner of the dual block simplex of example i: a labeling with
-// its psi and loss, computed once and reused by caches and active sets.
-type Corner struct {
-	Y      []int32
-	Psi    SparseVec
-	Loss   float64
-	NormSq float64 // |psi_i(y)|^2
-	Hash   uint64  // hash of Y, to find a labeling in a set quickly
-}
-
-// NewCorner computes the corner of labeling y for example i. The corner keeps
-// its own copies of y and psi.
-func NewCorner(p Problem, i int, y []int32) *Corner {
-	c := &Corner{Y: append([]int32(nil), y...)}
-	p.Psi(i, c.Y, &c.Psi)
-	c.Psi = c.Psi.Clone()
-	c.Loss = p.Loss(i, c.Y)
-	c.NormSq = c.Psi.NormSq()
-	c.Hash = HashLabeling(c.Y)
-	return c
-}
-
 // HashLabeling returns a 64-bit FNV-1a hash of a labeling.
 func HashLabeling(y []int32) uint64 {
 	h := uint64(14695981039346656037)

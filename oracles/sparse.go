@@ -38,12 +38,6 @@ func (s *SparseVec) Clone() SparseVec {
 	return SparseVec{Idx: slices.Clone(s.Idx), Val: slices.Clone(s.Val)}
 }
 
-// CopyFrom makes s a copy of src, reusing the storage of s.
-func (s *SparseVec) CopyFrom(src *SparseVec) {
-	s.Idx = append(s.Idx[:0], src.Idx...)
-	s.Val = append(s.Val[:0], src.Val...)
-}
-
 // Dot returns <s, w> for a dense vector w.
 func (s *SparseVec) Dot(w []float64) float64 {
 	var sum float64
@@ -126,47 +120,4 @@ func SparseDot(a, b *SparseVec, scratch []float64) float64 {
 		scratch[i] = 0
 	}
 	return sum
-}
-
-// Accumulator builds a SparseVec with distinct indices from contributions
-// that may repeat a coordinate: a dense scratch of the full dimension plus the
-// list of touched coordinates. It stays zeroed between uses, so building a
-// vector costs O(number of contributions), not O(d). The zero value is ready
-// for use after Ensure; it is not safe for concurrent use.
-type Accumulator struct {
-	dense   []float64
-	seen    []bool
-	touched []int32
-}
-
-// Ensure makes room for indices in [0, d).
-func (a *Accumulator) Ensure(d int) {
-	if len(a.dense) < d {
-		a.dense = make([]float64, d)
-		a.seen = make([]bool, d)
-	}
-}
-
-// Add adds v at coordinate i (which must be below the size given to
-// Ensure).
-func (a *Accumulator) Add(i int32, v float64) {
-	if !a.seen[i] {
-		a.seen[i] = true
-		a.touched = append(a.touched, i)
-	}
-	a.dense[i] += v
-}
-
-// Flush writes the accumulated non-zero entries into dst (in the order their
-// coordinates were first touched) and re-zeroes the scratch.
-func (a *Accumulator) Flush(dst *SparseVec) {
-	dst.Reset()
-	for _, i := range a.touched {
-		if v := a.dense[i]; v != 0 {
-			dst.Append(i, v)
-		}
-		a.dense[i] = 0
-		a.seen[i] = false
-	}
-	a.touched = a.touched[:0]
 }

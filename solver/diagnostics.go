@@ -40,15 +40,3 @@ func (s *Solver) nonUniformity(g []float64) (chiG, chiC, speedup float64) {
 	}
 	return chiG, chiC, chiG * chiG * chiG / chiC
 }
-
-// CurvatureBounds returns the block curvature bounds 4 R_i^2 / (lambda n^2)
-// with R_i the largest |psi_i(y)| observed so far (zero before any
-// observation).
-func (s *Solver) CurvatureBounds() []float64 {
-	out := make([]float64, s.n)
-	scale := 4 / (s.lambda * float64(s.n) * float64(s.n))
-	for i, r := range s.rSq {
-		out[i] = scale * r
-	}
-	return out
-}

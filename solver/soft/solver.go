@@ -235,19 +235,6 @@ func (s *Solver) Model() *factorgraph.Model { return s.m }
 // Weights returns a copy of w = Psi mu.
 func (s *Solver) Weights() []float64 { return append([]float64(nil), s.w...) }
 
-// Delta returns a copy of the agreement variables delta = A mu of example
-// i, laid out by Graph.DeltaOffset.
-func (s *Solver) Delta(i int) []float64 {
-	return append([]float64(nil), s.delta[s.deltaOff[i]:s.deltaOff[i+1]]...)
-}
-
-// Marginals returns a copy of the marginals mu of node a of example i.
-func (s *Solver) Marginals(i, a int) []float64 {
-	g := s.m.Graph(i)
-	off := s.muOff[i] + g.TableOffset(a)
-	return append([]float64(nil), s.mu[off:off+g.States(a)]...)
-}
-
 // GapEstimate returns the sum of the stale block gaps the solver holds
 // (+Inf while a block has not been visited).
 func (s *Solver) GapEstimate() float64 { return s.est.Sum() }

@@ -1,10 +1,10 @@
 package oracles
 
-// psiAccumulator builds psi_i(y) as a SparseVec with distinct indices from
-// contributions that may repeat a coordinate, in a space laid out as rows of
-// equal width: coordinate = row*width + column. The chain's feature space is
-// such a grid (F emission rows, K transition rows and 3 bias rows of K
-// labels).
+// Accumulator builds a SparseVec with distinct indices (psi_i(y) of a
+// model) from contributions that may repeat a coordinate, in order of first
+// contribution. It stays empty between uses, so that building a vector costs
+// O(number of contributions), not O(d). The zero value is ready for use
+// after Ensure; it is not safe for concurrent use.
 //
 // It is an open-addressing hash table from coordinate to value with linear
 // probing, in one of two modes:
@@ -17,8 +17,11 @@ package oracles
 //     coordinate itself, where no two coordinates collide: the dense
 //     scratch, fastest when d is small.
 //
-// It stays empty between uses.
-type psiAccumulator struct {
+// The chain's Psi (newPsiAccumulator) also lays the space out as rows of
+// equal width, coordinate = row*width + column (F emission rows, K
+// transition rows and 3 bias rows of K labels), and adds whole rows at once
+// (pairs).
+type Accumulator struct {
 	width  int32
 	direct bool
 	keys   []int32 // coordinate + 1; 0 marks an empty slot
@@ -29,15 +32,43 @@ type psiAccumulator struct {
 	mask   uint32  // len(keys) - 1, a power of 2 minus 1 (hashed mode)
 }
 
-// directScratchMax is the largest dimension d for which the chain's Psi
-// uses the direct mode (12 bytes per coordinate: about 1.6 MB per
-// goroutine).
+// directScratchMax is the largest dimension d for which an accumulator uses
+// the direct mode (12 bytes per coordinate: about 1.6 MB per goroutine).
 const directScratchMax = 1 << 17
+
+// Ensure readies a for coordinates in [0, d): the direct mode up to
+// directScratchMax, the hashed one beyond. Call it before adding (a holds
+// nothing then).
+func (a *Accumulator) Ensure(d int) {
+	if d > directScratchMax {
+		if a.direct {
+			*a = Accumulator{}
+		}
+		return
+	}
+	if !a.direct || len(a.keys) < d {
+		*a = Accumulator{direct: true, keys: make([]int32, d), vals: make([]float64, d), mult: 1}
+	}
+}
+
+// Add adds v at coordinate i (below the d given to Ensure).
+func (a *Accumulator) Add(i int32, v float64) {
+	if a.direct {
+		a.addDirect(i, v)
+		return
+	}
+	a.reserve(1)
+	a.add(i, v)
+}
+
+// Flush writes the accumulated non-zero entries into dst, in the order
+// their coordinates were first added, and empties a.
+func (a *Accumulator) Flush(dst *SparseVec) { a.flush(dst) }
 
 // newPsiAccumulator returns the accumulator of a numRows x width grid, in
 // direct mode when asked.
-func newPsiAccumulator(numRows, width int, direct bool) *psiAccumulator {
-	a := &psiAccumulator{width: int32(width), direct: direct}
+func newPsiAccumulator(numRows, width int, direct bool) *Accumulator {
+	a := &Accumulator{width: int32(width), direct: direct}
 	if direct {
 		d := numRows * width
 		a.keys, a.vals, a.mult, a.shift = make([]int32, d), make([]float64, d), 1, 0
@@ -48,7 +79,7 @@ func newPsiAccumulator(numRows, width int, direct bool) *psiAccumulator {
 // reserve makes room for n more entries, so that a hashed table stays at
 // most half full. Every add must be covered by a reserve since the last
 // flush.
-func (a *psiAccumulator) reserve(n int) {
+func (a *Accumulator) reserve(n int) {
 	need := 2 * (len(a.used) + n)
 	if a.direct || need <= len(a.keys) {
 		return
@@ -68,7 +99,7 @@ func (a *psiAccumulator) reserve(n int) {
 
 // add adds v at coordinate i; the caller has reserved room for it. Small
 // enough to be inlined; in direct mode the loop never turns.
-func (a *psiAccumulator) add(i int32, v float64) {
+func (a *Accumulator) add(i int32, v float64) {
 	h := (uint32(i) * a.mult) >> a.shift
 	for a.keys[h] != i+1 {
 		if a.keys[h] == 0 {
@@ -84,7 +115,7 @@ func (a *psiAccumulator) add(i int32, v float64) {
 // pairs adds val[k] at column ca and -val[k] at column cb of every row
 // idx[k]: the emission part of psi at a position whose true label ca was
 // replaced by cb.
-func (a *psiAccumulator) pairs(idx []int32, val []float64, ca, cb int32) {
+func (a *Accumulator) pairs(idx []int32, val []float64, ca, cb int32) {
 	val = val[:len(idx)]
 	if a.direct {
 		for k, r := range idx {
@@ -103,7 +134,7 @@ func (a *psiAccumulator) pairs(idx []int32, val []float64, ca, cb int32) {
 }
 
 // addDirect is add in direct mode, where slot i holds coordinate i.
-func (a *psiAccumulator) addDirect(i int32, v float64) {
+func (a *Accumulator) addDirect(i int32, v float64) {
 	if a.keys[i] == 0 {
 		a.keys[i] = i + 1
 		a.used = append(a.used, i)
@@ -113,7 +144,7 @@ func (a *psiAccumulator) addDirect(i int32, v float64) {
 
 // flush writes the non-zero entries into dst, in order of insertion, and
 // empties the table.
-func (a *psiAccumulator) flush(dst *SparseVec) {
+func (a *Accumulator) flush(dst *SparseVec) {
 	dst.Reset()
 	for _, h := range a.used {
 		if v := a.vals[h]; v != 0 {

@@ -222,7 +222,7 @@ func conllShaped(tb testing.TB, n int) *Chain {
 }
 
 // scratchBytes returns the memory held by a Psi scratch.
-func scratchBytes(a *psiAccumulator) int {
+func scratchBytes(a *Accumulator) int {
 	return 4*cap(a.keys) + 8*cap(a.vals) + 4*cap(a.used)
 }
 
@@ -338,6 +338,56 @@ func TestHashedScratchMatchesMap(t *testing.T) {
 		}
 		if 2*len(want) > len(a.keys) && len(want) > 0 {
 			t.Fatalf("round %d: table of %d slots holds %d entries (more than half)", round, len(a.keys), len(want))
+		}
+	}
+}
+
+// TestAccumulatorEnsureModes: through Ensure, Add and Flush, an
+// accumulator of a small dimension (direct mode) and of a large one
+// (hashed mode, growing while it holds entries) returns the same vector as
+// summing the contributions coordinate by coordinate in their order, its
+// entries in the order of first contribution, without the coordinates
+// whose contributions cancel; it is reusable after Flush and after Ensure
+// switches modes.
+func TestAccumulatorEnsureModes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	var a Accumulator
+	var dst SparseVec
+	for round, d := range []int{10, 1000, directScratchMax + 1, 5_000_000, 64, directScratchMax} {
+		a.Ensure(d)
+		if a.direct != (d <= directScratchMax) {
+			t.Fatalf("round %d: d = %d, direct mode %v", round, d, a.direct)
+		}
+		for rep := 0; rep < 3; rep++ {
+			sums := map[int32]float64{}
+			var order []int32
+			for range 1 + rng.IntN(400) {
+				i := int32(rng.IntN(min(d, 60)))
+				if d > 60 && rng.IntN(2) == 0 {
+					i = int32(rng.IntN(d))
+				}
+				v := float64(rng.IntN(5)-2) * 0.1 // repeats and cancellations
+				if _, seen := sums[i]; !seen {
+					order = append(order, i)
+				}
+				sums[i] += v
+				a.Add(i, v)
+			}
+			a.Flush(&dst)
+			var want []int32
+			for _, i := range order {
+				if sums[i] != 0 {
+					want = append(want, i)
+				}
+			}
+			if len(dst.Idx) != len(want) {
+				t.Fatalf("round %d: %d entries, want %d", round, len(dst.Idx), len(want))
+			}
+			for k, i := range want {
+				if dst.Idx[k] != i || dst.Val[k] != sums[i] {
+					t.Fatalf("round %d: entry %d is (%d, %v), want (%d, %v)", round, k, dst.Idx[k], dst.Val[k], i, sums[i])
+				}
+			}
 		}
 	}
 }
