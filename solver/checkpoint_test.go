@@ -3,30 +3,35 @@ package solver
 import (
 	"bytes"
 	"encoding/gob"
+	"io"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/run/runtest"
 )
 
-// TestSaveLoadContinuesIdentically runs N passes in one go and N/2 + N/2
-// across a save/load, for every variant, and requires identical weights and
-// traces.
-func TestSaveLoadContinuesIdentically(t *testing.T) {
+// TestConformance runs the contract every solver family keeps
+// (runtest: split runs, Save/Load continuity, Stop validation, Current and
+// Evaluate, the pass budget, certificates, cancellation) on every variant,
+// with observe-only evaluations and training losses in the trace.
+func TestConformance(t *testing.T) {
 	p := smallChain(11)
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			cfg := v.cfg
-			cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 3, 2
-			a := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, a, run.Stop{Passes: 12})
-			b := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, b, run.Stop{Passes: 6})
-			c := reload(t, b, WithTrainLoss(true))
-			mustRun(t, c, run.Stop{Passes: 12})
-			requireSameRun(t, a, c)
+			cfg.Lambda, cfg.Seed, cfg.GapEvery, cfg.TraceEvery = 0.05, 3, 2, 1.5
+			runtest.Conformance(t, runtest.Family{
+				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true)) },
+				Load: func(r io.Reader) (run.Solver, error) {
+					return Load(r, p, WithTrainLoss(true))
+				},
+				Iterate: func(s run.Solver) []float64 { return s.(*Solver).Weights() },
+				Passes:  12,
+				NoGap:   cfg.Algorithm == run.SSG,
+			})
 		})
 	}
 }

@@ -363,24 +363,6 @@ func fill(d int, v float64) []float64 {
 	return out
 }
 
-// TestStopAndContinue checks that N passes in one call and N/2 + N/2 in two
-// calls give the same weights and trace.
-func TestStopAndContinue(t *testing.T) {
-	p := smallChain(4)
-	for _, v := range variants {
-		t.Run(v.name, func(t *testing.T) {
-			cfg := v.cfg
-			cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 7, 1
-			a := mustNew(t, p, cfg)
-			mustRun(t, a, run.Stop{Passes: 10})
-			b := mustNew(t, p, cfg)
-			mustRun(t, b, run.Stop{Passes: 5})
-			mustRun(t, b, run.Stop{Passes: 10})
-			requireSameRun(t, a, b)
-		})
-	}
-}
-
 func TestContextCancellationAndTime(t *testing.T) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 200, MaxLen: 8, Labels: 10, Features: 30, Density: 0.5, Seed: 5})
 	s := mustNew(t, p, Config{Lambda: 1e-4})

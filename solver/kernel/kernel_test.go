@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/run/runtest"
 )
 
 func mustNew(t testing.TB, p *oracles.Multiclass, cfg Config, opts ...Option) *Solver {
@@ -311,49 +313,28 @@ func TestRBFLearnsWhatLinearCannot(t *testing.T) {
 }
 
 // requireSameRun demands identical dual variables and traces (up to time).
-func requireSameRun(t *testing.T, a, b *Solver) {
-	t.Helper()
-	for j := range a.alpha {
-		if a.alpha[j] != b.alpha[j] {
-			t.Fatalf("alpha[%d]: %v vs %v", j, a.alpha[j], b.alpha[j])
-		}
-	}
-	ta, tb := a.Trace(), b.Trace()
-	if len(ta) != len(tb) {
-		t.Fatalf("trace lengths %d vs %d", len(ta), len(tb))
-	}
-	for k := range ta {
-		ta[k].Seconds, tb[k].Seconds = 0, 0
-		if fmt.Sprint(ta[k]) != fmt.Sprint(tb[k]) {
-			t.Fatalf("point %d:\n%+v\n%+v", k, ta[k], tb[k])
-		}
-	}
-}
-
-func TestSaveLoadContinuesIdentically(t *testing.T) {
+// TestConformance runs the contract every solver family keeps (runtest)
+// with the RBF and polynomial kernels, BCFW under every sampling and FW,
+// with averaging, training losses and observe-only evaluations.
+func TestConformance(t *testing.T) {
 	p := oraclestest.Multiclass(40, 3, 4, 5)
 	for _, cfg := range []Config{
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}},
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true},
-		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation},
+		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5},
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true},
+		{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1},
 	} {
 		t.Run(fmt.Sprintf("%v %v %v", cfg.Algorithm, cfg.Sampling, cfg.Kernel), func(t *testing.T) {
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.02, 2, 9
-			a := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, a, run.Stop{Passes: 13})
-			b := mustNew(t, p, cfg, WithTrainLoss(true))
-			mustRun(t, b, run.Stop{Passes: 6})
-			var buf bytes.Buffer
-			if err := b.Save(&buf); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Load(&buf, p, WithTrainLoss(true), WithCache(1<<20))
-			if err != nil {
-				t.Fatal(err)
-			}
-			mustRun(t, c, run.Stop{Passes: 13})
-			requireSameRun(t, a, c)
+			runtest.Conformance(t, runtest.Family{
+				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true)) },
+				Load: func(r io.Reader) (run.Solver, error) {
+					return Load(r, p, WithTrainLoss(true), WithCache(1<<20))
+				},
+				Iterate: func(s run.Solver) []float64 { return s.(*Solver).alpha },
+				Passes:  13,
+			})
 		})
 	}
 }

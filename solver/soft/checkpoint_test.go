@@ -4,55 +4,54 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"io"
 	"math"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/run/runtest"
 )
 
-// TestSaveLoadContinuesIdentically: a run of N passes and a run of N/2
-// passes saved, loaded and continued for N/2 more end at the same iterate
-// with the same trace, for every sampling (the permutation's position and
-// the unvisited blocks of gap sampling are part of the state).
-func TestSaveLoadContinuesIdentically(t *testing.T) {
+// TestConformance runs the contract every solver family keeps (runtest)
+// under every sampling, with observe-only evaluations in the trace.
+func TestConformance(t *testing.T) {
 	m := multiLabel(t, 6, 4, 3, 7)
 	for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
-		cfg := Config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 3, TraceEvery: 0.7, Seed: 11}
-		a, _ := New(m, cfg)
-		if _, err := a.Run(context.Background(), run.Stop{Passes: 12}); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := New(m, cfg)
-		if _, err := b.Run(context.Background(), run.Stop{Passes: 5.3}); err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := b.Save(&buf); err != nil {
-			t.Fatal(err)
-		}
-		c, err := Load(&buf, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if samp == run.ExamplePermutation && b.ahead.left == 0 {
-			t.Fatal("the saved run should stop inside an example")
-		}
-		if samp == run.ExamplePermutation && c.ahead.left != b.ahead.left {
-			// 5.3 passes end inside an example: the loaded lookahead must
-			// know how many of its blocks are still to come.
-			t.Fatalf("%v: the loaded lookahead expects %d more blocks of the example, the saved run %d", samp, c.ahead.left, b.ahead.left)
-		}
-		if _, err := c.Run(context.Background(), run.Stop{Passes: 12}); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(a.w, c.w) || !reflect.DeepEqual(a.delta, c.delta) || !reflect.DeepEqual(a.mu, c.mu) || a.steps != c.steps || a.calls != c.calls {
-			t.Fatalf("%v: the continued run left the trajectory", samp)
-		}
-		if !samePoints(t, a.Trace(), c.Trace()) {
-			t.Fatalf("%v: traces differ", samp)
-		}
+		t.Run(samp.String(), func(t *testing.T) {
+			cfg := Config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 3, TraceEvery: 0.7, Seed: 11}
+			runtest.Conformance(t, runtest.Family{
+				New:     func() (run.Solver, error) { return New(m, cfg) },
+				Load:    func(r io.Reader) (run.Solver, error) { return Load(r, m) },
+				Iterate: func(s run.Solver) []float64 { return append(s.(*Solver).Weights(), s.(*Solver).mu...) },
+				Passes:  12,
+			})
+		})
+	}
+}
+
+// TestLoadKeepsLookahead: a run saved inside an example under
+// ExamplePermutation sampling is loaded with the lookahead knowing how many
+// of the example's blocks are still to come.
+func TestLoadKeepsLookahead(t *testing.T) {
+	m := multiLabel(t, 6, 4, 3, 7)
+	b, _ := New(m, Config{Lambda: 0.1, Rho: 0.7, Sampling: run.ExamplePermutation, GapEvery: 3, Seed: 11})
+	if _, err := b.Run(context.Background(), run.Stop{Passes: 5.3}); err != nil {
+		t.Fatal(err)
+	}
+	if b.ahead.left == 0 {
+		t.Fatal("the saved run should stop inside an example")
+	}
+	var buf bytes.Buffer
+	if err := b.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(&buf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ahead.left != b.ahead.left {
+		t.Fatalf("the loaded lookahead expects %d more blocks of the example, the saved run %d", c.ahead.left, b.ahead.left)
 	}
 }
 

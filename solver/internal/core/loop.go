@@ -165,6 +165,7 @@ func Fits(stop run.Stop, passes, cost float64) bool {
 // exceeds Stop.Passes: when a gap pass falls due with less than its cost
 // left in the budget, Run returns StatusPasses there, and the next call
 // starts with it, so that splitting a run does not change its trajectory.
+// Under a canceled context it starts no evaluation that costs passes.
 func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, error) {
 	start := time.Now()
 	batch, isBatch := e.(Batch)
@@ -178,9 +179,21 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		}
 		return 0
 	}
+	// mayRecord is the status that forbids an evaluation of the given cost
+	// now (done false when it may start): the budget, and a canceled
+	// context for one that costs passes.
+	mayRecord := func(cost float64) (run.Status, bool) {
+		switch {
+		case !Fits(stop, e.Passes(), cost):
+			return run.StatusPasses, true
+		case cost > 0 && ctx.Err() != nil:
+			return run.StatusCanceled, true
+		}
+		return 0, false
+	}
 	if l.LastEval < 0 {
-		if !Fits(stop, e.Passes(), recordCost(false)) {
-			return run.StatusPasses, nil
+		if st, done := mayRecord(recordCost(false)); done {
+			return st, nil
 		}
 		if err := e.Record(false); err != nil {
 			return 0, err
@@ -189,8 +202,8 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 	for {
 		now := e.Clock()
 		if now >= l.NextGap || e.EarlyCheckDue(stop) {
-			if !Fits(stop, e.Passes(), recordCost(l.Refresh)) {
-				return run.StatusPasses, nil
+			if st, done := mayRecord(recordCost(l.Refresh)); done {
+				return st, nil
 			}
 			if err := e.Record(l.Refresh); err != nil {
 				return 0, err
@@ -199,8 +212,8 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		}
 		if now >= l.NextTrace {
 			if l.LastEval != now {
-				if !Fits(stop, e.Passes(), recordCost(false)) {
-					return run.StatusPasses, nil
+				if st, done := mayRecord(recordCost(false)); done {
+					return st, nil
 				}
 				if err := e.Record(false); err != nil {
 					return 0, err
