@@ -13,7 +13,8 @@ import (
 type Data struct {
 	// Name is the dataset or format loaded, as Load spells it ("ocr",
 	// "usps", "synthetic", "conll", "yeast", "mulan", "horses", "hansards",
-	// "svmlight", "csv"): for a path, the format Recognize told.
+	// "hansards-intersected", "svmlight", "csv"): for a path, the format
+	// Recognize told.
 	Name string
 	// Train and Test are the problems.
 	Train, Test oracles.Problem
@@ -54,7 +55,7 @@ func LoadData(name string, opt Options) (*Data, error) {
 			return nil, fmt.Errorf("ocr: the test words are a fold of the same file (--split); a test file (%s) does not apply", opt.TestPath)
 		case "synthetic":
 			return nil, fmt.Errorf("synthetic data is generated, not read: drop the test file %s", opt.TestPath)
-		case "hansards":
+		case "hansards", "hansards-intersected":
 			return nil, fmt.Errorf("hansards: the test pairs are the gold pairs after the training ones (HansardsOptions); a test file (%s) does not apply", opt.TestPath)
 		}
 		if err := checkTestFormat(name, opt.TestPath); err != nil {
@@ -72,7 +73,10 @@ func LoadData(name string, opt Options) (*Data, error) {
 			return nil, err
 		}
 		d.Train, d.Test = h.Train, h.Test
-	case "hansards":
+	case "hansards", "hansards-intersected":
+		if name == "hansards-intersected" {
+			opt.Hansards.Training = HansardsIntersected
+		}
 		tr, te, err := loadHansardsData(opt)
 		if err != nil {
 			return nil, err
@@ -168,7 +172,7 @@ func describeFormat(name string) string {
 		return "column-format (CoNLL) text"
 	case "horses":
 		return "the horses images"
-	case "hansards":
+	case "hansards", "hansards-intersected":
 		return "the Hansards word alignments"
 	case "usps":
 		return "USPS digits (label and 256 grey values a line)"

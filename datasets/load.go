@@ -57,7 +57,7 @@ type Options struct {
 }
 
 // Names lists the dataset names Load accepts.
-var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "hansards", "svmlight", "csv"}
+var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "hansards", "hansards-intersected", "svmlight", "csv"}
 
 // Load returns the training and test problems of a dataset by name: "ocr"
 // (Taskar's handwritten words as chains, split by opt.Split), "usps" (digits
@@ -67,7 +67,10 @@ var Names = []string{"ocr", "usps", "synthetic", "conll", "yeast", "horses", "ha
 // dataset, as exact views of its multi-label factor-graph models; see
 // LoadMULAN), "horses" (the Weizmann horses as graph-cut segmentation
 // problems; see LoadHorses), "hansards" (English-French word alignment as
-// bipartite matchings; see LoadHansards), or a generic format read from the
+// bipartite matchings, trained on gold pairs 1-100 and tested on 101-447;
+// see LoadHansards), "hansards-intersected" (the same test pairs, trained
+// on 5,000 unaligned pairs labelled by intersected diagonal IBM Model 2
+// alignments, not by people; see HansardsIntersected), or a generic format read from the
 // file opt.Path and its test file: "svmlight" (LoadSVMLight) or "csv" (LoadCSV),
 // as Crammer-Singer multiclass problems. The name may also be a path to a
 // data file or folder, whose dataset or format Recognize tells (any MULAN
