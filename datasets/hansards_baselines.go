@@ -33,15 +33,16 @@ var diceThresholds = func() []float64 {
 	return out
 }()
 
-// Baselines returns the two baselines of the matching model on the test
+// Baselines returns the baselines of the matching model on the test
 // pairs, computed from the unaligned pairs alone:
 //
 //   - "dice matching": the maximum-weight matching of the Dice coefficients
 //     minus a threshold (the links of Dice above the threshold that form
 //     the best matching), the threshold (a multiple of 0.02) chosen for
 //     the lowest AER on the gold training pairs (the first TrainGold);
-//   - "IBM Model 1 intersection": the links on which the two directional
-//     IBM Model 1 Viterbi alignments agree (AlignmentModel.Intersection).
+//   - "IBM Model 1 intersection" and "diagonal IBM Model 2 intersection":
+//     the links on which the two directional Viterbi alignments of the
+//     aligner agree (AlignmentModel.Intersection).
 func (h *Hansards) Baselines() ([]AlignmentBaseline, error) {
 	goldTrain, err := h.Model.Problem(h.Gold[:h.TrainGold])
 	if err != nil {
@@ -55,11 +56,14 @@ func (h *Hansards) Baselines() ([]AlignmentBaseline, error) {
 		}
 	}
 	dice := AlignmentBaseline{Name: "dice matching", Threshold: bestT, Pred: h.Model.diceMatchings(h.TestPairs, bestT)}
-	inter := AlignmentBaseline{Name: "IBM Model 1 intersection", Threshold: math.NaN(), Pred: make([][]int32, len(h.TestPairs))}
-	for i, p := range h.TestPairs {
-		inter.Pred[i] = linksLabeling(len(p.English), h.Model.Intersection(p.English, p.French))
+	out := []AlignmentBaseline{dice}
+	for _, a := range []Aligner{IBM1, DiagonalIBM2} {
+		inter := AlignmentBaseline{Name: a.String() + " intersection", Threshold: math.NaN(), Pred: make([][]int32, len(h.TestPairs))}
+		for i, p := range h.TestPairs {
+			inter.Pred[i] = linksLabeling(len(p.English), h.Model.Intersection(p.English, p.French, a))
+		}
+		out = append(out, inter)
 	}
-	out := []AlignmentBaseline{dice, inter}
 	for k := range out {
 		out[k].Counts = h.Test.Counts(out[k].Pred)
 	}

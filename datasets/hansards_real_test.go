@@ -131,7 +131,7 @@ func TestAERMatchesScorer(t *testing.T) {
 	}
 	inter := make([][]int32, len(h.Gold))
 	for i, p := range h.Gold {
-		inter[i] = linksLabeling(len(p.English), h.Model.Intersection(p.English, p.French))
+		inter[i] = linksLabeling(len(p.English), h.Model.Intersection(p.English, p.French, DiagonalIBM2))
 	}
 	for _, tc := range []struct {
 		name     string
@@ -141,7 +141,7 @@ func TestAERMatchesScorer(t *testing.T) {
 		{"diagonal", diagonalAlignment(h.Gold), &scorerResult{0.2284, 0.3821, 0.5001, 0.1938, 0.5440}},
 		{"dice matching 0.3", h.Model.diceMatchings(h.Gold, 0.3), &scorerResult{0.6569, 0.5988, 0.7395, 0.1561, 0.3341}},
 		{"dice matching tuned", h.Model.diceMatchings(h.Gold, bs[0].Threshold), nil},
-		{"IBM Model 1 intersection", inter, nil},
+		{"diagonal IBM Model 2 intersection", inter, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := all.Counts(tc.pred)

@@ -137,7 +137,7 @@ func TestLoadHansardsSynthetic(t *testing.T) {
 	if d := h.Model.Dice("house", "ministre"); d > 0.3 {
 		t.Errorf("Dice(house, ministre) = %v, want small", d)
 	}
-	links := h.Model.Intersection([]string{"the", "minister", "of", "summer"}, []string{"le", "ministre", "de", "été"})
+	links := h.Model.Intersection([]string{"the", "minister", "of", "summer"}, []string{"le", "ministre", "de", "été"}, IBM1)
 	if want := [][2]int32{{0, 0}, {1, 1}, {2, 2}, {3, 3}}; len(links) != 4 || links[1] != want[1] || links[3] != want[3] {
 		t.Errorf("intersection %v, want %v", links, want)
 	}
@@ -166,12 +166,13 @@ func TestLoadHansardsSynthetic(t *testing.T) {
 			}
 		}
 	}
-	// Baselines: both align something and are scored on the test pairs.
+	// Baselines: all align something and are scored on the test pairs.
 	bs, err := h.Baselines()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bs) != 2 || bs[0].Counts.Predicted == 0 || bs[1].Counts.Predicted == 0 || math.IsNaN(bs[0].Threshold) || !math.IsNaN(bs[1].Threshold) {
+	if len(bs) != 3 || bs[0].Counts.Predicted == 0 || bs[1].Counts.Predicted == 0 || bs[2].Counts.Predicted == 0 ||
+		math.IsNaN(bs[0].Threshold) || !math.IsNaN(bs[1].Threshold) || !math.IsNaN(bs[2].Threshold) {
 		t.Fatalf("baselines %+v", bs)
 	}
 	for _, b := range bs {
@@ -194,7 +195,7 @@ func TestLoadHansardsIntersected(t *testing.T) {
 		if p.ID != 40+i+1 || len(p.Possible) != 0 {
 			t.Fatalf("pair %d: id %d (want the line %d), %d possible links", i, p.ID, 40+i+1, len(p.Possible))
 		}
-		want := h.Model.Intersection(p.English, p.French)
+		want := h.Model.Intersection(p.English, p.French, DiagonalIBM2)
 		if len(p.Sure) != len(want) {
 			t.Fatalf("pair %d: labels %v, intersection %v", i, p.Sure, want)
 		}

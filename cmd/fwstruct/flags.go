@@ -41,7 +41,7 @@ type dataFlags struct {
 
 func (d *dataFlags) register(fs *flag.FlagSet, defaultName string) {
 	fs.StringVar(&d.name, "data", defaultName, "dataset: ocr, usps, synthetic, auto (ocr when found, else synthetic), conll, yeast, horses, hansards (word alignment,\n"+
-		"gold pairs 1-100 / 101-447), hansards-intersected (5,000 pairs labelled by intersected IBM Model 1 alignments, not by people),\n"+
+		"gold pairs 1-100 / 101-447), hansards-intersected (5,000 pairs labelled by intersected diagonal IBM Model 2 alignments, not by people),\n"+
 		"svmlight or csv (with --data-path), or a path to letter.data[.gz], a USPS folder, a Hansards folder, or an svmlight (.svm, .libsvm, .scale)\n"+
 		"or CSV (.csv) training file")
 	fs.StringVar(&d.path, "data-path", "", "the data, used as given (never another copy): a data root, a dataset folder or file\n(default for ocr and usps: $FWSTRUCT_DATA, then the user cache)")
