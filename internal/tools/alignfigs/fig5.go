@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/ssvmnb"
+)
+
+// fig5Method is one optimizer of Fig. 5: its configuration and the names
+// of its plain and averaged curves ("" when it has no averaged one).
+type fig5Method struct {
+	plain, avg string
+	cfg        solver.Config
+	stochastic bool
+}
+
+// fig5Methods are the methods of Lacoste-Julien et al. (2013, Fig. 1 and
+// 5), run as ssvmnb.Figure1 runs them: BCFW and SSG with weighted
+// averaging (the plain and the -wavg curves come from the same run),
+// observe-only evaluations every pass and no gap passes of their own;
+// batch FW and the cutting-plane method evaluated at every iteration.
+var fig5Methods = []fig5Method{
+	{"BCFW", "BCFW-wavg", solver.Config{Algorithm: run.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, true},
+	{"SSG", "SSG-wavg", solver.Config{Algorithm: run.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, true},
+	{"FW", "", solver.Config{Algorithm: run.FW, GapEvery: 1}, false},
+	{"cutting plane", "", solver.Config{Algorithm: run.CuttingPlane, GapEvery: 1}, false},
+}
+
+// fig5Run runs one method with one seed and returns the traces of its
+// plain and (with averaging) averaged iterates, whose TestLoss holds the
+// test AER of the iterate (computed at every trace point, outside the
+// solver time).
+func fig5Run(ctx context.Context, train oracles.Problem, test *oracles.Matching, cfg solver.Config, passes float64) (plain, avg []run.Point, err error) {
+	s, err := solver.New(train, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	var aer, aerAvg []float64
+	s.SetProgress(func(run.Point) {
+		aer = append(aer, test.Counts(predictAll(test, s.Weights())).AER())
+		if cfg.Averaging {
+			aerAvg = append(aerAvg, test.Counts(predictAll(test, s.AverageWeights())).AER())
+		}
+	})
+	if _, err := s.Run(ctx, run.Stop{Passes: passes}); err != nil {
+		return nil, nil, err
+	}
+	plain = s.Trace()
+	at := func(v []float64, k int) float64 {
+		if k < len(v) {
+			return v[k]
+		}
+		return math.NaN()
+	}
+	for k := range plain {
+		plain[k].TestLoss = at(aer, k)
+	}
+	if !cfg.Averaging {
+		return plain, nil, nil
+	}
+	avg = make([]run.Point, len(plain))
+	for k, p := range plain {
+		p.Primal, p.Dual, p.Gap = p.PrimalAvg, p.DualAvg, p.GapAvg
+		p.TestLoss = at(aerAvg, k)
+		avg[k] = p
+	}
+	return plain, avg, nil
+}
+
+// fig5Panel runs every method at one lambda and returns the panel, whose
+// traces' TestLoss is the test AER.
+func fig5Panel(ctx context.Context, train oracles.Problem, test *oracles.Matching, lambda float64, seeds []uint64, passes float64, log io.Writer) (*ssvmnb.Figure1Panel, error) {
+	panel := &ssvmnb.Figure1Panel{Lambda: lambda, BestDual: math.Inf(-1)}
+	for _, m := range fig5Methods {
+		plain := ssvmnb.Figure1Method{Name: m.plain, Batch: !m.stochastic}
+		avg := ssvmnb.Figure1Method{Name: m.avg}
+		runSeeds := seeds
+		if !m.stochastic {
+			runSeeds = seeds[:1]
+		}
+		for _, seed := range runSeeds {
+			cfg := m.cfg
+			cfg.Lambda, cfg.Seed = lambda, seed
+			tr, trAvg, err := fig5Run(ctx, train, test, cfg, passes)
+			if err != nil {
+				return nil, fmt.Errorf("%s, seed %d: %w", m.plain, seed, err)
+			}
+			fmt.Fprintf(log, "  %s seed %d: %d points, %.1f s of solver time\n", m.plain, seed, len(tr), tr[len(tr)-1].Seconds)
+			plain.Traces = append(plain.Traces, tr)
+			if trAvg != nil {
+				avg.Traces = append(avg.Traces, trAvg)
+			}
+		}
+		panel.Methods = append(panel.Methods, plain)
+		if m.avg != "" {
+			panel.Methods = append(panel.Methods, avg)
+		}
+	}
+	for _, m := range panel.Methods {
+		for _, tr := range m.Traces {
+			for _, p := range tr {
+				if !math.IsNaN(p.Dual) {
+					panel.BestDual = math.Max(panel.BestDual, p.Dual)
+				}
+			}
+		}
+	}
+	return panel, nil
+}
+
+// runFig5 runs the fig5 experiment and writes its figures, traces and
+// summary table.
+func runFig5(ctx context.Context, o options, w io.Writer) error {
+	h, err := datasets.LoadHansards(datasets.HansardsOptions{Path: o.path, Training: datasets.HansardsIntersected, Intersected: o.intersected})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "fig5: training on %d unaligned pairs labelled by the intersected diagonal IBM Model 2 alignments (not human labels), testing on the %d gold pairs %d-%d; d = %d\n",
+		h.Train.Len(), h.Test.Len(), h.TrainGold+1, len(h.Gold), h.Train.Dim())
+	for _, lambda := range o.lambdas {
+		panel, err := fig5Panel(ctx, h.Train, h.Test, lambda, o.seeds, o.passes, w)
+		if err != nil {
+			return err
+		}
+		obj := panel.Objective()
+		obj.Title = fmt.Sprintf("Hansards matching (n = %d, intersected labels), lambda = %g", h.Train.Len(), lambda)
+		aer := panel.TestError()
+		aer.Title = fmt.Sprintf("test AER (%d gold pairs), lambda = %g", h.Test.Len(), lambda)
+		aer.YLabel = "test AER"
+		for _, f := range []struct {
+			name string
+			save func(string) error
+		}{
+			{fmt.Sprintf("fig5-objective-%g.png", lambda), func(p string) error { return obj.Save(p, 900, 600) }},
+			{fmt.Sprintf("fig5-aer-%g.png", lambda), func(p string) error { return aer.Save(p, 900, 600) }},
+			{fmt.Sprintf("fig5-traces-%g.json", lambda), func(p string) error { return writeTraces(p, panel) }},
+		} {
+			if err := f.save(filepath.Join(o.out, f.name)); err != nil {
+				return err
+			}
+		}
+		var budgets []float64
+		for _, b := range []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
+			if b <= o.passes {
+				budgets = append(budgets, b)
+			}
+		}
+		printFig5(w, panel, budgets)
+	}
+	return nil
+}
+
+// tracePoint is a point of the JSON traces of the tool.
+type tracePoint struct {
+	Pass    float64  `json:"pass"`
+	Seconds float64  `json:"seconds"`
+	Primal  *float64 `json:"primal,omitempty"`
+	Dual    *float64 `json:"dual,omitempty"`
+	Gap     *float64 `json:"gap,omitempty"`
+	TestAER *float64 `json:"test_aer,omitempty"`
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// writeTraces writes every run of the panel as JSON: method -> one array
+// of points per seed, with the test AER of the iterate.
+func writeTraces(path string, panel *ssvmnb.Figure1Panel) error {
+	out := map[string][][]tracePoint{}
+	for _, m := range panel.Methods {
+		for _, tr := range m.Traces {
+			pts := make([]tracePoint, len(tr))
+			for k, p := range tr {
+				pts[k] = tracePoint{Pass: p.Pass, Seconds: p.Seconds, Primal: finite(p.Primal), Dual: finite(p.Dual), Gap: finite(p.Gap), TestAER: finite(p.TestLoss)}
+			}
+			out[m.Name] = append(out[m.Name], pts)
+		}
+	}
+	b, err := json.MarshalIndent(map[string]any{"lambda": panel.Lambda, "best_dual": panel.BestDual, "runs": out}, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// printFig5 prints, for every method, the median over seeds of the primal
+// suboptimality and of the test AER at the last point within each budget
+// of passes.
+func printFig5(w io.Writer, panel *ssvmnb.Figure1Panel, budgets []float64) {
+	fmt.Fprintf(w, "lambda = %g: primal suboptimality (primal - best dual %.6g) / test AER, median over seeds, at the last point within P passes\n", panel.Lambda, panel.BestDual)
+	fmt.Fprintf(w, "  %-14s", "method")
+	for _, b := range budgets {
+		fmt.Fprintf(w, " %18s", fmt.Sprintf("P = %g", b))
+	}
+	fmt.Fprintln(w)
+	for _, m := range panel.Methods {
+		sub := panel.Suboptimality(m)
+		fmt.Fprintf(w, "  %-14s", m.Name)
+		for _, b := range budgets {
+			var s, a []float64
+			for r := range sub {
+				k := -1
+				for i, p := range sub[r] {
+					if p.Pass <= b+1e-9 {
+						k = i
+					}
+				}
+				if k >= 0 {
+					s = append(s, sub[r][k].Primal)
+					a = append(a, m.Traces[r][k].TestLoss)
+				}
+			}
+			if len(s) == 0 {
+				fmt.Fprintf(w, " %18s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %18s", fmt.Sprintf("%.3g / %.4f", median(s), median(a)))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
