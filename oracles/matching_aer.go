@@ -73,6 +73,19 @@ func (m *Matching) Counts(pred [][]int32) AlignmentCounts {
 	return c
 }
 
+// Score predicts every example with the weights w and returns the
+// alignment counts of the predictions: Score(w).AER() is the test AER of
+// a model.
+func (m *Matching) Score(w []float64) AlignmentCounts {
+	var c AlignmentCounts
+	var y []int32
+	for i := range m.examples {
+		y = m.Predict(i, w, y)
+		c = c.Add(m.examples[i].counts(y))
+	}
+	return c
+}
+
 // counts returns the alignment counts of y on one example.
 func (ex *matchingExample) counts(y []int32) AlignmentCounts {
 	c := AlignmentCounts{Sure: len(ex.Sure), Possible: len(ex.Sure) + len(ex.Possible)}

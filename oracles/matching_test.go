@@ -244,6 +244,9 @@ func TestMatchingTraining(t *testing.T) {
 	for i := range pred {
 		pred[i] = append([]int32(nil), p.Predict(i, w, nil)...)
 	}
+	if got, want := p.Score(w), p.Counts(pred); got != want {
+		t.Fatalf("Score %+v, counts of the predictions %+v", got, want)
+	}
 	if aer := p.Counts(pred).AER(); !(aer < 0.2) {
 		t.Fatalf("training AER after subgradient steps %v, want < 0.2 (w = 0: 1)", aer)
 	}

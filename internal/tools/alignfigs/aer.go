@@ -89,7 +89,7 @@ func chooseAndTest(ctx context.Context, h *datasets.Hansards, grid []float64) (*
 		if err != nil {
 			return nil, fmt.Errorf("lambda %g: %w", lambda, err)
 		}
-		aer := valP.Counts(predictAll(valP, w)).AER()
+		aer := valP.Score(w).AER()
 		r.Grid = append(r.Grid, lambdaScore{Lambda: lambda, AER: aer, Gap: last.Gap, Passes: last.Pass})
 		if aer < best {
 			best, r.Lambda = aer, lambda

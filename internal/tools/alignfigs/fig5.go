@@ -48,9 +48,9 @@ func fig5Run(ctx context.Context, train oracles.Problem, test *oracles.Matching,
 	}
 	var aer, aerAvg []float64
 	s.SetProgress(func(run.Point) {
-		aer = append(aer, test.Counts(predictAll(test, s.Weights())).AER())
+		aer = append(aer, test.Score(s.Weights()).AER())
 		if cfg.Averaging {
-			aerAvg = append(aerAvg, test.Counts(predictAll(test, s.AverageWeights())).AER())
+			aerAvg = append(aerAvg, test.Score(s.AverageWeights()).AER())
 		}
 	})
 	if _, err := s.Run(ctx, run.Stop{Passes: passes}); err != nil {
