@@ -1,15 +1,3 @@
-// Package oracles holds the structured models of fwstruct: for each training
-// example i, the joint feature map through psi_i(y) = phi(x_i, y_i) - phi(x_i, y),
-// the task loss L_i(y), the max oracle (loss-augmented decoding) and the
-// decoder used for prediction.
-//
-// A new structured task is one new Problem; nothing in the solvers changes.
-// Labelings are []int32 for every model (a tag sequence, a class, a mask), so
-// caches, active sets and serialization stay generic.
-//
-// Notation follows Lacoste-Julien et al. (2013), eq. (2):
-//
-//	H_i(y; w) = L_i(y) - <w, psi_i(y)>,   max oracle: argmax_y H_i(y; w).
 package oracles
 
 // Problem is a structural SVM training (or test) set.

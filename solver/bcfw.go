@@ -3,10 +3,11 @@ package solver
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
-	"gonum.org/v1/gonum/floats"
 )
 
 // corner is the FW or away corner of a step: psi_i(y), L_i(y), |psi|^2 and

@@ -53,13 +53,6 @@ func (b *Box) clipAll(w, v []float64) {
 	}
 }
 
-// clipAt updates w = [v] on the listed coordinates only.
-func (b *Box) clipAt(w, v []float64, idx []int32) {
-	for _, j := range idx {
-		w[j] = b.clip(int(j), v[j])
-	}
-}
-
 // dualTerm returns beta_u^T u - beta_l^T l at the optimal box multipliers
 // beta_u = [v - u]_+ and beta_l = [l - v]_+ (Osokin et al. 2016, eq. 52-56).
 // Coordinates without an active bound contribute nothing.

@@ -344,7 +344,7 @@ func finiteAll(name string, x []float64) error {
 func (cs *cornerSet) restore(sv savedSet, d int) error {
 	k := len(sv.Entries)
 	if cs.keepGram && len(sv.Gram) != k*k {
-		return fmt.Errorf("Gram matrix of %d entries for %d corners", len(sv.Gram), k)
+		return fmt.Errorf("the Gram matrix has %d entries for %d corners", len(sv.Gram), k)
 	}
 	if len(sv.Idx) != len(sv.Val) {
 		return errors.New("psi arenas of different lengths")

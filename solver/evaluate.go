@@ -3,9 +3,9 @@ package solver
 import (
 	"math"
 
-	"github.com/fwstruct/fwstruct/solver/run"
-
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // oraclePass calls the certifying max oracle of every block at w and stores

@@ -26,11 +26,10 @@ type solverScratch struct {
 	workers []workerScratch
 }
 
+// workerScratch is what a worker of a parallel pass reuses: the labeling
+// of its oracle calls.
 type workerScratch struct {
-	y   []int32
-	psi oracles.SparseVec
-	acc []float64 // dense accumulator (batch FW)
-	ell float64
+	y []int32
 }
 
 func (ws *solverScratch) init(s *Solver) {

@@ -7,8 +7,6 @@ import (
 	"strings"
 )
 
-var nanValue = math.NaN()
-
 // Table is a small table of results, shown as HTML in a notebook and as
 // aligned text elsewhere.
 type Table struct {

@@ -23,7 +23,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 // TestTrainWritesTraceAndModel trains on synthetic data and checks the trace
-// file (field names of DESIGN.md, test loss present, certificate) and the
+// file (field names of the trace format, test loss present, certificate) and the
 // model, which eval then reads back.
 func TestTrainWritesTraceAndModel(t *testing.T) {
 	dir := t.TempDir()

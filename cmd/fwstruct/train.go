@@ -347,6 +347,3 @@ func (b *bar) finish() {
 		b.pb.Finish()
 	}
 }
-
-// meanLoss is the task loss of w on p.
-func meanLoss(p oracles.Problem, w []float64) float64 { return oracles.MeanLoss(p, w) }

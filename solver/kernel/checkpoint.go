@@ -3,7 +3,6 @@ package kernel
 import (
 	"errors"
 	"fmt"
-	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 

@@ -5,9 +5,10 @@ import (
 	"math"
 )
 
-// Point is one exact evaluation of a run (the trace format of
-// DESIGN.md). Values that do not apply are NaN in Go and null (core fields)
-// or absent (the others) in JSON.
+// Point is one exact evaluation of a run, a point of its trace. Its JSON
+// form is the trace format every tool reads and writes (snake_case names,
+// see MarshalJSON). Values that do not apply are NaN in Go and null (core
+// fields) or absent (the others) in JSON.
 type Point struct {
 	// Pass is OracleCalls / n, the effective passes over the data.
 	Pass float64
@@ -177,8 +178,11 @@ func orNaN(p *float64) float64 {
 	return *p
 }
 
-// MarshalJSON writes the field names of DESIGN.md; NaN and infinite values
-// become null (core fields) or are left out.
+// MarshalJSON writes the trace format: pass, oracle_calls, steps, seconds,
+// primal, dual, gap, gap_estimate, refresh and lambda always (the core
+// fields), the others (train_loss, test_loss, primal_avg, chi_gap, rho, ...)
+// when they apply; NaN and infinite values become null (core fields) or are
+// left out.
 func (p Point) MarshalJSON() ([]byte, error) {
 	return json.Marshal(tracePointJSON{
 		Pass: p.Pass, OracleCalls: p.OracleCalls, Steps: p.Steps, Seconds: p.Seconds,

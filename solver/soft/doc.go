@@ -1,8 +1,7 @@
 // Package soft trains structural SVMs over factor graphs with soft
 // agreement constraints: the block-coordinate Frank-Wolfe algorithm of
 // Meshi, Srebro and Hazan (2015), "Efficient training of structured SVMs
-// via soft constraints" (meshi2015-soft-constraints.txt), Alg. 1, on a
-// *factorgraph.Model.
+// via soft constraints", Alg. 1, on a *factorgraph.Model.
 //
 // # Objective
 //
@@ -11,8 +10,8 @@
 //	g(w, delta) = lambda/2 |w|^2 + 1/M sum_m [ sum_i max_{y_i} theta^m_i(y_i) + sum_c max_{y_c} theta^m_c(y_c) ],
 //	theta^m_i = theta_i + sum_{c : i in c} delta_ci,   theta^m_c = theta_c - sum_{i in c} delta_ci,
 //
-// (Model.Reparam gives these reparameterized scores, Model.ReparamBound the
-// bracket of one example). Its optimum g* is the optimum of the LP-relaxed
+// with theta^m the scores of the nodes reparameterized by the agreement
+// variables delta. Its optimum g* is the optimum of the LP-relaxed
 // structural SVM, the objective that BCFW reaches on the factorgraph.Relaxed
 // view ("LP-hard"). The soft problem replaces the agreement constraints
 // mu_c(y_i) = mu_i(y_i) of the local polytope (eq. 4) by the penalty

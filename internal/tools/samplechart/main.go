@@ -1,8 +1,9 @@
 // Command samplechart writes a standalone, offline HTML page with an ECharts
 // line chart: the ECharts library is inlined from a local file (by default
 // viz/assets/echarts.min.js, see `make viz-assets`), animation is off, so a
-// headless browser draws the final chart at once. It is the default input of
-// `make browser-check` until the viz package exports the real charts.
+// headless browser draws the final chart at once. `make browser-check HTML=...`
+// can screenshot it (its default page is the gap chart that `fwstruct
+// report` exports), and `make browser-selftest` uses its negative controls.
 //
 // Usage:
 //

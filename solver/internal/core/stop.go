@@ -95,7 +95,7 @@ func ValidateStop(ctx context.Context, stop run.Stop) error {
 		v    float64
 	}{{"Passes", stop.Passes}, {"Gap", stop.Gap}, {"GapEstimate", stop.GapEstimate}, {"EarlyCheck", stop.EarlyCheck}} {
 		if c.v < 0 || math.IsNaN(c.v) || math.IsInf(c.v, 0) {
-			return fmt.Errorf("Stop.%s must be finite and >= 0 (0: off), got %v", c.name, c.v)
+			return fmt.Errorf("the stopping criterion Stop.%s must be finite and >= 0 (0: off), got %v", c.name, c.v)
 		}
 	}
 	if stop.Duration < 0 {
