@@ -113,7 +113,7 @@ func (a bcfwAlg) certify(pt *run.Point, _ float64, refresh, keep bool) {
 	if math.IsInf(pt.GapEstimate, 1) {
 		pt.GapEstimate = math.NaN()
 	} else {
-		pt.ChiGapEstimate = Chi(s.gapEst)
+		pt.ChiGapEstimate = run.Chi(s.gapEst)
 	}
 }
 

@@ -468,18 +468,6 @@ func TestSSGApproachesOptimum(t *testing.T) {
 	}
 }
 
-func TestChi(t *testing.T) {
-	if c := Chi([]float64{1, 1, 1, 1}); math.Abs(c-1) > 1e-12 {
-		t.Fatalf("chi(uniform) = %v", c)
-	}
-	if c := Chi([]float64{0, 5, 0, 0}); math.Abs(c-2) > 1e-12 {
-		t.Fatalf("chi(one-hot) = %v, want sqrt(4)", c)
-	}
-	if !math.IsNaN(Chi([]float64{0, 0})) {
-		t.Fatal("chi(0) should be NaN")
-	}
-}
-
 // TestExplicitDualsStress runs pairwise and away steps for many passes at
 // large lambda, where blocks often collapse onto a single active corner whose
 // mass is 1 up to rounding, and checks the dual bookkeeping throughout.

@@ -3,7 +3,6 @@ package kernel
 import (
 	"math"
 
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -159,7 +158,7 @@ func (s *Solver) record(refresh bool) error {
 		s.pending = ps // the next iteration's oracle pass
 	} else if g := s.GapEstimate(); !math.IsInf(g, 1) {
 		pt.GapEstimate = g
-		pt.ChiGapEstimate = solver.Chi(s.gapEst)
+		pt.ChiGapEstimate = run.Chi(s.gapEst)
 	}
 	s.trace = append(s.trace, pt)
 	s.loop.LastEval = s.steps

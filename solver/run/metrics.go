@@ -31,3 +31,22 @@ func firstGapBelow(trace []Point, eps float64) (Point, bool) {
 	}
 	return Point{}, false
 }
+
+// Chi returns the non-uniformity chi(x) = sqrt(1 + n^2 Var[p]), p = x/|x|_1,
+// of a non-negative vector (Osokin et al. 2016, Def. 5), the metric of
+// Point.ChiGap, ChiCurvature and ChiGapEstimate; by Lemma 6 it equals
+// sqrt(n) |x|_2 / |x|_1. Negative entries count as zero. It lies in
+// [1, sqrt(n)], and is NaN for the zero vector.
+func Chi(x []float64) float64 {
+	var l1, l2 float64
+	for _, v := range x {
+		if v > 0 {
+			l1 += v
+			l2 += v * v
+		}
+	}
+	if l1 == 0 {
+		return math.NaN()
+	}
+	return math.Sqrt(float64(len(x))*l2) / l1
+}

@@ -24,3 +24,16 @@ func TestPassesAndSecondsToGap(t *testing.T) {
 		t.Error("empty trace: want NaN")
 	}
 }
+
+// TestChi: 1 for a uniform vector, sqrt(n) for a one-hot one, NaN for zero.
+func TestChi(t *testing.T) {
+	if c := Chi([]float64{1, 1, 1, 1}); math.Abs(c-1) > 1e-12 {
+		t.Fatalf("chi(uniform) = %v", c)
+	}
+	if c := Chi([]float64{0, 5, 0, 0}); math.Abs(c-2) > 1e-12 {
+		t.Fatalf("chi(one-hot) = %v, want sqrt(4)", c)
+	}
+	if !math.IsNaN(Chi([]float64{0, 0})) {
+		t.Fatal("chi(0) should be NaN")
+	}
+}

@@ -127,12 +127,20 @@ func (f Family) whole() (run.Solver, error) {
 	return s, nil
 }
 
-func splitRun(f Family) error {
-	want, err := f.whole()
-	if err != nil {
-		return err
+// pair returns a solver that made the whole run and a fresh one, whose
+// run a check then makes in another way.
+func (f Family) pair() (want, fresh run.Solver, err error) {
+	if want, err = f.whole(); err != nil {
+		return nil, nil, err
 	}
-	s, err := f.New()
+	if fresh, err = f.New(); err != nil {
+		return nil, nil, fmt.Errorf("new solver: %w", err)
+	}
+	return want, fresh, nil
+}
+
+func splitRun(f Family) error {
+	want, s, err := f.pair()
 	if err != nil {
 		return err
 	}
@@ -145,11 +153,7 @@ func splitRun(f Family) error {
 }
 
 func saveLoad(f Family) error {
-	want, err := f.whole()
-	if err != nil {
-		return err
-	}
-	s, err := f.New()
+	want, s, err := f.pair()
 	if err != nil {
 		return err
 	}
@@ -213,11 +217,7 @@ func stopValidation(f Family) error {
 }
 
 func currentAndEvaluate(f Family) error {
-	want, err := f.whole()
-	if err != nil {
-		return err
-	}
-	s, err := f.New()
+	want, s, err := f.pair()
 	if err != nil {
 		return err
 	}
@@ -368,8 +368,10 @@ func cancellation(f Family) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, at := range []float64{0, 0.45 * f.Passes} {
-		if _, err := runTo(s, run.Stop{Passes: at}); at > 0 && err != nil {
-			return err
+		if at > 0 {
+			if _, err := runTo(s, run.Stop{Passes: at}); err != nil {
+				return err
+			}
 		}
 		before := s.Passes()
 		res, err := s.Run(ctx, run.Stop{Passes: f.Passes})
@@ -381,11 +383,7 @@ func cancellation(f Family) error {
 		}
 	}
 	// Canceled at the third trace point, then continued: the whole run.
-	want, err := f.whole()
-	if err != nil {
-		return err
-	}
-	s, err = f.New()
+	want, s, err := f.pair()
 	if err != nil {
 		return err
 	}
