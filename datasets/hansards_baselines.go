@@ -42,7 +42,7 @@ var diceThresholds = func() []float64 {
 //     the lowest AER on the gold training pairs (the first TrainGold);
 //   - "IBM Model 1 intersection" and "diagonal IBM Model 2 intersection":
 //     the links on which the two directional Viterbi alignments of the
-//     aligner agree (AlignmentModel.Intersection).
+//     aligner agree.
 func (h *Hansards) Baselines() ([]AlignmentBaseline, error) {
 	goldTrain, err := h.Model.Problem(h.Gold[:h.TrainGold])
 	if err != nil {
@@ -57,10 +57,10 @@ func (h *Hansards) Baselines() ([]AlignmentBaseline, error) {
 	}
 	dice := AlignmentBaseline{Name: "dice matching", Threshold: bestT, Pred: h.Model.diceMatchings(h.TestPairs, bestT)}
 	out := []AlignmentBaseline{dice}
-	for _, a := range []Aligner{IBM1, DiagonalIBM2} {
+	for _, a := range []aligner{ibm1, diagonalIBM2} {
 		inter := AlignmentBaseline{Name: a.String() + " intersection", Threshold: math.NaN(), Pred: make([][]int32, len(h.TestPairs))}
 		for i, p := range h.TestPairs {
-			inter.Pred[i] = linksLabeling(len(p.English), h.Model.Intersection(p.English, p.French, a))
+			inter.Pred[i] = linksLabeling(len(p.English), h.Model.intersection(p.English, p.French, a))
 		}
 		out = append(out, inter)
 	}

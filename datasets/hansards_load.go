@@ -29,7 +29,7 @@ const (
 	// HansardsIntersected trains on unaligned pairs (the first 5,000 of
 	// the 10,000, the n of Lacoste-Julien et al. 2013) whose labels are
 	// NOT human: they are the intersection of the two directional Viterbi
-	// alignments of the diagonal IBM Model 2 (DiagonalIBM2) trained here
+	// alignments of the diagonal IBM Model 2 of Dyer et al. (2013) trained here
 	// on the 10,000 pairs, as sure links. The paper's 5,000 training
 	// examples were not public; this is a stand-in of the same size for
 	// the optimization figures. No feature reads that aligner (the
@@ -47,17 +47,6 @@ func (t HansardsTraining) String() string {
 		return "intersected"
 	}
 	return fmt.Sprintf("HansardsTraining(%d)", int(t))
-}
-
-// ParseHansardsTraining parses "gold" or "intersected".
-func ParseHansardsTraining(s string) (HansardsTraining, error) {
-	switch s {
-	case "gold":
-		return HansardsGold, nil
-	case "intersected":
-		return HansardsIntersected, nil
-	}
-	return 0, fmt.Errorf("unknown Hansards training set %q (want gold or intersected)", s)
 }
 
 // HansardsOptions configures LoadHansards. The zero value is the setting
@@ -175,7 +164,7 @@ func LoadHansards(opt HansardsOptions) (*Hansards, error) {
 		}
 		h.TrainPairs = make([]AlignedPair, opt.Intersected)
 		for i, p := range unaligned[:opt.Intersected] {
-			h.TrainPairs[i] = AlignedPair{ID: copies + i + 1, English: p.english, French: p.french, Sure: model.Intersection(p.english, p.french, DiagonalIBM2)}
+			h.TrainPairs[i] = AlignedPair{ID: copies + i + 1, English: p.english, French: p.french, Sure: model.intersection(p.english, p.french, diagonalIBM2)}
 		}
 	default:
 		return nil, fmt.Errorf("hansards: unknown training set %v", opt.Training)

@@ -48,7 +48,7 @@ func TestHansardsReal(t *testing.T) {
 	// The shared task's numbers: 447 pairs, 4,038 S and 13,400 P lines in
 	// test.wa.nonullalign; 10,447 lines of 10k.fr-en.gz, the first 447
 	// repeating the gold pairs in lower case.
-	if len(h.Gold) != 447 || sure != 4038 || possible != 13400 || h.GoldCopies != 447 || h.Unaligned != 10000 || h.Model.Pairs() != 10000 {
+	if len(h.Gold) != 447 || sure != 4038 || possible != 13400 || h.GoldCopies != 447 || h.Unaligned != 10000 || h.Model.pairs != 10000 {
 		t.Fatalf("%d gold pairs, %d sure and %d possible links, %d copies, %d unaligned pairs", len(h.Gold), sure, possible, h.GoldCopies, h.Unaligned)
 	}
 	if h.Train.Len() != 100 || h.Test.Len() != 347 || h.TestPairs[0].ID != 101 || h.Train.Dim() != 86 {
@@ -61,7 +61,7 @@ func TestHansardsReal(t *testing.T) {
 	oraclestest.Conformance(t, h.Train, oraclestest.CheckOptions{Seed: 1, Examples: 40, Scale: 0.3})
 	// Unsupervised statistics worth their name: frequent translations.
 	for _, wp := range [][2]string{{"minister", "ministre"}, {"government", "gouvernement"}, {"canada", "canada"}} {
-		if d := h.Model.Dice(wp[0], wp[1]); d < 0.6 {
+		if d := h.Model.dice(wp[0], wp[1]); d < 0.6 {
 			t.Errorf("Dice(%s, %s) = %v, want > 0.6", wp[0], wp[1], d)
 		}
 	}
@@ -131,7 +131,7 @@ func TestAERMatchesScorer(t *testing.T) {
 	}
 	inter := make([][]int32, len(h.Gold))
 	for i, p := range h.Gold {
-		inter[i] = linksLabeling(len(p.English), h.Model.Intersection(p.English, p.French, DiagonalIBM2))
+		inter[i] = linksLabeling(len(p.English), h.Model.intersection(p.English, p.French, diagonalIBM2))
 	}
 	for _, tc := range []struct {
 		name     string

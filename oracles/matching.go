@@ -248,9 +248,6 @@ func (m *Matching) Len() int { return len(m.examples) }
 // Dim returns the number of features of an edge.
 func (m *Matching) Dim() int { return m.dim }
 
-// Costs returns the loss costs in use (defaults filled in).
-func (m *Matching) Costs() MatchingCosts { return m.costs }
-
 // Example returns example i as given to NewMatching (do not modify).
 func (m *Matching) Example(i int) MatchingExample { return m.examples[i].MatchingExample }
 
