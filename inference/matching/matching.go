@@ -32,7 +32,6 @@ type Solver struct {
 	used []bool    // columns in the current search tree
 	// visited lists the rows of the current search tree.
 	visited []int
-	match   []int32 // column of each smaller-side row, -1 unmatched
 }
 
 // MaxWeight returns a maximum-weight matching of the rows x cols bipartite
