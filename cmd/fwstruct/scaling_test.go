@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -143,13 +144,18 @@ func TestKernelModelOfVersion1(t *testing.T) {
 }
 
 // TestIllConditioningWarning checks the one-line warning of train: on far
-// rings at a small lambda (Kappa about 1e7) it names --scale standardize;
-// standardized, or on well-scaled data, there is none.
+// rings at a small lambda (Kappa about 1e7) and on unscaled emotions-like
+// MULAN data (4.9e4) it names --scale standardize; standardized, or on
+// well-scaled data, there is none.
 func TestIllConditioningWarning(t *testing.T) {
 	isolateData(t)
 	dir := t.TempDir()
 	far := writeFarRings(t, dir, "far.svm", 150)
 	near := writeRings(t, dir)
+	emotions, err := gendata.Emotions(dir, "emotions", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		warn bool
@@ -160,6 +166,9 @@ func TestIllConditioningWarning(t *testing.T) {
 		{[]string{"--data", far, "--kernel", "rbf", "--gamma", "1"}, false}, // k(x, x) = 1
 		{[]string{"--data", near}, false},
 		{[]string{"--data", writeToyMULAN(t, dir), "--solver", "soft"}, false},
+		{[]string{"--data", emotions, "--lambda", "0.01"}, true},
+		{[]string{"--data", emotions, "--lambda", "0.01", "--solver", "soft"}, true},
+		{[]string{"--data", emotions, "--lambda", "0.01", "--scale", "standardize"}, false},
 	}
 	for _, tc := range cases {
 		code, _, errOut := runCLI(t, append([]string{"train", "--lambda", "0.001", "--passes", "1", "--quiet"}, tc.args...)...)
