@@ -31,6 +31,8 @@ type Data struct {
 	// in the order of the model's variables (from the MULAN XML file), the
 	// tags of chunking data. Nil otherwise.
 	Labels []string
+
+	split splitter // builds the problems of two subsets of Train (Split)
 }
 
 // LoadData is Load returning the loaded data with what it was built from:
@@ -72,7 +74,7 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test = h.Train, h.Test
+		d.Train, d.Test, d.split = h.Train, h.Test, segmentationSplit(h.Train)
 	case "hansards", "hansards-intersected":
 		if name == "hansards-intersected" {
 			opt.Hansards.Training = HansardsIntersected
@@ -90,13 +92,13 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test = tr, te
+		d.Train, d.Test, d.split = tr, te, chainSplit(tr)
 	case "conll":
 		tr, te, paths, err := loadConllData(opt)
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test, d.Labels = tr, te, tr.Tags
+		d.Train, d.Test, d.Labels, d.split = tr, te, tr.Tags, chunkingSplit(tr)
 		d.TrainPath, d.TestPath = paths[0], paths[1]
 	case "ocr":
 		path, err := dataPath(OCR, opt.Path)
@@ -107,7 +109,7 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test = tr, te
+		d.Train, d.Test, d.split = tr, te, chainSplit(tr)
 	case "yeast", "mulan":
 		path := opt.Path
 		if name == "yeast" {
@@ -127,6 +129,7 @@ func LoadData(name string, opt Options) (*Data, error) {
 		}
 		d.Train, d.Test, d.Scaler, d.Labels = m.Train, m.Test, m.Scaler, m.Labels
 		d.TrainPath, d.TestPath = m.Files.Train, m.Files.Test
+		d.split = multiLabelSplit(m.raw, opt.preprocess())
 	default: // svmlight, csv, usps
 		var m *MulticlassData
 		var err error
@@ -152,6 +155,11 @@ func LoadData(name string, opt Options) (*Data, error) {
 		}
 		d.Train, d.Test, d.Scaler, d.Labels = m.Train, m.Test, m.Scaler, m.Classes
 		d.TrainPath, d.TestPath = m.TrainPath, m.TestPath
+		truth := make([]int32, m.Train.Len())
+		for i := range truth {
+			truth[i] = m.Train.Truth(i)[0]
+		}
+		d.split = multiclassSplit(m.trainX, truth, len(m.Classes), m.NumFeatures, opt.preprocess())
 	}
 	return d, nil
 }

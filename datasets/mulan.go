@@ -329,6 +329,8 @@ type MULANData struct {
 	Scaler *Scaler
 	// Files are the files read.
 	Files MULANFiles
+
+	raw *MultiLabelData // the training set as read, before scaling (Data.Split)
 }
 
 // LoadMULAN reads a MULAN dataset (see FindMULAN for path; the test file is
@@ -347,7 +349,8 @@ func LoadMULAN(path string, opt Options) (*MULANData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &MULANData{Labels: trd.Labels, Features: trd.Features, Files: f}
+	raw := *trd
+	d := &MULANData{Labels: trd.Labels, Features: trd.Features, Files: f, raw: &raw}
 	if d.Scaler, err = opt.preprocess().scaler(trd.X, len(trd.Features)); err != nil {
 		return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
 	}

@@ -60,6 +60,8 @@ type MulticlassData struct {
 	// TrainPath and TestPath are the files read by LoadSVMLight and
 	// LoadCSV (empty for NewMulticlassData).
 	TrainPath, TestPath string
+
+	trainX []oracles.SparseVec // the training inputs as read (Data.Split)
 }
 
 // Class returns the class of a label (in the form of Examples.Labels), or
@@ -87,7 +89,7 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 	if test != nil {
 		sets = append(sets, test)
 	}
-	d := &MulticlassData{NumFeatures: train.NumFeatures, Bias: pre.Bias, FeatureNames: train.FeatureNames}
+	d := &MulticlassData{NumFeatures: train.NumFeatures, Bias: pre.Bias, FeatureNames: train.FeatureNames, trainX: train.X}
 	for _, ex := range sets {
 		d.NumFeatures = max(d.NumFeatures, ex.NumFeatures, numFeaturesOf(ex.X))
 	}

@@ -140,7 +140,7 @@ func LoadUSPS(path string, opt Options) (*MulticlassData, error) {
 			return nil, err
 		}
 	}
-	d := &MulticlassData{NumFeatures: USPSFeatures, Bias: pre.Bias, TrainPath: paths[0], TestPath: paths[1]}
+	d := &MulticlassData{NumFeatures: USPSFeatures, Bias: pre.Bias, TrainPath: paths[0], TestPath: paths[1], trainX: cloneVecs(xs[0])}
 	for c := 0; c < USPSClasses; c++ {
 		d.Classes = append(d.Classes, strconv.Itoa(c))
 	}

@@ -142,6 +142,8 @@ func allFigures(t testing.TB) []figureCase {
 		{"heatmap", heat},
 		{"heatmap-constant", constHeat},
 		{"heatmap-nan", nanHeat},
+		{"validation", validationFigure(true)},
+		{"validation-one-fold", validationFigure(false)},
 	}
 }
 

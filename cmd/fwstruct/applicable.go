@@ -14,7 +14,7 @@ import (
 // and their options. Every flag given explicitly that the run does not use
 // is refused (checkUsed): no option is silently ignored.
 type runUse struct {
-	command    string // train, eval or path
+	command    string // train, eval, path or tune
 	data       string // the dataset or format (datasets.Names, "mulan"), "" when unknown
 	solver     string // --solver: bcfw, fw, ssg, cp, soft or lp-hard ("" for eval)
 	kernel     string // --kernel, "" for none
@@ -56,12 +56,25 @@ func (u runUse) flagUse(name string) string {
 	case "label-column", "csv-header", "csv-comma":
 		return data("csv")
 	case "test-data":
-		return data("svmlight", "csv", "conll")
+		return data("svmlight", "csv", "conll", "usps", "yeast", "mulan")
 	case "synthetic-words", "synthetic-seed", "synthetic-noise":
 		return data("synthetic")
 	case "lambda":
-		if u.command == "path" {
+		switch u.command {
+		case "path":
 			return "applies to train only (the path sweeps lambda from lambda_inf down to --lambda-min)"
+		case "tune":
+			return "applies to train only (tune chooses lambda: give the grid with --lambdas)"
+		}
+	case "time":
+		if u.command == "tune" {
+			return "applies to train only (bound each value of tune's grid with --passes or --gap-tol)"
+		}
+	case "rhos":
+		return solvers("soft")
+	case "gammas":
+		if u.kernel != "rbf" && u.kernel != "poly" {
+			return "applies to --kernel rbf and poly only"
 		}
 	case "rho":
 		return solvers("soft")
@@ -114,8 +127,8 @@ func (u runUse) flagUse(name string) string {
 			return "applies to the primal bcfw, fw and ssg solvers only"
 		}
 	case "oracle-accuracy":
-		if u.command == "path" {
-			return "applies to train only (the path runs the exact oracle)"
+		if u.command == "path" || u.command == "tune" {
+			return "applies to train only (" + u.command + " runs the exact oracle)"
 		}
 		if !primal || u.solver == "lp-hard" {
 			return "applies to the primal solvers of a max oracle only (bcfw, fw, ssg, cp)"

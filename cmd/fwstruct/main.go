@@ -7,6 +7,7 @@
 //	                            (--checkpoint FILE, then --resume FILE after an interruption)
 //	fwstruct eval     [flags]   print the task loss of a saved model
 //	fwstruct path     [flags]   compute an epsilon-approximate regularization path
+//	fwstruct tune     [flags]   choose lambda (rho, gamma) by validation, train the final model
 //	fwstruct report   [flags] TRACE.json...   draw the figures of traces
 //	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
 //
@@ -46,6 +47,7 @@ func commands() []command {
 		{"train", "train a structural SVM and write its trace and model", runTrain},
 		{"eval", "print the task loss of a saved model on a dataset", runEval},
 		{"path", "compute an epsilon-approximate regularization path", runPath},
+		{"tune", "choose lambda (rho, gamma) by cross-validation and train the final model", runTune},
 		{"report", "draw the figures of traces (PNG, SVG, PDF, interactive HTML)", runReport},
 		{"download", "fetch a public dataset (ocr, usps) into the user cache", runDownload},
 	}

@@ -1,0 +1,89 @@
+package ssvmnb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/tune"
+)
+
+// Tune chooses lambda (and rho for a soft.Config, gamma for a
+// kernel.Config with an rbf or poly kernel) by k-fold or held-out
+// validation on the training set of data, on the task's own metric, then
+// trains the final model on the whole training set (tune.Run: cfg says
+// the grids, the folds and when each fit stops; base is the solver
+// configuration every fit keeps). In a notebook it shows a progress line,
+// then the validation table and the figure of the validation curve with
+// the chosen value marked, and a note when the features are too large for
+// the lambdas (solver.MeasureConditioning). data must come from Load: its
+// folds are rebuilt from the files with the preprocessing fitted on each
+// fold's training part.
+func Tune(ctx context.Context, data *Data, base any, cfg tune.Config) (*tune.Result, error) {
+	if data == nil || data.spec == nil {
+		return nil, errors.New("ssvmnb: Tune needs data loaded by ssvmnb.Load (it rebuilds the folds from the files)")
+	}
+	d, err := datasets.LoadData(data.spec.Name, data.spec.Options)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
+	}
+	var p *progress
+	user := cfg.Progress
+	cfg.Progress = func(pr tune.Progress) {
+		if p == nil {
+			p = newProgress("tune", pr.Total)
+		}
+		p.done = pr.Done
+		what := fmt.Sprintf("fold %d, lambda %.4g: %s", pr.Fold+1, pr.Lambda, Cell(pr.Value))
+		if pr.Fold < 0 {
+			what = fmt.Sprintf("final model, lambda %.4g: test %s", pr.Lambda, Cell(pr.Value))
+		}
+		p.show(what)
+		if user != nil {
+			user(pr)
+		}
+	}
+	lambdas := cfg.Lambdas
+	if lambdas == nil {
+		lambdas = tune.DefaultLambdas(d.Train.Len())
+	}
+	warnIll(d, slices.Max(lambdas), "even at the largest lambda of the grid")
+	res, err := tune.Run(ctx, d, base, cfg)
+	if p != nil {
+		p.end()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
+	}
+	cols, rows := res.Table()
+	c := res.Chosen()
+	(&Table{Caption: fmt.Sprintf("validation %s, %d folds: chosen lambda = %.4g; final model: test %s %s", res.Metric, res.Folds, c.Lambda, res.Metric, Cell(res.Test)),
+		Columns: cols, Rows: rows}).Show()
+	if err := Show(res.Figure()); err != nil {
+		return res, err
+	}
+	warnIll(d, c.Lambda, "at the chosen lambda")
+	if edge := res.Edge(); edge != "" {
+		note(fmt.Sprintf("the chosen lambda %.4g is the %s of the grid: a better one may lie beyond; extend tune.Config.Lambdas", c.Lambda, edge))
+	}
+	return res, nil
+}
+
+// warnIll shows a note when the training features are too large for
+// lambda.
+func warnIll(d *datasets.Data, lambda float64, where string) {
+	c, err := solver.MeasureConditioning(d.Train, lambda)
+	if err != nil {
+		return
+	}
+	remedy := "use a larger lambda"
+	if datasets.Scalable(d.Name) && d.Scaler == nil {
+		remedy = "standardize the features: ssvmnb.Load(name, datasets.Options{Scaling: datasets.ScaleStandardize}) (or use a larger lambda)"
+	}
+	if w := c.Warning(remedy); w != "" {
+		note(where + ": " + w)
+	}
+}

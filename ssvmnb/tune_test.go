@@ -1,0 +1,51 @@
+package ssvmnb
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/gendata"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/tune"
+)
+
+// TestTune tunes BCFW on emotions-like data from a notebook cell: the
+// progress line, the validation table with the chosen row and the figure
+// are shown, a note says when the raw features are too large for the
+// grid, and hand-made data is refused with a reason.
+func TestTune(t *testing.T) {
+	notes := isolated(t)
+	r := record(t)
+	train, err := gendata.Emotions(t.TempDir(), "emotions", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, scaling := range []datasets.Scaling{datasets.ScaleNone, datasets.ScaleStandardize} {
+		notes.Reset()
+		r.html, r.pngs, r.updates = nil, nil, nil
+		data := MustLoad(train, datasets.Options{Scaling: scaling})
+		res, err := Tune(context.Background(), data, solver.Config{GapEvery: 5, Seed: 1},
+			tune.Config{Lambdas: []float64{0.01, 0.001}, Folds: 2, Stop: run.Stop{Passes: 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Curve) != 2 || res.Final == nil {
+			t.Fatalf("%v: %d points, final %v", scaling, len(res.Curve), res.Final)
+		}
+		table := strings.Join(r.html, "\n")
+		if !strings.Contains(table, "&lt;- chosen") || len(r.pngs) != 1 || len(r.updates) == 0 {
+			t.Errorf("%v: shown %d HTML blocks (table with the chosen row: %v), %d figures, %d progress updates", scaling, len(r.html), strings.Contains(table, "&lt;- chosen"), len(r.pngs), len(r.updates))
+		}
+		ill := strings.Contains(notes.String(), "ill-conditioned training")
+		if ill != (scaling == datasets.ScaleNone) || (ill && !strings.Contains(notes.String(), "datasets.ScaleStandardize")) {
+			t.Errorf("%v: notes %q", scaling, notes.String())
+		}
+	}
+	syn, tst := synthetic(t)
+	if _, err := Tune(context.Background(), NewData("by hand", syn, tst), solver.Config{}, tune.Config{}); err == nil || !strings.Contains(err.Error(), "data loaded by ssvmnb.Load") {
+		t.Errorf("hand-made data: %v", err)
+	}
+}

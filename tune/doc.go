@@ -1,0 +1,24 @@
+// Package tune chooses the regularization of a structural SVM in one call:
+// lambda, and rho for the soft-constraint solver (solver/soft) or gamma for
+// a kernel (solver/kernel), by k-fold or held-out validation on the
+// training set, on the task's own metric (DefaultMetric: Hamming loss for
+// multi-label data, chunk F1 for chunking, pixel accuracy for segmentation,
+// error rate for multiclass data, the task loss otherwise), then trains
+// the final model on the whole training set with the chosen values.
+//
+// Run takes loaded data (datasets.LoadData), whose Split rebuilds the
+// folds with the preprocessing fitted on each fold's training part, and a
+// solver configuration (solver.Config, soft.Config or kernel.Config) whose
+// other settings every fit keeps. The example-level BCFW solver walks the
+// lambda grid from the largest value down, warm-started by
+// solver.Solver.SetLambda (Osokin et al. 2016, Prop. 1: w is kept and the
+// dual variables rescaled, so the gaps stay certified); the other families
+// start every value cold. The Result holds the validation curve (every
+// value computed, its metric on every fold, their mean and standard error,
+// the gaps and primal objectives reached), the chosen value, the final
+// solver and its test metric; Table and Figure (a viz.Figure) show the
+// curve with the chosen value marked, and the Result marshals to JSON.
+//
+// The package sits above datasets and the solver families and below the
+// notebook layer (ssvmnb.Tune) and the command line (fwstruct tune).
+package tune

@@ -1,0 +1,405 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+// Config configures Run. The zero value cross-validates on 5 folds a
+// lambda grid of 10^k / n (k = 3, 2, 1, 0, -1) on the task's own metric,
+// 30 passes per value, warm-starting BCFW along the grid.
+type Config struct {
+	// Lambdas is the grid of lambda; nil means DefaultLambdas of the
+	// training set's size.
+	Lambdas []float64
+	// Rhos is the grid of the soft solver's rho; nil means the base
+	// configuration's rho alone. Other families refuse it.
+	Rhos []float64
+	// Gammas is the grid of the kernel's gamma (rbf and poly kernels); nil
+	// means the base configuration's gamma alone. Other families, and the
+	// linear kernel, refuse it.
+	Gammas []float64
+	// Folds is k of k-fold cross-validation (2 <= k <= n); zero means 5,
+	// unless HoldOut is set.
+	Folds int
+	// HoldOut, in (0, 1), validates on one random held-out fraction of the
+	// training set instead of k folds (Folds must then be zero).
+	HoldOut float64
+	// Seed seeds the assignment of the examples to folds (the solvers keep
+	// their own Seed).
+	Seed uint64
+	// Metric names the validation metric (see DefaultMetric, LowerIsBetter
+	// and the data's task metrics, e.g. "example_f1"); empty means the
+	// task's own.
+	Metric string
+	// Stop ends training at every value of the grid, on every fold, and
+	// of the final model; Stop.Passes counts the passes made at that
+	// value (a warm-started value continues from the previous one). The
+	// zero value means Stop{Passes: 30}.
+	Stop run.Stop
+	// Cold starts every value of the grid from scratch. By default the
+	// example-level BCFW solver walks the lambda grid from the largest
+	// value down, warm-started (solver.Solver.SetLambda keeps w and
+	// rescales the dual variables, Osokin et al. 2016, Prop. 1); the other
+	// families always start cold.
+	Cold bool
+	// Workers is the number of goroutines of the solvers' gap passes (0:
+	// one per CPU).
+	Workers int
+	// Progress, when set, is called after every fit: every value of the
+	// grid on every fold, then the final model.
+	Progress func(Progress)
+}
+
+// DefaultLambdas returns the lambda grid of Config's zero value for n
+// training examples: 10^k / n for k = 3, 2, 1, 0, -1, that is C = 1/(lambda
+// n) from 0.001 to 10.
+func DefaultLambdas(n int) []float64 {
+	var out []float64
+	for k := 3; k >= -1; k-- {
+		out = append(out, math.Pow(10, float64(k))/float64(n))
+	}
+	return out
+}
+
+// Progress reports a finished fit.
+type Progress struct {
+	// Done of Total fits are finished (grid values times folds, plus the
+	// final model).
+	Done, Total int
+	// Fold is the fold of the fit, -1 for the final model.
+	Fold int
+	// Lambda and Aux (rho or gamma, 0 when none is searched) are the
+	// values fitted.
+	Lambda, Aux float64
+	// Value is the metric on the held-out fold (on the test set for the
+	// final model; NaN without one).
+	Value float64
+	// Passes is the number of passes made at this value, Gap the duality
+	// gap where the solver stopped (NaN when it has none, e.g. SSG).
+	Passes, Gap float64
+	// Elapsed is the wall-clock time since Run started.
+	Elapsed time.Duration
+}
+
+// Point is one value of the grid and its validation.
+type Point struct {
+	// Lambda and Aux (rho or gamma; 0 when none is searched) are the
+	// hyperparameters.
+	Lambda, Aux float64
+	// Mean is the metric averaged over the folds, StdErr its standard
+	// error across them, sd/sqrt(k) (NaN with one fold).
+	Mean, StdErr float64
+	// Folds holds the metric on each fold's held-out examples; Gaps and
+	// Primals the duality gap and primal objective the fold's solver
+	// reached (NaN when it has none), Passes its passes at this value.
+	Folds, Gaps, Primals, Passes []float64
+}
+
+// Result is the outcome of Run: the validation curve, the chosen values
+// and the model trained with them on the whole training set.
+type Result struct {
+	// Metric is the validation metric and Lower whether it is minimized.
+	Metric string
+	Lower  bool
+	// Aux names the second hyperparameter searched ("rho", "gamma"), ""
+	// for none.
+	Aux string
+	// Folds is the number of folds (1 for a held-out fraction) and HoldOut
+	// that fraction (0 for k folds).
+	Folds   int
+	HoldOut float64
+	// Warm reports whether the lambda grid was walked warm-started.
+	Warm bool
+	// Curve holds every value computed, for each Aux value (in the order
+	// given) the lambdas in decreasing order.
+	Curve []Point
+	// Best indexes the chosen value of Curve: the best Mean (the first
+	// one, i.e. the largest lambda, on ties).
+	Best int
+	// Config is the final model's configuration (a solver.Config,
+	// soft.Config or kernel.Config with the chosen values), and Final its
+	// solver, trained on the whole training set with Stop.
+	Config any
+	Final  run.Solver
+	// Test is the metric of the final model on the test set (NaN without
+	// one).
+	Test float64
+	// Elapsed is the wall-clock time of Run.
+	Elapsed time.Duration
+}
+
+// Chosen returns the chosen point of the curve.
+func (r *Result) Chosen() Point { return r.Curve[r.Best] }
+
+// Edge returns "largest" or "smallest" when the chosen lambda is that end
+// of a grid of several lambdas (a better value may lie beyond: extend the
+// grid), "" otherwise.
+func (r *Result) Edge() string {
+	c := r.Chosen()
+	var lo, hi float64
+	count := 0
+	for _, p := range r.Curve {
+		if p.Aux != c.Aux {
+			continue
+		}
+		if count == 0 || p.Lambda < lo {
+			lo = p.Lambda
+		}
+		if count == 0 || p.Lambda > hi {
+			hi = p.Lambda
+		}
+		count++
+	}
+	switch {
+	case count < 2:
+		return ""
+	case c.Lambda == hi:
+		return "largest"
+	case c.Lambda == lo:
+		return "smallest"
+	}
+	return ""
+}
+
+// Run chooses lambda (and rho for the soft solver, gamma for a kernel) by
+// validation on the training set of d, then trains the final model on the
+// whole training set. base is the solver configuration whose other fields
+// every fit keeps: a solver.Config (BCFW and its variants, FW, SSG,
+// cutting plane), a soft.Config (factor-graph data) or a kernel.Config
+// (multiclass data). The folds come from d.Split, which fits the
+// preprocessing of each fold on its training part. A canceled context
+// returns ctx.Err().
+func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, error) {
+	start := time.Now()
+	fam, err := familyOf(base)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil || d.Train == nil || d.Train.Len() == 0 {
+		return nil, errors.New("tune: no training examples")
+	}
+	n := d.Train.Len()
+	lambdas := slices.Clone(cfg.Lambdas)
+	if lambdas == nil {
+		lambdas = DefaultLambdas(n)
+	}
+	if len(lambdas) == 0 {
+		return nil, errors.New("tune: an empty lambda grid")
+	}
+	for _, l := range lambdas {
+		if !(l > 0) || math.IsInf(l, 1) {
+			return nil, fmt.Errorf("tune: lambda %v, want positive and finite values", l)
+		}
+	}
+	slices.SortFunc(lambdas, func(a, b float64) int { return compareDesc(a, b) })
+	lambdas = slices.Compact(lambdas)
+	auxes := []float64{fam.auxOf}
+	switch {
+	case cfg.Rhos != nil && fam.aux != "rho":
+		return nil, errors.New("tune: a rho grid applies to the soft solver only")
+	case cfg.Gammas != nil && fam.aux != "gamma":
+		return nil, errors.New("tune: a gamma grid applies to the rbf and poly kernels only")
+	case cfg.Rhos != nil:
+		auxes = cfg.Rhos
+	case cfg.Gammas != nil:
+		auxes = cfg.Gammas
+	}
+	if len(auxes) == 0 {
+		return nil, fmt.Errorf("tune: an empty %s grid", fam.aux)
+	}
+	for _, a := range auxes {
+		if fam.aux != "" && (!(a > 0) || math.IsInf(a, 1)) {
+			return nil, fmt.Errorf("tune: %s %v, want positive and finite values", fam.aux, a)
+		}
+	}
+	folds, err := makeFolds(n, cfg)
+	if err != nil {
+		return nil, err
+	}
+	metric := cfg.Metric
+	if metric == "" {
+		metric = DefaultMetric(d.Train)
+	}
+	stop := cfg.Stop
+	if stop == (run.Stop{}) {
+		stop = run.Stop{Passes: 30}
+	}
+	res := &Result{Metric: metric, Lower: LowerIsBetter(metric), Aux: fam.aux, Folds: len(folds), HoldOut: cfg.HoldOut,
+		Warm: !cfg.Cold && fam.setLambda != nil}
+	for _, a := range auxes {
+		for _, l := range lambdas {
+			res.Curve = append(res.Curve, Point{Lambda: l, Aux: a})
+		}
+	}
+	total, done := len(res.Curve)*len(folds)+1, 0
+	report := func(fold int, pt *Point, value, passes, gap float64) {
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Done: done, Total: total, Fold: fold, Lambda: pt.Lambda, Aux: pt.Aux, Value: value,
+				Passes: passes, Gap: gap, Elapsed: time.Since(start)})
+		}
+	}
+	for f, fold := range folds {
+		fit, held, err := d.Split(fold.Fit, fold.Held)
+		if err != nil {
+			return nil, fmt.Errorf("tune: fold %d: %w", f+1, err)
+		}
+		var s run.Solver
+		for k := range res.Curve {
+			pt := &res.Curve[k]
+			if k%len(lambdas) == 0 || !res.Warm {
+				s = nil // a new rho or gamma, or cold starts
+			}
+			var passes float64
+			if s, passes, err = fitAt(ctx, fam, s, fit, pt.Lambda, pt.Aux, stop, cfg.Workers); err != nil {
+				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, describe(fam, pt.Lambda, pt.Aux), err)
+			}
+			cur, err := s.Current()
+			if err != nil {
+				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, describe(fam, pt.Lambda, pt.Aux), err)
+			}
+			value, err := score(fam, s, held, metric)
+			if err != nil {
+				return nil, err
+			}
+			pt.Folds = append(pt.Folds, value)
+			pt.Gaps = append(pt.Gaps, cur.Gap)
+			pt.Primals = append(pt.Primals, cur.Primal)
+			pt.Passes = append(pt.Passes, passes)
+			report(f, pt, value, passes, cur.Gap)
+		}
+	}
+	for k := range res.Curve {
+		res.Curve[k].Mean, res.Curve[k].StdErr = meanStdErr(res.Curve[k].Folds)
+	}
+	res.Best = best(res.Curve, res.Lower)
+	chosen := res.Curve[res.Best]
+	final, _, err := fitAt(ctx, fam, nil, d.Train, chosen.Lambda, chosen.Aux, stop, cfg.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("tune: the final model (%s): %w", describe(fam, chosen.Lambda, chosen.Aux), err)
+	}
+	res.Final, res.Config, res.Test = final, fam.config(chosen.Lambda, chosen.Aux), math.NaN()
+	if d.Test != nil && d.Test.Len() > 0 {
+		if res.Test, err = score(fam, final, d.Test, metric); err != nil {
+			return nil, err
+		}
+	}
+	cur, err := final.Current()
+	if err != nil {
+		return nil, fmt.Errorf("tune: the final model: %w", err)
+	}
+	report(-1, &chosen, res.Test, final.Passes(), cur.Gap)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// fitAt trains at lambda and aux until stop (its Passes counted from
+// here): a new solver on train when s is nil, else s moved to lambda (a
+// warm start). It returns the solver and the passes it made.
+func fitAt(ctx context.Context, fam *family, s run.Solver, train oracles.Problem, lambda, aux float64, stop run.Stop, workers int) (run.Solver, float64, error) {
+	var before float64
+	var err error
+	if s == nil {
+		s, err = fam.build(train, lambda, aux, workers)
+	} else {
+		before = s.Passes()
+		err = fam.setLambda(s, lambda)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if stop.Passes > 0 {
+		stop.Passes += s.Passes()
+	}
+	res, err := s.Run(ctx, stop)
+	if err != nil {
+		return nil, 0, err
+	}
+	if res.Status == run.StatusCanceled {
+		return nil, 0, ctx.Err()
+	}
+	return s, s.Passes() - before, nil
+}
+
+// score returns the metric of s's model on held.
+func score(fam *family, s run.Solver, held oracles.Problem, metric string) (float64, error) {
+	pred, p, err := fam.predict(s, held)
+	if err != nil {
+		return 0, err
+	}
+	return metricOf(p, pred, metric)
+}
+
+// describe names a value of the grid in messages.
+func describe(fam *family, lambda, aux float64) string {
+	if fam.aux == "" {
+		return fmt.Sprintf("lambda %g", lambda)
+	}
+	return fmt.Sprintf("lambda %g, %s %g", lambda, fam.aux, aux)
+}
+
+// makeFolds returns the folds cfg asks for on n examples.
+func makeFolds(n int, cfg Config) ([]Fold, error) {
+	switch {
+	case cfg.HoldOut != 0 && cfg.Folds != 0:
+		return nil, errors.New("tune: give folds or a held-out fraction, not both")
+	case cfg.HoldOut != 0:
+		f, err := HoldOut(n, cfg.HoldOut, cfg.Seed)
+		return []Fold{f}, err
+	case cfg.Folds == 0:
+		return Folds(n, min(5, n), cfg.Seed)
+	}
+	return Folds(n, cfg.Folds, cfg.Seed)
+}
+
+// meanStdErr returns the mean of x and its standard error, the sample
+// standard deviation over sqrt(len(x)) (NaN for one value).
+func meanStdErr(x []float64) (mean, stdErr float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	if len(x) < 2 {
+		return mean, math.NaN()
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
+}
+
+// best returns the index of the best mean of the curve (the first on ties;
+// NaN means never best).
+func best(curve []Point, lower bool) int {
+	k := -1
+	for i, p := range curve {
+		if math.IsNaN(p.Mean) {
+			continue
+		}
+		if k < 0 || (lower && p.Mean < curve[k].Mean) || (!lower && p.Mean > curve[k].Mean) {
+			k = i
+		}
+	}
+	return max(k, 0)
+}
+
+// compareDesc orders floats in decreasing order.
+func compareDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
