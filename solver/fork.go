@@ -34,9 +34,9 @@ import (
 //     Frank-Wolfe -> pairwise or away is an error: FW steps keep v_i only,
 //     not the convex combination of corners those steps move mass between.
 //   - StepSize and Seed (the random state is reseeded when Seed changes).
-//   - MultiPlane (on, off, N, T, M, Rule, CostRatio): see adaptMultiPlane;
-//     multi-plane BCFW needs permutation sampling, so a fork switching it on
-//     from another sampling switches the sampling too.
+//   - MultiPlane (on, off, N, T, M, Rule, CostRatio): see multiPlane.fork;
+//     multi-plane BCFW needs permutation sampling, so a fork that switches it
+//     on from another sampling must set Sampling to Permutation as well.
 //
 // The algorithm and the box cannot change. opts wire the fork; by default
 // it has the test problem, workers, training-loss setting and block storage
