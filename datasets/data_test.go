@@ -39,7 +39,7 @@ func mulanInputs(t *testing.T, p oracles.Problem) []oracles.SparseVec {
 	}
 	x := make([]oracles.SparseVec, p.Len())
 	for i := range x {
-		x[i] = ex.Model().Input(i, 0)
+		x[i] = ex.Model().Inputs(i)[0]
 	}
 	return x
 }

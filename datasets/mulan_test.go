@@ -203,7 +203,7 @@ func TestMULANModel(t *testing.T) {
 		tr.Psi(i, y, &psi)
 		d := psi.Dense(l.Dim())
 		sign := float64(truth[2] - y[2]) // +1 when the truth has label 2
-		in := m.Input(i, 0)
+		in := m.Inputs(i)[0]
 		x := in.Dense(3)
 		for f := 0; f < 3; f++ {
 			if d[l.UnaryIndex(2, f)] != sign*x[f] {

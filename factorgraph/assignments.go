@@ -60,6 +60,7 @@ func (v assignments) ForEachLabeling(i int, fn func(y []int32)) {
 	}
 }
 
-// Metrics returns the multi-label metrics of the predictions (see
-// AssignmentMetrics).
-func (v assignments) Metrics(pred [][]int32) []oracles.Metric { return AssignmentMetrics(v.m, pred) }
+// Metrics returns the task metrics of the predictions: hamming_loss, and
+// example_f1 and subset_accuracy when every variable is binary (see
+// MetricHamming).
+func (v assignments) Metrics(pred [][]int32) []oracles.Metric { return assignmentMetrics(v.m, pred) }

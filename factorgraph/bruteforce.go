@@ -74,5 +74,5 @@ const maxLabelingsDefault = 1 << 24
 
 // enumerable reports whether g has at most limit labelings.
 func enumerable(g *Graph, limit int) bool {
-	return g.Labelings() <= float64(limit) && !math.IsInf(g.Labelings(), 0)
+	return g.labelings() <= float64(limit) && !math.IsInf(g.labelings(), 0)
 }

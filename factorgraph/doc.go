@@ -42,20 +42,31 @@
 //   - Relaxed: Meshi's "LP-hard" problem, the relaxation of eq. 3 over the
 //     local marginal polytope (eq. 4). Its labelings encode vertices mu of
 //     the polytope, its max oracle solves the LP relaxation of
-//     loss-augmented MAP with package lp (inference/lp).
+//     loss-augmented MAP with the simplex method of package lp
+//     (inference/lp).
 //   - Rounded: labelings are assignments; the max oracle and Predict solve
 //     the LP and round it (Meshi Sec. 6, "a simple rounding scheme"). It is
 //     oracles.Approximate, its Exact view certifying gaps.
 //
-// # For the factor-level solver
+// # Node by node
 //
-// Meshi's Alg. 1 works on the same Model directly: blocks (m, alpha) for
-// every example and node (Graph.NumNodes per example); Theta gives the node
-// scores theta^(m)_alpha(y_alpha; w) of eq. 2 and Reparam adds the
-// agreement variables delta (laid out per example by Graph.DeltaOffset) as
-// in lines 5 and 10; NodePsi gives the columns Psi_{m,alpha} mu_alpha of
-// eq. 3 (up to the factor 1/(lambda M)), sparse, for the update of w and
-// the step size; Graph.Marginalize is the map A_ci of eq. 5 and App. D;
-// Graph.VarFactors gives N_i; NodeLoss the loss vector l of eq. 3 (up to
-// 1/M); ReparamBound the example's bracket in the primal g of eq. 2.
+// Meshi's factor-level Alg. 1 (package solver/soft) works on the same
+// Model directly, with blocks (m, alpha) for every example and node
+// (Graph.NumNodes per example). The model gives it the node-level
+// quantities of eq. 2-3: NodeScores the scores <w, phi_alpha(x, y_alpha)>,
+// Theta the node scores theta^(m)_alpha(y_alpha; w) relative to the truth,
+// NodeLoss the loss vectors l, TrueState, Inputs and the graph's structure
+// (Scope, Strides, Terms, VarFactors: N_i). What is the soft solver's own,
+// the agreement variables delta, the reparameterized scores and the slot
+// form of its steps, lives in its internal package nodes.
+//
+// # Where this package sits
+//
+// fwstruct is built in layers: models (package oracles and this package)
+// compute features, losses and scores and call inference (the packages
+// under inference/: Viterbi, max-flow, the LP; see package inference);
+// solvers (packages solver, solver/soft, solver/kernel) train on models;
+// viz, ssvmnb (the notebook API) and cmd/fwstruct present them. This
+// package knows nothing of solvers: its views are oracles.Problem values,
+// its Model is what solver/soft reads.
 package factorgraph

@@ -22,8 +22,8 @@ func NewExact(m *Model, maxLabelings int) (*Exact, error) {
 		maxLabelings = maxLabelingsDefault
 	}
 	for i := 0; i < m.Len(); i++ {
-		if g := m.Graph(i); !g.IsForest() && !enumerable(g, maxLabelings) {
-			return nil, fmt.Errorf("factorgraph: exact view: example %d has a cycle and %.3g labelings, above the limit %d", i, g.Labelings(), maxLabelings)
+		if g := m.Graph(i); !g.isForest() && !enumerable(g, maxLabelings) {
+			return nil, fmt.Errorf("factorgraph: exact view: example %d has a cycle and %.3g labelings, above the limit %d", i, g.labelings(), maxLabelings)
 		}
 	}
 	return &Exact{assignments{m}}, nil
@@ -49,7 +49,7 @@ func (e *Exact) decode(i int, w []float64, aug bool, dst []int32) ([]int32, floa
 	defer e.m.put(ws)
 	dst = grow(dst, g.NumVars())
 	var best float64
-	if g.IsForest() {
+	if g.isForest() {
 		best = maxSum(g, ws.tab, ws, dst)
 	} else {
 		best = enumerate(g, ws.tab, ws, dst)

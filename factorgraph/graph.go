@@ -43,21 +43,6 @@ type Graph struct {
 	nbFac    []int32 // factor index (node - NumVars)
 	nbOff    []int32 // table offset of the factor
 	nbStride []int32 // stride of the variable in the factor
-	nbDelta  []int32 // offset of delta_{c,i}(.) of the factor (DeltaOffset)
-
-	deltaOff []int32 // parallel to scope: offset of delta_{c,v}(.) (factors only)
-	deltaLen int
-
-	// Per factor node a and joint state s, the agreement variable of each
-	// scope position j that the state selects, delta_{c,v_j}(y_j(s)), as an
-	// offset from DeltaOffset(a, 0): stateDelta[sdOff[a] + s*|scope| + j].
-	// Nil when the tables would exceed maxStateDeltas entries (the
-	// methods that use it then compute the states' digits instead).
-	stateDelta []int32
-	sdOff      []int64
-
-	slots    []int32 // per node: its slot columns, sum of Template.Slots over its terms
-	disjoint []bool  // per node: its terms span pairwise disjoint coordinates
 
 	forest bool
 	order  []int32 // nodes, parents before children (forests only)
@@ -144,8 +129,6 @@ func NewGraph(cards []int, varTerms [][]Term, factors []Factor) (*Graph, error) 
 			}
 		}
 		g.terms = append(g.terms, terms...)
-		g.slots = append(g.slots, int32(slotCount(terms)))
-		g.disjoint = append(g.disjoint, disjointTerms(terms))
 		g.scopePtr = append(g.scopePtr, int32(len(g.scope)))
 		g.termPtr = append(g.termPtr, int32(len(g.terms)))
 		g.states = append(g.states, int32(states))
@@ -169,77 +152,9 @@ func NewGraph(cards []int, varTerms [][]Term, factors []Factor) (*Graph, error) 
 			return nil, fmt.Errorf("%w (factor %d)", err, c)
 		}
 	}
-	g.deltaOff = make([]int32, len(g.scope))
-	for a := nv; a < nodes; a++ {
-		for k := g.scopePtr[a]; k < g.scopePtr[a+1]; k++ {
-			g.deltaOff[k] = int32(g.deltaLen)
-			g.deltaLen += int(g.card[g.scope[k]])
-		}
-	}
-	g.stateDeltas()
 	g.neighbors()
 	g.schedule()
 	return g, nil
-}
-
-// maxStateDeltas bounds the entries of the per-state agreement tables of a
-// graph (64 MB). A variable so that tests can build graphs without them.
-var maxStateDeltas int64 = 1 << 24
-
-// stateDeltas fills the per-state agreement offsets of the factors.
-func (g *Graph) stateDeltas() {
-	total := int64(0)
-	for a := g.nv; a < g.NumNodes(); a++ {
-		total += int64(g.states[a]) * int64(g.scopePtr[a+1]-g.scopePtr[a])
-	}
-	if total > maxStateDeltas {
-		return
-	}
-	g.stateDelta = make([]int32, 0, total)
-	g.sdOff = make([]int64, g.NumNodes())
-	for a := g.nv; a < g.NumNodes(); a++ {
-		g.sdOff[a] = int64(len(g.stateDelta))
-		scope, st := g.Scope(a), g.Strides(a)
-		base := g.DeltaOffset(a, 0)
-		for s := 0; s < g.States(a); s++ {
-			for j, v := range scope {
-				y := (s / int(st[j])) % int(g.card[v])
-				g.stateDelta = append(g.stateDelta, int32(g.DeltaOffset(a, j)-base+y))
-			}
-		}
-	}
-}
-
-// FactorDeltaLen returns the number of agreement variables of factor node
-// a, the sum of the cardinalities of its scope: they are contiguous from
-// DeltaOffset(a, 0), position by position.
-func (g *Graph) FactorDeltaLen(a int) int {
-	lo, hi := g.scopePtr[a], g.scopePtr[a+1]
-	return int(g.deltaOff[hi-1]-g.deltaOff[lo]) + int(g.card[g.scope[hi-1]])
-}
-
-// MarginalizeScope sets dst (len FactorDeltaLen(a)) to the marginals of
-// the table mu (len States(a)) of factor node a on every variable of its
-// scope, laid out as its agreement variables: dst[DeltaOffset(a, j) -
-// DeltaOffset(a, 0) + y] = sum of mu[s] over the states s with the j-th
-// variable in state y (A_ci mu_c of Meshi eq. 5 for every i in c).
-func (g *Graph) MarginalizeScope(a int, mu, dst []float64) {
-	if g.stateDelta == nil {
-		base := g.DeltaOffset(a, 0)
-		for j, v := range g.Scope(a) {
-			off := g.DeltaOffset(a, j) - base
-			g.Marginalize(a, j, mu, dst[off:off+int(g.card[v])])
-		}
-		return
-	}
-	clear(dst)
-	w := int(g.scopePtr[a+1] - g.scopePtr[a])
-	rel := g.stateDelta[g.sdOff[a] : g.sdOff[a]+int64(len(mu)*w)]
-	for s, v := range mu {
-		for _, r := range rel[s*w : s*w+w] {
-			dst[r] += v
-		}
-	}
 }
 
 // neighbors fills the factor lists of the variables.
@@ -258,13 +173,11 @@ func (g *Graph) neighbors() {
 	g.nbFac = make([]int32, g.nbPtr[g.nv])
 	g.nbOff = make([]int32, g.nbPtr[g.nv])
 	g.nbStride = make([]int32, g.nbPtr[g.nv])
-	g.nbDelta = make([]int32, g.nbPtr[g.nv])
 	fill := append([]int32(nil), g.nbPtr[:g.nv]...)
 	for a := g.nv; a < g.NumNodes(); a++ {
 		for j, v := range g.Scope(a) {
 			k := fill[v]
 			g.nbNode[k], g.nbPos[k] = int32(a), int32(j)
-			g.nbDelta[k] = int32(g.DeltaOffset(a, j))
 			g.nbFac[k], g.nbOff[k], g.nbStride[k] = int32(a-g.nv), g.tableOff[a], g.Strides(a)[j]
 			fill[v]++
 		}
@@ -377,32 +290,13 @@ func (g *Graph) VarFactors(i int) (nodes, pos []int32) {
 	return g.nbNode[lo:hi:hi], g.nbPos[lo:hi:hi]
 }
 
-// VarDeltas returns, for variable i, where the agreement variables
-// delta_{c,i}(.) of each factor c containing it start (DeltaOffset of c
-// and the position of i in its scope), in the order of VarFactors. The
-// caller must not modify it.
-func (g *Graph) VarDeltas(i int) []int32 {
-	lo, hi := g.nbPtr[i], g.nbPtr[i+1]
-	return g.nbDelta[lo:hi:hi]
-}
-
-// DeltaOffset returns where the agreement variables delta_{c,v}(y_v) of
-// factor node a and the variable v at position j of its scope start in a
-// flat per-example table of DeltaLen() entries (Meshi eq. 2: one entry per
-// factor, variable of its scope and state of that variable).
-func (g *Graph) DeltaOffset(a, j int) int { return int(g.deltaOff[int(g.scopePtr[a])+j]) }
-
-// DeltaLen returns the number of agreement variables of an example,
-// sum over factors c and v in c of |Y_v|.
-func (g *Graph) DeltaLen() int { return g.deltaLen }
-
-// IsForest reports whether the factor graph has no cycle (chains and trees),
+// isForest reports whether the factor graph has no cycle (chains and trees),
 // where max-sum is exact and the local polytope is integral.
-func (g *Graph) IsForest() bool { return g.forest }
+func (g *Graph) isForest() bool { return g.forest }
 
-// Labelings returns the number of assignments of the variables, or +Inf
+// labelings returns the number of assignments of the variables, or +Inf
 // beyond float64 range.
-func (g *Graph) Labelings() float64 {
+func (g *Graph) labelings() float64 {
 	n := 1.0
 	for _, k := range g.card {
 		n *= float64(k)
@@ -418,27 +312,4 @@ func (g *Graph) StateOf(a int, y []int32) int {
 		s += int(y[v]) * int(st[j])
 	}
 	return s
-}
-
-// Marginalize sets dst[y_i] (len(dst) = Card(i)) to the marginal of the
-// table mu (len(mu) = States(a)) of node a on the variable i at scope
-// position j: dst[y_i] = sum of mu[s] over the states s with y_i at that
-// position (A_ci mu_c in Meshi eq. 5 and App. D).
-func (g *Graph) Marginalize(a, j int, mu, dst []float64) {
-	k := int(g.card[g.Scope(a)[j]])
-	stride := int(g.Strides(a)[j])
-	dst = dst[:k]
-	for y := range dst {
-		dst[y] = 0
-	}
-	// The states s with y_i = y are the runs [base+y*stride, base+(y+1)*stride)
-	// for base a multiple of stride*k: visited in increasing s, without a
-	// division per state.
-	for base := 0; base < len(mu); base += stride * k {
-		for y := range dst {
-			for _, v := range mu[base+y*stride : base+(y+1)*stride] {
-				dst[y] += v
-			}
-		}
-	}
 }

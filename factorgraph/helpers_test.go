@@ -1,6 +1,7 @@
 package factorgraph
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -52,10 +53,10 @@ func randomModel(t testing.TB, cfg randomConfig) *Model {
 			slot[s] = int32(rng.IntN(3)) - 1
 		}
 		slot[0] = 1 // at least one slot used, and two slots
-		tmpl, err := NewTemplate(2, slot)
+		tmpl, err := newTemplate(2, slot)
 		input := 1
 		if c%2 == 1 {
-			tmpl, err = NewTemplate(1, slot)
+			tmpl, err = newTemplate(1, slot)
 			input = Const
 		}
 		if err != nil {
@@ -169,4 +170,26 @@ func bruteMax(m *Model, i int, w []float64, aug bool) float64 {
 		best = max(best, h)
 	})
 	return best
+}
+
+// newTemplate returns a template with the given slot map; Slots is one
+// more than the largest slot.
+func newTemplate(inputDim int, slot []int32) (*Template, error) {
+	if inputDim < 1 {
+		return nil, fmt.Errorf("factorgraph: template input dimension %d < 1", inputDim)
+	}
+	if len(slot) == 0 {
+		return nil, fmt.Errorf("factorgraph: template with no states")
+	}
+	slots := int32(0)
+	for s, v := range slot {
+		if v < -1 {
+			return nil, fmt.Errorf("factorgraph: template state %d has slot %d < -1", s, v)
+		}
+		slots = max(slots, v+1)
+	}
+	if slots == 0 {
+		return nil, fmt.Errorf("factorgraph: template maps no state to a slot")
+	}
+	return &Template{InputDim: inputDim, Slots: int(slots), Slot: append([]int32(nil), slot...)}, nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/fwstruct/fwstruct/inference/lp"
 )
 
-// LocalPolytope returns the local marginal polytope of g (Meshi et al. 2015,
+// localPolytope returns the local marginal polytope of g (Meshi et al. 2015,
 // eq. 4) as the standard-form program {mu >= 0 : A mu = b} that package
 // lp (inference/lp) solves, with one column per (node, state) in the flat table
 // layout of g (TableOffset), and rows
@@ -22,9 +22,9 @@ import (
 // The factors' own normalization follows from these rows. The phase I of
 // the program is run once per graph and cached, so that every example of
 // the same shape reuses it.
-func (g *Graph) LocalPolytope() (*lp.Program, error) {
+func (g *Graph) localPolytope() (*lp.Program, error) {
 	g.lpOnce.Do(func() {
-		A, b := g.LocalPolytopeProgram()
+		A, b := g.localPolytopeProgram()
 		g.lp, g.lpErr = lp.New(A, b)
 		if g.lpErr != nil {
 			g.lpErr = fmt.Errorf("factorgraph: local polytope: %w", g.lpErr)
@@ -33,10 +33,10 @@ func (g *Graph) LocalPolytope() (*lp.Program, error) {
 	return g.lp, g.lpErr
 }
 
-// LocalPolytopeProgram returns the constraint matrix and right-hand side of
-// LocalPolytope, for use with another LP solver (e.g. gonum's lp.Simplex,
+// localPolytopeProgram returns the constraint matrix and right-hand side of
+// localPolytope, for use with another LP solver (e.g. gonum's lp.Simplex,
 // which the tests compare with).
-func (g *Graph) LocalPolytopeProgram() (A *mat.Dense, b []float64) {
+func (g *Graph) localPolytopeProgram() (A *mat.Dense, b []float64) {
 	type entry struct {
 		col int
 		val float64
@@ -83,7 +83,7 @@ func (g *Graph) LocalPolytopeProgram() (A *mat.Dense, b []float64) {
 // local polytope of g, writing a maximizing vertex into ws.mu (flat like
 // tab) and returning the solver's report (Objective is the maximum).
 func solveLP(g *Graph, tab []float64, ws *work) (lp.Result, error) {
-	prog, err := g.LocalPolytope()
+	prog, err := g.localPolytope()
 	if err != nil {
 		return lp.Result{}, err
 	}

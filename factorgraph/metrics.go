@@ -6,15 +6,9 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
-// Names of the metrics of AssignmentMetrics.
-const (
-	MetricHamming = "hamming_loss"
-	MetricF1      = "example_f1"
-	MetricSubset  = "subset_accuracy"
-)
-
-// AssignmentMetrics returns the task metrics of predicted assignments
-// pred[i] of the examples of m (len(pred) == m.Len()):
+// Names of the task metrics of the Exact and Rounded views
+// (oracles.Evaluator), computed on predicted assignments pred[i] of the
+// examples:
 //
 //   - hamming_loss: the fraction of wrong variables, (1/n) sum_i (1/V_i)
 //     sum_j [pred_ij != y_ij] (the Hamming loss of multi-label
@@ -31,7 +25,16 @@ const (
 //
 // A prediction of the wrong length counts every variable as wrong. With no
 // examples the values are NaN.
-func AssignmentMetrics(m *Model, pred [][]int32) []oracles.Metric {
+const (
+	MetricHamming = "hamming_loss"
+	MetricF1      = "example_f1"
+	MetricSubset  = "subset_accuracy"
+)
+
+// assignmentMetrics returns the task metrics of predicted assignments
+// pred[i] of the examples of m (len(pred) == m.Len()): hamming_loss, and
+// example_f1 and subset_accuracy on binary variables (see MetricHamming).
+func assignmentMetrics(m *Model, pred [][]int32) []oracles.Metric {
 	n := m.Len()
 	binary := true
 	var ham, f1, subset float64

@@ -22,15 +22,17 @@ type Example struct {
 	// Loss holds the loss table Delta_alpha(., y^m_alpha) of each node
 	// (len States(alpha), zero at the true state, finite and >= 0); a nil
 	// entry means no loss on that node. A nil Loss means the normalized
-	// Hamming loss (HammingLoss).
+	// Hamming loss: 1/NumVars on the wrong states of every variable, no
+	// loss on the factors.
 	Loss [][]float64
 }
 
 // Model is a set of examples over factor graphs with a shared weight
 // vector of dimension Dim(). It is immutable and safe for concurrent use.
 // Its views (Exact, Relaxed, Rounded) are the oracles.Problem the
-// example-level solvers train on; the node-level methods serve the
-// factor-level solver of Meshi et al. (2015, Alg. 1).
+// example-level solvers train on; its node-level methods (NodeScores,
+// Theta, NodeLoss, TrueState, Inputs) are what the factor-level solver of
+// Meshi et al. (2015, Alg. 1, package solver/soft) reads.
 type Model struct {
 	dim  int
 	ex   []example
@@ -49,7 +51,6 @@ func (m *Model) put(w *work) { m.pool.Put(w) }
 type example struct {
 	g       *Graph
 	inputs  []oracles.SparseVec
-	inSq    []float64 // |inputs[k]|^2
 	truth   []int32
 	tstate  []int32   // true state of every node
 	lossOff []int32   // per node: offset into loss, or -1
@@ -127,17 +128,13 @@ func (m *Model) add(i int, e Example, seen map[*Graph]bool) error {
 		}
 	}
 	x := example{g: g, inputs: e.Inputs, truth: append([]int32(nil), e.Truth...)}
-	x.inSq = make([]float64, len(e.Inputs))
-	for k, v := range e.Inputs {
-		x.inSq[k] = v.NormSq()
-	}
 	x.tstate = make([]int32, g.NumNodes())
 	for a := range x.tstate {
 		x.tstate[a] = int32(g.StateOf(a, x.truth))
 	}
 	loss := e.Loss
 	if loss == nil {
-		loss = HammingLoss(g, x.truth)
+		loss = hammingLoss(g, x.truth)
 	}
 	if len(loss) > g.NumNodes() {
 		return fmt.Errorf("%d loss tables for %d nodes", len(loss), g.NumNodes())
@@ -181,10 +178,10 @@ func hasDuplicate(idx []int32) bool {
 	return false
 }
 
-// HammingLoss returns the loss tables of the normalized Hamming loss
+// hammingLoss returns the loss tables of the normalized Hamming loss
 // (1/V) sum_i [y_i != y^m_i] on a graph of V variables: 1/V on the wrong
 // states of every variable, no loss on the factors.
-func HammingLoss(g *Graph, truth []int32) [][]float64 {
+func hammingLoss(g *Graph, truth []int32) [][]float64 {
 	out := make([][]float64, g.NumVars())
 	inv := 1 / float64(g.NumVars())
 	for i := range out {
@@ -210,8 +207,9 @@ func (m *Model) Graph(i int) *Graph { return m.ex[i].g }
 // Truth returns the ground-truth labeling of example i (do not modify).
 func (m *Model) Truth(i int) []int32 { return m.ex[i].truth }
 
-// Input returns input k of example i (do not modify).
-func (m *Model) Input(i, k int) oracles.SparseVec { return m.ex[i].inputs[k] }
+// Inputs returns the input vectors of example i, those of its Example
+// (do not modify).
+func (m *Model) Inputs(i int) []oracles.SparseVec { return m.ex[i].inputs }
 
 // TrueState returns the state y^m_alpha of node a under the truth.
 func (m *Model) TrueState(i, a int) int { return int(m.ex[i].tstate[a]) }
@@ -308,10 +306,17 @@ func (x *example) scores(a int, w, dst []float64) []float64 {
 	return dst
 }
 
-// Theta sets dst to Meshi's node score (eq. 2) of node a of example i,
-// theta^(i)_alpha(s; w) = <w, phi_alpha(x, s) - phi_alpha(x, y^i_alpha)> +
-// Delta_alpha(s, y^i_alpha), for every state s, and returns
-// dst[:States(a)]. Its maximum over s is at least 0 (reached at the truth).
+// Theta sets dst (len at least States(a)) to the node score of Meshi's
+// eq. 2 of node a of example i, the loss-augmented score of each state s
+// relative to the truth,
+//
+//	theta^(i)_alpha(s; w) = <w, phi_alpha(x, s) - phi_alpha(x, y^i_alpha)> + Delta_alpha(s, y^i_alpha),
+//
+// and returns dst[:States(a)]. It vanishes at the truth, and its values at
+// the states of a labeling y sum over the nodes to H_i(y; w) = Delta(y,
+// y^i) - <w, psi_i(y)>, the loss-augmented score that the max oracles of
+// the views maximize: the node terms of H, from which the soft-constraint
+// solver (package solver/soft) builds its block scores.
 func (m *Model) Theta(i, a int, w, dst []float64) []float64 {
 	x := &m.ex[i]
 	return x.theta(a, w, dst[:x.g.states[a]])
@@ -332,114 +337,6 @@ func (x *example) theta(a int, w, dst []float64) []float64 {
 		dst[s] -= t
 	}
 	return dst
-}
-
-// Reparam sets dst to the reparameterized node scores of Meshi's Alg. 1
-// (lines 5 and 10) for node a of example i, given the agreement variables
-// delta of the example (laid out by Graph.DeltaOffset):
-//
-//	variable i: theta_i(y) + sum_{c : i in c} delta_ci(y),
-//	factor c:   theta_c(y_c) - sum_{i in c} delta_ci(y_i),
-//
-// with theta from Theta, and returns dst[:States(a)]. They are the gradient
-// of the soft dual f_rho with respect to mu_alpha (up to the factor 1/M
-// of its scaling), and the terms of the primal g of eq. 2.
-func (m *Model) Reparam(i, a int, w, delta, dst []float64) []float64 {
-	x := &m.ex[i]
-	g := x.g
-	dst = x.theta(a, w, dst[:g.states[a]])
-	if a < g.nv {
-		// State by state, the sum over the factors in a register.
-		offs := g.VarDeltas(a)
-		for y := range dst {
-			var sum float64
-			for _, o := range offs {
-				sum += delta[int(o)+y]
-			}
-			dst[y] += sum
-		}
-		return dst
-	}
-	if g.stateDelta != nil {
-		width := int(g.scopePtr[a+1] - g.scopePtr[a])
-		rel := g.stateDelta[g.sdOff[a] : g.sdOff[a]+int64(len(dst)*width)]
-		d := delta[g.DeltaOffset(a, 0):]
-		for s := range dst {
-			var sum float64
-			for _, r := range rel[s*width : s*width+width] {
-				sum += d[r]
-			}
-			dst[s] -= sum
-		}
-		return dst
-	}
-	st := g.Strides(a)
-	for j, v := range g.Scope(a) {
-		k, str := int(g.card[v]), int(st[j])
-		off := g.DeltaOffset(a, j)
-		d := delta[off : off+k]
-		// The states with y_v = y are the runs [base+y*str, base+(y+1)*str)
-		// (see Marginalize).
-		for base := 0; base < len(dst); base += str * k {
-			for y, dy := range d {
-				run := dst[base+y*str : base+(y+1)*str]
-				for s := range run {
-					run[s] -= dy
-				}
-			}
-		}
-	}
-	return dst
-}
-
-// ReparamBound returns sum_alpha max_y Reparam(i, alpha)(y), the bracket
-// of example i in Meshi's primal g (eq. 2). For any delta it is at least
-// the LP relaxation's loss-augmented maximum (weak duality), and with
-// delta = 0 it is the decomposed bound sum_alpha max theta_alpha. scratch
-// needs the largest States of the graph (it is grown when shorter) and is
-// returned for reuse.
-func (m *Model) ReparamBound(i int, w, delta, scratch []float64) (float64, []float64) {
-	g := m.ex[i].g
-	var sum float64
-	for a := 0; a < g.NumNodes(); a++ {
-		scratch = grow(scratch, g.States(a))
-		r := m.Reparam(i, a, w, delta, scratch)
-		sum += r[argmax(r)]
-	}
-	return sum, scratch
-}
-
-// NodePsi adds to acc (which must have room for Dim() coordinates) the
-// vector sum_s coef[s] (phi_alpha(x, y^i_alpha) - phi_alpha(x, s)) of node a
-// of example i: with coef a distribution mu_alpha it is lambda*M times
-// Psi_{i,alpha} mu_alpha of Meshi eq. 3, with coef = s_alpha - mu_alpha the
-// direction of a Frank-Wolfe step on the block (i, alpha) (App. D).
-func (m *Model) NodePsi(i, a int, coef []float64, acc *oracles.Accumulator) {
-	x := &m.ex[i]
-	var sum float64
-	for _, v := range coef {
-		sum += v
-	}
-	t := int(x.tstate[a])
-	for _, term := range x.g.Terms(a) {
-		idx, val := x.input(term)
-		S := term.T.Slots
-		slot := term.T.Slot
-		// Contributions of states sharing a slot meet in acc.
-		for s, v := range coef {
-			if v == 0 || slot[s] < 0 {
-				continue
-			}
-			for k, f := range idx {
-				acc.Add(int32(term.Offset+int(f)*S)+slot[s], -v*val[k])
-			}
-		}
-		if sum != 0 && slot[t] >= 0 {
-			for k, f := range idx {
-				acc.Add(int32(term.Offset+int(f)*S)+slot[t], sum*val[k])
-			}
-		}
-	}
 }
 
 // addStatePsi adds scale*(phi_alpha(x, y^i_alpha) - phi_alpha(x, s)) for

@@ -1,7 +1,6 @@
 package factorgraph
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -38,7 +37,7 @@ func TestChainAdapter(t *testing.T) {
 			if !oracles.SameLabeling(e.Truth(i), c.Truth(i)) {
 				t.Fatalf("example %d: truth %v, chain %v", i, e.Truth(i), c.Truth(i))
 			}
-			if !m.Graph(i).IsForest() {
+			if !m.Graph(i).isForest() {
 				t.Fatalf("example %d: chain graph is not a forest", i)
 			}
 			y := make([]int32, c.SeqLen(i))
@@ -67,87 +66,6 @@ func TestChainAdapter(t *testing.T) {
 				s2 := c.Score(i, c.Predict(i, w, nil), w)
 				if math.Abs(s1-s2) > 1e-9 {
 					t.Fatalf("example %d: prediction scores %v, chain %v", i, s1, s2)
-				}
-			}
-		}
-	}
-}
-
-// TestNodeMethods checks the node-level methods the factor-level solver
-// uses against the example-level ones: node scores sum to the score, Theta
-// vanishes at the truth and its sum is H, NodePsi of indicator tables sums
-// to Psi, and Marginalize agrees with StateOf.
-func TestNodeMethods(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, sh := range shapes {
-		m := randomModel(t, randomConfig{N: 3, Cards: sh.cards, Scopes: sh.scopes, Features: 3, Seed: 7})
-		e := assignments{m}
-		for i := 0; i < m.Len(); i++ {
-			g := m.Graph(i)
-			w := randomWeights(rng, m.Dim(), 1)
-			y := make([]int32, g.NumVars())
-			for v := range y {
-				y[v] = int32(rng.IntN(g.Card(v)))
-			}
-			var acc oracles.Accumulator
-			acc.Ensure(m.Dim())
-			var theta, dst []float64
-			var sumTheta float64
-			for a := 0; a < g.NumNodes(); a++ {
-				theta = grow(theta, g.States(a))
-				th := m.Theta(i, a, w, theta)
-				if th[m.TrueState(i, a)] != 0 {
-					t.Fatalf("%s: Theta of node %d at the truth is %v", sh.name, a, th[m.TrueState(i, a)])
-				}
-				sumTheta += th[g.StateOf(a, y)]
-				coef := make([]float64, g.States(a))
-				coef[g.StateOf(a, y)] = 1
-				m.NodePsi(i, a, coef, &acc)
-			}
-			var psi, nodePsi oracles.SparseVec
-			acc.Flush(&nodePsi)
-			e.Psi(i, y, &psi)
-			d1, d2 := psi.Dense(m.Dim()), nodePsi.Dense(m.Dim())
-			for j := range d1 {
-				if math.Abs(d1[j]-d2[j]) > 1e-12 {
-					t.Fatalf("%s: sum of NodePsi differs from Psi at %d: %v vs %v", sh.name, j, d2[j], d1[j])
-				}
-			}
-			if h := e.Loss(i, y) - psi.Dot(w); math.Abs(h-sumTheta) > 1e-9 {
-				t.Fatalf("%s: sum of Theta %v, H %v", sh.name, sumTheta, h)
-			}
-			// NodePsi is linear in the coefficients: a mixture of states.
-			for a := 0; a < g.NumNodes(); a++ {
-				mu := make([]float64, g.States(a))
-				var want oracles.SparseVec
-				var acc2 oracles.Accumulator
-				acc2.Ensure(m.Dim())
-				for s := range mu {
-					mu[s] = rng.Float64()
-					m.addStatePsi(i, a, s, mu[s], &acc2)
-				}
-				acc2.Flush(&want)
-				m.NodePsi(i, a, mu, &acc)
-				var got oracles.SparseVec
-				acc.Flush(&got)
-				g1, g2 := got.Dense(m.Dim()), want.Dense(m.Dim())
-				for j := range g1 {
-					if math.Abs(g1[j]-g2[j]) > 1e-12 {
-						t.Fatalf("%s: node %d: NodePsi of a mixture differs at %d", sh.name, a, j)
-					}
-				}
-				// Marginalize of an indicator is the indicator of the
-				// variable's state.
-				ind := make([]float64, g.States(a))
-				ind[g.StateOf(a, y)] = 1
-				for j, v := range g.Scope(a) {
-					dst = grow(dst, g.Card(int(v)))
-					g.Marginalize(a, j, ind, dst)
-					for s, p := range dst {
-						if want := float64(b2i(int32(s) == y[v])); p != want {
-							t.Fatalf("%s: node %d: marginal of variable %d is %v", sh.name, a, v, dst)
-						}
-					}
 				}
 			}
 		}
@@ -204,7 +122,7 @@ func TestMultiLabelLayout(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	w := randomWeights(rng, l.Dim(), 1)
 	score := func(i int, y []int32) float64 {
-		x := m.Input(i, 0)
+		x := m.Inputs(i)[0]
 		var s float64
 		for a := 0; a < l.Labels; a++ {
 			if y[a] == 0 {
@@ -239,7 +157,7 @@ func TestMultiLabelLayout(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	g, err := MultiLabel{Labels: 3, Features: 1}.Graph()
+	g, err := MultiLabel{Labels: 3, Features: 1}.graph()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +181,7 @@ func TestMetrics(t *testing.T) {
 		{"mixed", [][]int32{{1, 0, 0}, {1, 0, 0}, {0, 0, 0}, {1}}, (1.0/3 + 1.0/3 + 0 + 1) / 4, (2.0/3 + 0 + 1 + 0) / 4, 0.25},
 	}
 	for _, tc := range cases {
-		got := AssignmentMetrics(m, tc.pred)
+		got := assignmentMetrics(m, tc.pred)
 		want := []oracles.Metric{{Name: MetricHamming, Value: tc.ham}, {Name: MetricF1, Value: tc.f1}, {Name: MetricSubset, Value: tc.subset}}
 		if len(got) != len(want) {
 			t.Fatalf("%s: %v", tc.name, got)
@@ -281,7 +199,7 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("chain metrics %v", got)
 	}
 	empty, _ := NewModel(1, nil)
-	if got := AssignmentMetrics(empty, nil); !math.IsNaN(got[0].Value) {
+	if got := assignmentMetrics(empty, nil); !math.IsNaN(got[0].Value) {
 		t.Fatalf("metrics of no examples: %v, want NaN", got)
 	}
 }
@@ -349,15 +267,6 @@ func TestInvalid(t *testing.T) {
 	if _, err := NewModel(0, nil); err == nil {
 		t.Error("NewModel with dimension 0: no error")
 	}
-	if _, err := NewTemplate(1, []int32{-1, -1}); err == nil {
-		t.Error("NewTemplate with no slot: no error")
-	}
-	if _, err := NewTemplate(0, []int32{0}); err == nil {
-		t.Error("NewTemplate with input dimension 0: no error")
-	}
-	if _, err := NewTemplate(1, []int32{-2}); err == nil {
-		t.Error("NewTemplate with slot -2: no error")
-	}
 	if _, err := NewMultiLabel(MultiLabel{Labels: 2, Features: 1}, []oracles.SparseVec{{}}, [][]int32{{0, 2}}); err == nil {
 		t.Error("NewMultiLabel with label 2: no error")
 	}
@@ -373,120 +282,5 @@ func TestInvalid(t *testing.T) {
 	big, _ := randomMultiLabel(t, 1, 12, 1, false, 1)
 	if _, err := NewExact(big, 1000); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("NewExact over the limit: %v", err)
-	}
-}
-
-// TestReparam checks the reparameterization of Meshi's eq. 2: for any
-// delta, sum_alpha Reparam(alpha)(y_alpha) is the loss-augmented score H of
-// every labeling y (the delta terms cancel), and ReparamBound is at least
-// the LP relaxation's value, itself at least the exact maximum.
-func TestReparam(t *testing.T) {
-	rng := rand.New(rand.NewPCG(12, 13))
-	for _, sh := range shapes {
-		m := randomModel(t, randomConfig{N: 2, Cards: sh.cards, Scopes: sh.scopes, Features: 3, Seed: 14})
-		r, err := NewRelaxed(m, 6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := NewExact(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < m.Len(); i++ {
-			g := m.Graph(i)
-			w := randomWeights(rng, m.Dim(), 1)
-			delta := randomWeights(rng, g.DeltaLen(), 1)
-			var buf []float64
-			e.ForEachLabeling(i, func(y []int32) {
-				var sum float64
-				for a := 0; a < g.NumNodes(); a++ {
-					buf = grow(buf, g.States(a))
-					sum += m.Reparam(i, a, w, delta, buf)[g.StateOf(a, y)]
-				}
-				if h := e.Loss(i, y) - dotPsi(e, i, y, w); math.Abs(sum-h) > 1e-9 {
-					t.Fatalf("%s: labeling %v: sum of Reparam %v, H %v", sh.name, y, sum, h)
-				}
-			})
-			bound, _ := m.ReparamBound(i, w, delta, nil)
-			zero, _ := m.ReparamBound(i, w, make([]float64, g.DeltaLen()), nil)
-			_, lp, err := r.MaxOracleErr(i, w, nil)
-			if errors.Is(err, ErrFractional) {
-				lp = bruteMax(m, i, w, true) // only the weaker chain of bounds
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if bound < lp-1e-9 || zero < lp-1e-9 || lp < bruteMax(m, i, w, true)-1e-9 {
-				t.Fatalf("%s: bound %v (delta = 0: %v), LP %v, exact %v", sh.name, bound, zero, lp, bruteMax(m, i, w, true))
-			}
-		}
-	}
-	// The per-state agreement tables (stateDelta) and the computation
-	// without them (a graph over maxStateDeltas) agree: Reparam,
-	// MarginalizeScope against Marginalize position by position, and
-	// VarDeltas against DeltaOffset.
-	for _, sh := range shapes {
-		cfg := randomConfig{N: 1, Cards: sh.cards, Scopes: sh.scopes, Features: 2, Seed: 15}
-		m := randomModel(t, cfg)
-		g := m.Graph(0)
-		limit := maxStateDeltas
-		maxStateDeltas = 0
-		mb := randomModel(t, cfg) // the same model, without the tables
-		maxStateDeltas = limit
-		bare := mb.Graph(0)
-		if g.stateDelta == nil || bare.stateDelta != nil {
-			t.Fatalf("%s: per-state agreement tables %v, %v", sh.name, g.stateDelta != nil, bare.stateDelta != nil)
-		}
-		w := randomWeights(rng, m.Dim(), 1)
-		delta := randomWeights(rng, g.DeltaLen(), 1)
-		for a := 0; a < g.NumNodes(); a++ {
-			n := g.States(a)
-			got := m.Reparam(0, a, w, delta, make([]float64, n))
-			want := mb.Reparam(0, a, w, delta, make([]float64, n))
-			for s := range want {
-				if math.Abs(got[s]-want[s]) > 1e-12*(1+math.Abs(want[s])) {
-					t.Fatalf("%s: node %d state %d: Reparam %v with the table, %v without", sh.name, a, s, got[s], want[s])
-				}
-			}
-			if a < g.NumVars() {
-				nodes, pos := g.VarFactors(a)
-				offs := g.VarDeltas(a)
-				for k, c := range nodes {
-					if int(offs[k]) != g.DeltaOffset(int(c), int(pos[k])) {
-						t.Fatalf("%s: VarDeltas(%d)[%d] = %d, DeltaOffset %d", sh.name, a, k, offs[k], g.DeltaOffset(int(c), int(pos[k])))
-					}
-				}
-				continue
-			}
-			mu := randomWeights(rng, n, 1)
-			tab := make([]float64, g.FactorDeltaLen(a))
-			noTab := make([]float64, len(tab))
-			g.MarginalizeScope(a, mu, tab)
-			bare.MarginalizeScope(a, mu, noTab)
-			base := g.DeltaOffset(a, 0)
-			for j, v := range g.Scope(a) {
-				one := make([]float64, g.Card(int(v)))
-				g.Marginalize(a, j, mu, one)
-				off := g.DeltaOffset(a, j) - base
-				for y, p := range one {
-					if math.Abs(tab[off+y]-p) > 1e-12 || math.Abs(noTab[off+y]-p) > 1e-12 {
-						t.Fatalf("%s: factor %d position %d state %d: MarginalizeScope %v (without the table %v), Marginalize %v", sh.name, a, j, y, tab[off+y], noTab[off+y], p)
-					}
-				}
-			}
-		}
-	}
-	// DeltaOffset tiles [0, DeltaLen) with one block per (factor, variable).
-	g := randomModel(t, randomConfig{N: 1, Cards: []int{2, 3, 2, 2}, Scopes: withTriple, Features: 1, Seed: 1}).Graph(0)
-	next := 0
-	for a := g.NumVars(); a < g.NumNodes(); a++ {
-		for j, v := range g.Scope(a) {
-			if g.DeltaOffset(a, j) != next {
-				t.Fatalf("DeltaOffset(%d, %d) = %d, want %d", a, j, g.DeltaOffset(a, j), next)
-			}
-			next += g.Card(int(v))
-		}
-	}
-	if next != g.DeltaLen() {
-		t.Fatalf("DeltaLen %d, blocks cover %d", g.DeltaLen(), next)
 	}
 }

@@ -48,11 +48,11 @@ func (l MultiLabel) PairIndex(i, j int) int {
 	return L*l.block() + i*(2*L-i-1)/2 + (j - i - 1)
 }
 
-// Graph returns the factor graph shared by every example: L binary
+// graph returns the factor graph shared by every example: L binary
 // variables whose terms read input 0 (the features) and, with Bias, the
 // constant, and one pairwise factor per pair i < j (in PairIndex order)
 // whose only feature is y_i y_j (pair state 3 = (1, 1)).
-func (l MultiLabel) Graph() (*Graph, error) {
+func (l MultiLabel) graph() (*Graph, error) {
 	L := l.Labels
 	if L < 1 || l.Features < 0 {
 		return nil, fmt.Errorf("factorgraph: multi-label model with %d labels and %d features", L, l.Features)
@@ -92,7 +92,7 @@ func NewMultiLabel(l MultiLabel, x []oracles.SparseVec, y [][]int32) (*Model, er
 	if len(x) != len(y) {
 		return nil, fmt.Errorf("factorgraph: multi-label: %d inputs but %d label vectors", len(x), len(y))
 	}
-	g, err := l.Graph()
+	g, err := l.graph()
 	if err != nil {
 		return nil, err
 	}

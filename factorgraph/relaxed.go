@@ -9,7 +9,8 @@ import (
 )
 
 // ErrFractional reports an LP vertex that the labelings of a Relaxed view
-// cannot represent: an entry that is not a multiple of 1/Denominator.
+// cannot represent: an entry that is not a multiple of 1/D, D the
+// denominator given to NewRelaxed.
 var ErrFractional = errors.New("factorgraph: LP vertex not representable with this denominator")
 
 // Relaxed is the LP relaxation of a Model over the local marginal polytope
@@ -61,7 +62,7 @@ func NewRelaxed(m *Model, den int) (*Relaxed, error) {
 	r := &Relaxed{m: m, den: int32(den), truth: make([][]int32, m.Len())}
 	for i := range r.truth {
 		g := m.Graph(i)
-		if _, err := g.LocalPolytope(); err != nil {
+		if _, err := g.localPolytope(); err != nil {
 			return nil, fmt.Errorf("factorgraph: relaxed view: example %d: %w", i, err)
 		}
 		t := make([]int32, g.TableLen())
@@ -72,12 +73,6 @@ func NewRelaxed(m *Model, den int) (*Relaxed, error) {
 	}
 	return r, nil
 }
-
-// Model returns the model the view is of.
-func (r *Relaxed) Model() *Model { return r.m }
-
-// Denominator returns D.
-func (r *Relaxed) Denominator() int { return int(r.den) }
 
 // Len returns the number of examples.
 func (r *Relaxed) Len() int { return r.m.Len() }

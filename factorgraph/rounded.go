@@ -30,7 +30,7 @@ type Rounded struct {
 // polytope of every distinct graph of m.
 func NewRounded(m *Model) (*Rounded, error) {
 	for i := 0; i < m.Len(); i++ {
-		if _, err := m.Graph(i).LocalPolytope(); err != nil {
+		if _, err := m.Graph(i).localPolytope(); err != nil {
 			return nil, err
 		}
 	}

@@ -1,7 +1,5 @@
 package factorgraph
 
-import "fmt"
-
 // Template is the shape of a feature term: how the states of a node select
 // the weights that its input multiplies. A term with input x on a node in
 // state s contributes x_f at coordinate Offset + f*Slots + Slot[s] for every
@@ -16,28 +14,6 @@ type Template struct {
 	// Slot maps every joint state of the node (len(Slot) is its number of
 	// states) to a slot in [0, Slots), or to -1 for no feature.
 	Slot []int32
-}
-
-// NewTemplate returns a template with the given slot map; Slots is one
-// more than the largest slot.
-func NewTemplate(inputDim int, slot []int32) (*Template, error) {
-	if inputDim < 1 {
-		return nil, fmt.Errorf("factorgraph: template input dimension %d < 1", inputDim)
-	}
-	if len(slot) == 0 {
-		return nil, fmt.Errorf("factorgraph: template with no states")
-	}
-	slots := int32(0)
-	for s, v := range slot {
-		if v < -1 {
-			return nil, fmt.Errorf("factorgraph: template state %d has slot %d < -1", s, v)
-		}
-		slots = max(slots, v+1)
-	}
-	if slots == 0 {
-		return nil, fmt.Errorf("factorgraph: template maps no state to a slot")
-	}
-	return &Template{InputDim: inputDim, Slots: int(slots), Slot: append([]int32(nil), slot...)}, nil
 }
 
 // OneHot returns the template that gives each of the states of a node its

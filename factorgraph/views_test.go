@@ -31,8 +31,8 @@ func TestGraphStructure(t *testing.T) {
 	for _, sh := range shapes {
 		m := randomModel(t, randomConfig{N: 1, Cards: sh.cards, Scopes: sh.scopes, Features: 3, Seed: 1})
 		g := m.Graph(0)
-		if g.IsForest() != sh.forest {
-			t.Errorf("%s: IsForest = %v, want %v", sh.name, g.IsForest(), sh.forest)
+		if g.isForest() != sh.forest {
+			t.Errorf("%s: isForest = %v, want %v", sh.name, g.isForest(), sh.forest)
 		}
 		// Strides decode joint states back to the scope's states.
 		y := make([]int32, g.NumVars())
@@ -100,7 +100,7 @@ func TestEnumerateAgainstMaxSum(t *testing.T) {
 			if math.Abs(got-want) > 1e-12 || math.Abs(scoreOf(g, tab, y)-got) > 1e-12 {
 				t.Fatalf("%s: Gray code max %v (labeling scores %v), odometer %v", sh.name, got, scoreOf(g, tab, y), want)
 			}
-			if g.IsForest() {
+			if g.isForest() {
 				z := make([]int32, g.NumVars())
 				if ms := maxSum(g, tab, ws, z); math.Abs(ms-want) > 1e-12 {
 					t.Fatalf("%s: max-sum %v, brute force %v", sh.name, ms, want)
@@ -303,7 +303,7 @@ func TestRoundedConformance(t *testing.T) {
 // value 3, while the best assignment scores 2. With D = 1 the oracle must
 // report ErrFractional, with D = 2 it must find the value 3.
 func TestRelaxedFractional(t *testing.T) {
-	tmpl, err := NewTemplate(1, []int32{-1, 0, 0, -1})
+	tmpl, err := newTemplate(1, []int32{-1, 0, 0, -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,11 +382,11 @@ func TestLocalPolytopeAgainstGonum(t *testing.T) {
 	for _, sh := range shapes {
 		m := randomModel(t, randomConfig{N: 1, Cards: sh.cards, Scopes: sh.scopes, Features: 2, Seed: 21})
 		g := m.Graph(0)
-		lp, err := g.LocalPolytope()
+		lp, err := g.localPolytope()
 		if err != nil {
 			t.Fatal(err)
 		}
-		A, b := g.LocalPolytopeProgram()
+		A, b := g.localPolytopeProgram()
 		x := make([]float64, g.TableLen())
 		for r := 0; r < 10; r++ {
 			c := randomWeights(rng, g.TableLen(), 1)

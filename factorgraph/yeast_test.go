@@ -10,7 +10,6 @@ import (
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/inference/lp"
 	"github.com/fwstruct/fwstruct/internal/realdata"
-	"github.com/fwstruct/fwstruct/oracles"
 )
 
 // yeast loads the Yeast training model (with bias) or skips.
@@ -175,48 +174,4 @@ func BenchmarkYeastGonumLP(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// BenchmarkYeastNodeStep times the model side of one factor-level step of
-// Meshi's Alg. 1 on a unary node and on a pairwise factor: the node scores
-// Theta (lines 5, 10, without the delta terms) and the sparse direction
-// NodePsi of a step from the truth's indicator to the other state.
-func BenchmarkYeastNodeStep(b *testing.B) {
-	m := yeast(b)
-	g := m.Graph(0)
-	w := yeastWeights(m, 1)
-	for _, bc := range []struct {
-		name string
-		node int
-	}{{"unary", 0}, {"pair", g.NumVars()}} {
-		b.Run(bc.name, func(b *testing.B) {
-			theta := make([]float64, g.States(bc.node))
-			coef := make([]float64, g.States(bc.node))
-			var acc oracles.Accumulator
-			acc.Ensure(m.Dim())
-			var dir oracles.SparseVec
-			benchExamples(b, m, func(i int) {
-				th := m.Theta(i, bc.node, w, theta)
-				t := m.TrueState(i, bc.node)
-				s := argmaxIdx(th)
-				for k := range coef {
-					coef[k] = 0
-				}
-				coef[s]++
-				coef[t]--
-				m.NodePsi(i, bc.node, coef, &acc)
-				acc.Flush(&dir)
-			})
-		})
-	}
-}
-
-func argmaxIdx(v []float64) int {
-	k := 0
-	for j := range v {
-		if v[j] > v[k] {
-			k = j
-		}
-	}
-	return k
 }

@@ -10,8 +10,8 @@
 // It is built for many linear programs that share A and b and differ in c,
 // such as the LP relaxations of MAP inference over the local marginal
 // polytope that a max oracle solves once per example and call (Meshi et al.
-// 2015, eq. 4; the Relaxed and Rounded views of package factorgraph, whose
-// Graph.LocalPolytope builds the program): New runs phase I once, keeps
+// 2015, eq. 4; the Relaxed and Rounded views of package factorgraph build
+// the program of each graph once): New runs phase I once, keeps
 // the canonical tableau of a feasible basis and drops redundant rows; every
 // Solve copies that tableau and runs phase II only, without allocating
 // (given a reused Workspace). A returned solution is a basic feasible

@@ -12,6 +12,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/soft/internal/nodes"
 )
 
 const checkpointVersion = 1
@@ -48,7 +49,7 @@ func Fingerprint(m *factorgraph.Model) uint64 {
 	h := uint64(m.Len())*1000003 ^ uint64(m.Dim())
 	for i := 0; i < m.Len(); i++ {
 		g := m.Graph(i)
-		h = h*1099511628211 ^ uint64(g.NumNodes())<<40 ^ uint64(g.TableLen())<<20 ^ uint64(g.DeltaLen())
+		h = h*1099511628211 ^ uint64(g.NumNodes())<<40 ^ uint64(g.TableLen())<<20 ^ uint64(nodes.DeltaLen(g))
 		h = h*1099511628211 ^ oracles.HashLabeling(m.Truth(i))
 	}
 	return h

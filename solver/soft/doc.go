@@ -57,10 +57,10 @@
 // whose curvature lambda Psi^T Psi + rho A^T A (Meshi App. E) is positive
 // semi-definite: the two terms add. With the scalings above, grad^T d =
 // theta^T d / M, lambda |Psi d|^2 = |P|^2 / (lambda M^2) with P =
-// Model.NodePsi(d) (the unscaled column), and rho |A d|^2 = K / (rho M^2)
+// NodePsi(d) (the unscaled column), and rho |A d|^2 = K / (rho M^2)
 // with K = N_i |d|^2 for a variable i in N_i factors (every factor sees
 // -d on its copy of y_i) and K = sum_{i in c} |A_ci d|^2 for a factor c
-// (Graph.Marginalize). The maximizer over [0, 1] is therefore
+// (the marginals A_ci d). The maximizer over [0, 1] is therefore
 //
 //	gamma = clip( (theta^T d / M) / (|P|^2/(lambda M^2) + K/(rho M^2)), 0, 1 ),
 //
@@ -102,11 +102,12 @@
 // # Cost of a step
 //
 // A step on a block touches its own marginals, the agreement variables of
-// its example and the weights of its node's features, in the layout of
-// factorgraph: the reparameterized scores come from Model.Reparam (with
-// per-state tables of the agreement variables, Graph.VarDeltas and the
-// factors' tables behind Graph.MarginalizeScope), and P = NodePsi(d) is
-// kept in the compact form of slot coefficients (Model.PsiSlotsNorm, then
+// its example and the weights of its node's features. The node kernels
+// live in the internal package nodes, over the model's public accessors:
+// the reparameterized scores (Reparam, from factorgraph.Model.Theta and
+// per-state tables of the agreement variables, Layout.VarDeltas and the
+// factors' tables behind Layout.MarginalizeScope), and P = NodePsi(d),
+// kept in the compact form of slot coefficients (PsiSlotsNorm, then
 // AddPsiSlots) when the node's terms span disjoint coordinates, without a
 // sparse accumulator. The step size costs one division. The solver reads
 // state early where it knows what comes next (prefetch.go): under uniform

@@ -79,7 +79,7 @@ func (s *Solver) blockPass() (bracket, lossDot float64) {
 		for a := 0; a < g.NumNodes(); a++ {
 			off := s.muOff[i] + g.TableOffset(a)
 			mu := s.mu[off : off+g.States(a)]
-			th := s.m.Reparam(i, a, s.w, delta, ws.theta)
+			th := s.k.Reparam(i, a, s.w, delta, ws.theta)
 			top := th[0]
 			for _, v := range th[1:] {
 				top = max(top, v)
@@ -114,7 +114,7 @@ func (s *Solver) reanchor() {
 		g := s.m.Graph(i)
 		for a := 0; a < g.NumNodes(); a++ {
 			off := s.muOff[i] + g.TableOffset(a)
-			s.m.NodePsi(i, a, s.mu[off:off+g.States(a)], acc)
+			s.k.NodePsi(i, a, s.mu[off:off+g.States(a)], acc)
 		}
 	}
 	acc.Flush(&s.work.psi)
@@ -131,16 +131,16 @@ func (s *Solver) reanchor() {
 // variable i of c of example i into delta (Meshi eq. 5: delta = A mu with
 // scale = 1/(rho M)); marg is scratch of a scope's total cardinality.
 func (s *Solver) agreement(i int, scale float64, marg, delta []float64) {
-	g := s.m.Graph(i)
+	g, lay := s.m.Graph(i), s.k.Layout(i)
 	base := s.muOff[i]
 	for a := g.NumVars(); a < g.NumNodes(); a++ {
 		off := base + g.TableOffset(a)
 		mu := s.mu[off : off+g.States(a)]
-		mg := marg[:g.FactorDeltaLen(a)]
-		g.MarginalizeScope(a, mu, mg) // laid out as the factor's delta
-		first := g.DeltaOffset(a, 0)
+		mg := marg[:lay.FactorDeltaLen(a)]
+		lay.MarginalizeScope(a, mu, mg) // laid out as the factor's delta
+		first := lay.DeltaOffset(a, 0)
 		for j, v := range g.Scope(a) {
-			r := g.DeltaOffset(a, j)
+			r := lay.DeltaOffset(a, j)
 			mv := s.mu[base+g.TableOffset(int(v)):]
 			dd := delta[r : r+g.Card(int(v))]
 			for y, m := range mg[r-first : r-first+len(dd)] {

@@ -101,7 +101,8 @@ func marginal(g *factorgraph.Graph, a, j int, mu []float64) []float64 {
 	return out
 }
 
-// delta returns A mu: (mu_c(y_v) - mu_v(y)) / (rho M) at Graph.DeltaOffset.
+// delta returns A mu: (mu_c(y_v) - mu_v(y)) / (rho M) at the solver's
+// Layout.DeltaOffset.
 func (r *reference) delta(s *Solver, mu []float64) []float64 {
 	out := make([]float64, s.deltaOff[len(s.deltaOff)-1])
 	M := float64(r.m.Len())
@@ -112,7 +113,7 @@ func (r *reference) delta(s *Solver, mu []float64) []float64 {
 				mc := marginal(g, a, j, r.table(s, mu, i, a))
 				mv := r.table(s, mu, i, int(v))
 				for y := range mc {
-					out[s.deltaOff[i]+g.DeltaOffset(a, j)+y] = (mc[y] - mv[y]) / (r.rho * M)
+					out[s.deltaOff[i]+s.k.Layout(i).DeltaOffset(a, j)+y] = (mc[y] - mv[y]) / (r.rho * M)
 				}
 			}
 		}
@@ -157,14 +158,14 @@ func (r *reference) primals(s *Solver, w, delta []float64) (hard, soft float64) 
 				if a < g.NumVars() {
 					nodes, pos := g.VarFactors(a)
 					for k, c := range nodes {
-						th += dl[g.DeltaOffset(int(c), int(pos[k]))+st]
+						th += dl[s.k.Layout(i).DeltaOffset(int(c), int(pos[k]))+st]
 					}
 				} else {
 					for j := range g.Scope(a) {
 						onehot := make([]float64, g.States(a))
 						onehot[st] = 1
 						for y, v := range marginal(g, a, j, onehot) {
-							th -= v * dl[g.DeltaOffset(a, j)+y]
+							th -= v * dl[s.k.Layout(i).DeltaOffset(a, j)+y]
 						}
 					}
 				}

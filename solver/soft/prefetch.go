@@ -67,22 +67,22 @@ func (s *Solver) prefetch() {
 
 // touch reads the state of block b that a step on it reads: its stale
 // gap, its marginals, its example's agreement variables and the model's
-// data of the node (factorgraph.Model.Prefetch).
+// data of the node (nodes.Model.Prefetch).
 func (s *Solver) touch(b int) float64 {
 	i, a := s.block(b)
-	g := s.m.Graph(i)
+	g, lay := s.m.Graph(i), s.k.Layout(i)
 	v := s.gapEst[b] + s.mu[s.muOff[i]+g.TableOffset(a)]
 	delta := s.delta[s.deltaOff[i]:s.deltaOff[i+1]]
 	if a < g.NumVars() {
-		for _, o := range g.VarDeltas(a) {
+		for _, o := range lay.VarDeltas(a) {
 			v += delta[o]
 		}
 	} else {
 		for j := range g.Scope(a) {
-			v += delta[g.DeltaOffset(a, j)]
+			v += delta[lay.DeltaOffset(a, j)]
 		}
 	}
-	return v + s.m.Prefetch(i, a)
+	return v + s.k.Prefetch(i, a)
 }
 
 // prefetchNextExample reads, when the last draw entered a new example, the
@@ -115,7 +115,7 @@ func (s *Solver) prefetchNextExample() {
 			v += part[k]
 		}
 	}
-	s.ahead.sink += v + s.m.PrefetchExample(j)
+	s.ahead.sink += v + s.k.PrefetchExample(j)
 }
 
 // syncLookahead sets, after the sampler's order was restored from a

@@ -10,7 +10,7 @@ type scratch struct {
 	marg  []float64           // A_ci d for every scope position of a factor
 	acc   oracles.Accumulator // builds P = NodePsi(d)
 	psi   oracles.SparseVec   // P
-	slots []float64           // P as slot coefficients (Model.PsiSlots)
+	slots []float64           // P as slot coefficients (nodes.Model.PsiSlotsNorm)
 	mv    move                // the step under way (direction)
 
 	exBound []float64 // per example: sum_alpha max theta (the bracket of eq. 2)
@@ -28,10 +28,10 @@ type workerScratch struct {
 func (ws *scratch) init(s *Solver) {
 	maxStates, maxMarg, maxSlots := 1, 1, 1
 	for i := 0; i < s.nEx; i++ {
-		g := s.m.Graph(i)
+		g, lay := s.m.Graph(i), s.k.Layout(i)
 		for a := 0; a < g.NumNodes(); a++ {
 			maxStates = max(maxStates, g.States(a))
-			maxSlots = max(maxSlots, g.NodeSlots(a))
+			maxSlots = max(maxSlots, lay.NodeSlots(a))
 			k := 0
 			for _, v := range g.Scope(a) {
 				k += g.Card(int(v))

@@ -13,6 +13,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/soft/internal/nodes"
 )
 
 // Solver is the state of one soft-constraint training run (Meshi et al.
@@ -21,6 +22,7 @@ import (
 // inspected, be saved, and go on.
 type Solver struct {
 	m      *factorgraph.Model
+	k      *nodes.Model // m block by block: Alg. 1's node kernels
 	cfg    Config
 	nEx, d int
 	blocks int
@@ -34,7 +36,7 @@ type Solver struct {
 	deltaOff []int   // per example: the start of its delta (len nEx+1)
 
 	mu    []float64 // the marginals of every block, flat per example (Graph.TableOffset)
-	delta []float64 // the agreement variables delta = A mu, per example (Graph.DeltaOffset)
+	delta []float64 // the agreement variables delta = A mu, per example (nodes.Layout)
 	w     []float64 // w = Psi mu
 
 	gapEst  []float64        // stale block gaps; +Inf before the first visit
@@ -69,7 +71,7 @@ func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Solver{m: m, cfg: cfg, nEx: m.Len(), d: m.Dim(), lastGap: math.NaN(), gapAt: -1,
+	s := &Solver{m: m, k: nodes.New(m), cfg: cfg, nEx: m.Len(), d: m.Dim(), lastGap: math.NaN(), gapAt: -1,
 		invLambda: 1 / cfg.Lambda, invRho: 1 / cfg.Rho}
 	s.wiring = wiring{workers: runtime.GOMAXPROCS(0)}
 	s.layout()
@@ -115,7 +117,7 @@ func (s *Solver) layout() {
 		g := s.m.Graph(i)
 		s.blockOff[i+1] = s.blockOff[i] + int32(g.NumNodes())
 		s.muOff[i+1] = s.muOff[i] + g.TableLen()
-		s.deltaOff[i+1] = s.deltaOff[i] + g.DeltaLen()
+		s.deltaOff[i+1] = s.deltaOff[i] + s.k.Layout(i).DeltaLen()
 	}
 	s.blocks = int(s.blockOff[s.nEx])
 	s.blockEx = make([]int32, s.blocks)

@@ -44,15 +44,15 @@ func (s *Solver) setGapEstimate(b int, g float64) {
 }
 
 // psiNormSq computes P = NodePsi(d) of node a of example i and returns
-// |P|^2: in the compact form of slot coefficients (Model.PsiSlots, kept in
-// work.slots; slots is true) when the node's terms span disjoint
+// |P|^2: in the compact form of slot coefficients (nodes.Model.PsiSlotsNorm,
+// kept in work.slots; slots is true) when the node's terms span disjoint
 // coordinates, which needs no sparse accumulator, else accumulated into
 // work.psi.
 func (s *Solver) psiNormSq(i, a int, d []float64) (sq float64, slots bool) {
-	if _, sq, ok := s.m.PsiSlotsNorm(i, a, d, s.work.slots); ok {
+	if _, sq, ok := s.k.PsiSlotsNorm(i, a, d, s.work.slots); ok {
 		return sq, true
 	}
-	s.m.NodePsi(i, a, d, &s.work.acc)
+	s.k.NodePsi(i, a, d, &s.work.acc)
 	s.work.acc.Flush(&s.work.psi)
 	return s.work.psi.NormSq(), false
 }
@@ -69,7 +69,7 @@ func (s *Solver) direction(b int) *move {
 	n := g.States(a)
 	off := s.muOff[i] + g.TableOffset(a)
 	mu := s.mu[off : off+n]
-	th := s.m.Reparam(i, a, s.w, s.delta[s.deltaOff[i]:s.deltaOff[i+1]], s.work.theta)
+	th := s.k.Reparam(i, a, s.w, s.delta[s.deltaOff[i]:s.deltaOff[i+1]], s.work.theta)
 	th = th[:len(mu)]
 	top := th[0]
 	for _, v := range th[1:] {
@@ -95,11 +95,11 @@ func (s *Solver) direction(b int) *move {
 		return mv // mu already sits on a maximizer: gamma = 0
 	}
 	mv.psiSq, mv.slots = s.psiNormSq(i, a, d)
-	if a < g.NumVars() {
-		mv.agree = float64(len(g.VarDeltas(a))) * normSq(d)
+	if lay := s.k.Layout(i); a < g.NumVars() {
+		mv.agree = float64(len(lay.VarDeltas(a))) * normSq(d)
 	} else {
-		mg := s.work.marg[:g.FactorDeltaLen(a)]
-		g.MarginalizeScope(a, d, mg)
+		mg := s.work.marg[:lay.FactorDeltaLen(a)]
+		lay.MarginalizeScope(a, d, mg)
 		mv.agree = normSq(mg)
 	}
 	mv.gamma = s.stepSize(mv.num, mv.psiSq, mv.agree)
@@ -143,14 +143,15 @@ func (s *Solver) apply(mv *move) {
 	}
 	M := float64(s.nEx)
 	if mv.slots {
-		s.m.AddPsiSlots(mv.i, mv.a, s.work.slots, gamma/(s.cfg.Lambda*M), s.w)
+		s.k.AddPsiSlots(mv.i, mv.a, s.work.slots, gamma/(s.cfg.Lambda*M), s.w)
 	} else {
 		s.work.psi.AddTo(s.w, gamma/(s.cfg.Lambda*M))
 	}
 	delta := s.delta[s.deltaOff[mv.i]:s.deltaOff[mv.i+1]]
 	scale := gamma / (s.cfg.Rho * M)
+	lay := s.k.Layout(mv.i)
 	if mv.a < g.NumVars() {
-		for _, o := range g.VarDeltas(mv.a) {
+		for _, o := range lay.VarDeltas(mv.a) {
 			dd := delta[o:]
 			for y, v := range d {
 				dd[y] -= scale * v
@@ -158,8 +159,8 @@ func (s *Solver) apply(mv *move) {
 		}
 		return
 	}
-	mg := s.work.marg[:g.FactorDeltaLen(mv.a)]
-	dd := delta[g.DeltaOffset(mv.a, 0):]
+	mg := s.work.marg[:lay.FactorDeltaLen(mv.a)]
+	dd := delta[lay.DeltaOffset(mv.a, 0):]
 	dd = dd[:len(mg)]
 	for r, x := range mg {
 		dd[r] += scale * x

@@ -45,7 +45,7 @@ func TestRun(t *testing.T) {
 	}
 	data := &datasets.MultiLabelData{Features: []string{"a", "b", "c"}, Labels: []string{"p", "q", "r", "s"}}
 	for m := 0; m < train.Len(); m++ {
-		data.X = append(data.X, train.Input(m, 0))
+		data.X = append(data.X, train.Inputs(m)[0])
 		data.Y = append(data.Y, train.Truth(m))
 	}
 	out.Reset()
