@@ -16,9 +16,8 @@ type instance struct {
 }
 
 type edge struct {
-	i, j     int
-	c, rev   float64
-	repeated bool
+	i, j   int
+	c, rev float64
 }
 
 // capacity draws a capacity: often zero, sometimes huge, else moderate.

@@ -22,7 +22,6 @@ type scratch struct {
 type workerScratch struct {
 	theta []float64
 	marg  []float64
-	y     []int32
 }
 
 func (ws *scratch) init(s *Solver) {
