@@ -37,7 +37,7 @@ func TestEmotionsProperties(t *testing.T) {
 	var sq []float64
 	var most, relevant float64
 	for i := 0; i < m.Len(); i++ {
-		x := m.Input(i, 0)
+		x := m.Inputs(i)[0]
 		var s float64
 		for _, v := range x.Val {
 			s += v * v
@@ -83,7 +83,7 @@ func oneVsRest(m *factorgraph.Model, labels int, lambda float64) [][]float64 {
 		t := make([]float64, n)
 		var nf int
 		for i := range xs {
-			x := m.Input(i, 0)
+			x := m.Inputs(i)[0]
 			if len(x.Idx) > 0 {
 				nf = max(nf, int(x.Idx[len(x.Idx)-1])+1)
 			}
@@ -91,7 +91,7 @@ func oneVsRest(m *factorgraph.Model, labels int, lambda float64) [][]float64 {
 		}
 		nf = max(nf, 72)
 		for i := range xs {
-			x := m.Input(i, 0)
+			x := m.Inputs(i)[0]
 			xs[i] = append(x.Dense(nf), 1)
 		}
 		v := make([]float64, nf+1)
@@ -133,7 +133,7 @@ func oneVsRest(m *factorgraph.Model, labels int, lambda float64) [][]float64 {
 func hamming(m *factorgraph.Model, v [][]float64) float64 {
 	var wrong float64
 	for i := 0; i < m.Len(); i++ {
-		x := m.Input(i, 0)
+		x := m.Inputs(i)[0]
 		for j, vj := range v {
 			s := vj[len(vj)-1]
 			for k, f := range x.Idx {
