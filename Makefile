@@ -1,6 +1,6 @@
 # fwstruct: structural SVMs with block-coordinate Frank-Wolfe.
 #
-#   make test       vet, format check and the whole test suite (real data when present)
+#   make test       vet, format check, lint and the whole test suite (real data when present)
 #   make lint       staticcheck and the goimports grouping (installs the pinned tools)
 #   make demo       train on OCR when present (else the built-in synthetic data), write the trace
 #   make bench      benchmarks of the hot paths (oracle, block step, gap pass, memory)
@@ -24,7 +24,7 @@ OUT := out
 
 all: test
 
-test: vet fmt-check
+test: vet fmt-check lint
 	$(GO) test -count=1 -timeout 20m ./...
 
 vet:

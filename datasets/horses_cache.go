@@ -6,12 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"hash/crc32"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+
+	"github.com/fwstruct/fwstruct/internal/atomicfile"
 )
 
 // The preprocessing cache of LoadHorses is one binary file per key,
