@@ -1,6 +1,6 @@
 // Package factorgraph holds structured models written as factor graphs, the
 // form of Meshi, Srebro and Hazan (2015), "Efficient training of structured
-// SVMs via soft constraints" (meshi2015-soft-constraints.txt), and the hard
+// SVMs via soft constraints" (AISTATS 2015), and the hard
 // views of them that the example-level solvers train on.
 //
 // # Model

@@ -27,4 +27,10 @@
 //     the decoding of word alignments);
 //   - maxflow: Boykov-Kolmogorov max-flow / min-cut (the graph-cut oracle
 //     of oracles.Segmentation).
+//
+// One inference algorithm lives elsewhere on purpose: exact max-sum on
+// forests (and the Gray-code enumeration for small cyclic graphs) stays in
+// package factorgraph, because it runs on the graph's own node order,
+// parent links and packed score tables, which are the model's internals;
+// moving it would export that layout for one caller.
 package inference
