@@ -9,7 +9,10 @@
 // build figures from solver traces, each run in its Style (one color and
 // dash pattern per method, see MethodStyle), with the runs' events (a knob
 // switched, a fork) as vertical Marks, and Notes saying what a figure
-// leaves out (SSG has no duality gap). A figure renders
+// leaves out (SSG has no duality gap). A fork, whose trace starts with its
+// parent's history, is drawn from the last point it shares with a run of
+// the figure: the shared history once, in the parent's style. A figure
+// renders
 //
 //   - statically with gonum/plot: WritePNG, WriteSVG, WritePDF, Save;
 //   - interactively with Apache ECharts (options built with go-echarts):

@@ -68,14 +68,15 @@ func (r Run) style(i int) Style {
 	return st
 }
 
-// eventMarks returns a mark at every trace point of the runs that records
-// an event (a knob changed, a fork), labeled with the run's name, once per
-// label and position (a fork shares its history with its original).
-func eventMarks(runs []Run, x XAxis) []Mark {
+// eventMarks returns a mark at every drawn trace point of the runs (from
+// their branch starts on) that records an event (a knob changed, a fork),
+// labeled with the run's name, once per label and position: an event of a
+// shared history is marked once, with the name of the run that draws it.
+func eventMarks(runs []Run, bs []branch, x XAxis) []Mark {
 	var out []Mark
 	seen := map[Mark]bool{}
-	for _, r := range runs {
-		for _, p := range r.Trace {
+	for i, r := range runs {
+		for _, p := range r.Trace[bs[i].start:] {
 			if p.Event == "" {
 				continue
 			}
@@ -122,9 +123,10 @@ func hasFinite(trace []run.Point, value func(run.Point) float64) bool {
 // left out, and a note says so. Events of the traces are drawn as marks.
 func GapCurves(runs []Run, x XAxis) *Figure {
 	f := &Figure{Title: "Duality gap", XLabel: x.String(), YLabel: "duality gap", LogY: true}
-	f.addWithCompanion(runs, x, "", func(p run.Point) float64 { return p.Gap },
+	bs := f.forks(runs, x)
+	f.addWithCompanion(runs, bs, x, "", func(p run.Point) float64 { return p.Gap },
 		" avg", func(p run.Point) float64 { return p.GapAvg }, "duality gap")
-	f.Marks = eventMarks(runs, x)
+	f.Marks = eventMarks(runs, bs, x)
 	return f
 }
 
@@ -133,20 +135,21 @@ func GapCurves(runs []Run, x XAxis) *Figure {
 // recorded it, the curve of companion (same color, the companion dash,
 // run name + companionSuffix); runs without any finite value are noted as
 // having no what.
-func (f *Figure) addWithCompanion(runs []Run, x XAxis, suffix string, value func(run.Point) float64,
+func (f *Figure) addWithCompanion(runs []Run, bs []branch, x XAxis, suffix string, value func(run.Point) float64,
 	companionSuffix string, companion func(run.Point) float64, what string) {
 	var skipped []string
 	for i, r := range runs {
 		st := r.style(i)
-		if !hasFinite(r.Trace, value) {
+		tr := r.Trace[bs[i].start:]
+		if !hasFinite(tr, value) {
 			skipped = append(skipped, r.Name)
 			continue
 		}
-		s := curve(r.Name+suffix, r.Trace, x, value)
+		s := curve(r.Name+suffix, tr, x, value)
 		s.Color, s.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, s)
-		if hasFinite(r.Trace, companion) {
-			c := curve(r.Name+companionSuffix, r.Trace, x, companion)
+		if hasFinite(tr, companion) {
+			c := curve(r.Name+companionSuffix, tr, x, companion)
 			c.Color, c.Dash = st.Color, st.Dash.companion()
 			f.Series = append(f.Series, c)
 		}
@@ -160,23 +163,25 @@ func (f *Figure) addWithCompanion(runs []Run, x XAxis, suffix string, value func
 // primal only, with a note.
 func ObjectiveCurves(runs []Run, x XAxis) *Figure {
 	f := &Figure{Title: "Primal and dual objectives", XLabel: x.String(), YLabel: "objective"}
+	bs := f.forks(runs, x)
 	var noDual []string
 	for i, r := range runs {
 		st := r.style(i)
-		p := curve(r.Name+" primal", r.Trace, x, func(p run.Point) float64 { return p.Primal })
+		tr := r.Trace[bs[i].start:]
+		p := curve(r.Name+" primal", tr, x, func(p run.Point) float64 { return p.Primal })
 		p.Color, p.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, p)
 		dual := func(p run.Point) float64 { return p.Dual }
-		if !hasFinite(r.Trace, dual) {
+		if !hasFinite(tr, dual) {
 			noDual = append(noDual, r.Name+" dual")
 			continue
 		}
-		d := curve(r.Name+" dual", r.Trace, x, dual)
+		d := curve(r.Name+" dual", tr, x, dual)
 		d.Color, d.Dash = st.Color, st.Dash.companion()
 		f.Series = append(f.Series, d)
 	}
 	f.skipped(noDual, "dual objective")
-	f.Marks = eventMarks(runs, x)
+	f.Marks = eventMarks(runs, bs, x)
 	return f
 }
 
@@ -194,19 +199,21 @@ func StalenessCurves(runs []Run) *Figure {
 // addMarked adds, for every run with a finite value, the curve of value
 // against passes with markers, in the run's style; the others are noted.
 func (f *Figure) addMarked(runs []Run, value func(run.Point) float64, what string) {
+	bs := f.forks(runs, Passes)
 	var skipped []string
 	for i, r := range runs {
-		if !hasFinite(r.Trace, value) {
+		tr := r.Trace[bs[i].start:]
+		if !hasFinite(tr, value) {
 			skipped = append(skipped, r.Name)
 			continue
 		}
 		st := r.style(i)
-		s := curve(r.Name, r.Trace, Passes, value)
+		s := curve(r.Name, tr, Passes, value)
 		s.Color, s.Dash, s.Markers = st.Color, st.Dash, true
 		f.Series = append(f.Series, s)
 	}
 	f.skipped(skipped, what)
-	f.Marks = eventMarks(runs, Passes)
+	f.Marks = eventMarks(runs, bs, Passes)
 }
 
 // SpeedupCurves plots the predicted speed-up of gap sampling over uniform
@@ -227,6 +234,7 @@ func SpeedupCurves(runs []Run) *Figure {
 // dropped; runs without a cache (no hit nor miss) are left out, noted.
 func CacheHitRates(runs []Run) *Figure {
 	f := &Figure{Title: "Cache hit rate", XLabel: Passes.String(), YLabel: "hit rate per interval"}
+	bs := f.forks(runs, Passes)
 	var skipped []string
 	for i, r := range runs {
 		if tr := r.Trace; len(tr) == 0 || tr[len(tr)-1].CacheHits+tr[len(tr)-1].CacheMisses == 0 {
@@ -246,10 +254,11 @@ func CacheHitRates(runs []Run) *Figure {
 			s.X = append(s.X, p.Pass)
 			s.Y = append(s.Y, rate)
 		}
+		s.X, s.Y = s.X[bs[i].start:], s.Y[bs[i].start:]
 		f.Series = append(f.Series, s)
 	}
 	f.skipped(skipped, "cache")
-	f.Marks = eventMarks(runs, Passes)
+	f.Marks = eventMarks(runs, bs, Passes)
 	return f
 }
 
@@ -258,9 +267,10 @@ func CacheHitRates(runs []Run) *Figure {
 // passes; runs without a test loss are left out, noted.
 func LossCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Task loss", XLabel: Passes.String(), YLabel: "task loss"}
-	f.addWithCompanion(runs, Passes, " test", func(p run.Point) float64 { return p.TestLoss },
+	bs := f.forks(runs, Passes)
+	f.addWithCompanion(runs, bs, Passes, " test", func(p run.Point) float64 { return p.TestLoss },
 		" train", func(p run.Point) float64 { return p.TrainLoss }, "test loss")
-	f.Marks = eventMarks(runs, Passes)
+	f.Marks = eventMarks(runs, bs, Passes)
 	return f
 }
 
