@@ -13,19 +13,20 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// checkpointVersion 3 adds the multi-plane state and EvalAt (the steps at
-// the last trace point; the schedule's clock may count fewer); version 2
-// stores the lazy averages (AvgS, AvgSync) and the sparse blocks. Versions
-// 1 (dense average AvgU*AvgC) and 2 are still read.
-const checkpointVersion = 3
+// checkpointVersion 4 records the fingerprint of the training data
+// (oracles.Fingerprint: its features through psi, not only n, d and the
+// labels); older checkpoints cannot be checked against the data and are
+// refused. Version 3 added the multi-plane state and EvalAt, version 2 the
+// lazy averages and the sparse blocks.
+const checkpointVersion = 4
 
 // checkpoint is the serialized state of a Solver. The problem itself is not
 // saved: Load gets it again and checks it through a fingerprint. Nor is the
 // wiring (test set, progress callback, workers).
 type checkpoint struct {
-	Version     int
-	Fingerprint uint64
-	N, D        int
+	Version int
+	// Train is the fingerprint of the training problem.
+	Train oracles.Fingerprint
 
 	// Config is the configuration: plain data, saved as is.
 	Config Config
@@ -45,8 +46,6 @@ type checkpoint struct {
 	AvgPartial bool
 	AvgEll     float64
 	AvgK       int64
-	AvgU       []float64 // version 1
-	AvgC       float64   // version 1
 
 	GapEst    []float64
 	EstFinite float64
@@ -110,14 +109,14 @@ type savedEntry struct {
 	LastUse                 int64
 }
 
-// Fingerprint identifies a problem by its size and its ground-truth
-// labelings; Load uses it to refuse a checkpoint of another problem.
-func Fingerprint(p oracles.Problem) uint64 {
-	h := uint64(p.Len())*1000003 ^ uint64(p.Dim())
-	for i := 0; i < p.Len(); i++ {
-		h = h*1099511628211 ^ oracles.HashLabeling(p.Truth(i))
+// fingerprint returns the fingerprint of the solver's problem, computed
+// once (an oracle call per example).
+func (s *Solver) fingerprint() oracles.Fingerprint {
+	if s.train == nil {
+		f := oracles.FingerprintOf(s.p)
+		s.train = &f
 	}
-	return h
+	return *s.train
 }
 
 // Save writes the whole state of the solver (iterate, dual variables,
@@ -126,7 +125,7 @@ func Fingerprint(p oracles.Problem) uint64 {
 // progress callback, workers) are not saved.
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
-		Version: checkpointVersion, Fingerprint: Fingerprint(s.p), N: s.n, D: s.d,
+		Version: checkpointVersion, Train: s.fingerprint(),
 		Config: s.cfg,
 		Lambda: s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
@@ -183,18 +182,12 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 		return nil, errors.New("solver: load: nil problem")
 	}
 	var c checkpoint
-	if err := core.ReadCheckpoint(r, "solver", &c, func() int { return c.Version }, 1, checkpointVersion); err != nil {
+	if err := core.ReadCheckpoint(r, "solver", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, err
 	}
-	if c.Version < 3 {
-		c.EvalAt = c.LastEval    // the clock counted every step
-		for k := range c.Trace { // fields added with version 3
-			c.Trace[k].ForgetMultiPlane()
-			c.Trace[k].ForgetSoft()
-		}
-	}
-	if c.N != p.Len() || c.D != p.Dim() || c.Fingerprint != Fingerprint(p) {
-		return nil, fmt.Errorf("solver: load: checkpoint of a problem with n=%d d=%d does not match this problem (n=%d d=%d) or its labels", c.N, c.D, p.Len(), p.Dim())
+	train := oracles.FingerprintOf(p)
+	if err := c.Train.Check(train); err != nil {
+		return nil, fmt.Errorf("solver: load: the checkpoint was taken on other data: this problem has %w", err)
 	}
 	cfg := c.Config
 	cfg.Lambda = c.Lambda
@@ -205,6 +198,7 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 	if err := s.restore(&c); err != nil {
 		return nil, err
 	}
+	s.train = &train
 	return s, nil
 }
 
@@ -288,21 +282,6 @@ func (s *Solver) restore(c *checkpoint) error {
 // restoreAverages restores the average of the steps (of the exact steps for
 // multi-plane BCFW, which restores its other average itself).
 func (s *Solver) restoreAverages(c *checkpoint) error {
-	if c.AvgK < 0 {
-		return errors.New("solver: load: corrupt checkpoint: negative average count")
-	}
-	if c.Version == 1 { // dense average vbar = AvgC * AvgU of the first K iterates
-		if err := needLen("average", len(c.AvgU), s.d); err != nil {
-			return err
-		}
-		s.avg.Ell, s.avg.K = c.AvgEll, c.AvgK
-		tk := float64(c.AvgK) * float64(c.AvgK+1) / 2
-		for j, u := range c.AvgU {
-			s.avg.S[j] = c.AvgC * u * tk
-		}
-		s.avg.Full = c.AvgK
-		return nil
-	}
 	return restoreAverage(s.avg, &savedAverage{S: c.AvgS, Sync: c.AvgSync, Full: c.AvgFull, K: c.AvgK, Partial: c.AvgPartial, Ell: c.AvgEll}, s.d)
 }
 

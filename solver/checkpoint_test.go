@@ -3,11 +3,13 @@ package solver
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"io"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/run/runtest"
@@ -136,10 +138,9 @@ func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
 	}
 }
 
-// TestLoadVersion2TraceFields: a version 2 checkpoint has no multi-plane
-// or soft fields in its trace (gob leaves them 0); Load marks them not
-// computed (NaN), and a version 3 checkpoint keeps what it holds.
-func TestLoadVersion2TraceFields(t *testing.T) {
+// TestLoadRefusesOlderVersions: checkpoints of versions 1 to 3 recorded
+// no fingerprint of the data and are refused, saying so.
+func TestLoadRefusesOlderVersions(t *testing.T) {
 	p := oraclestest.Multiclass(30, 4, 5, 1)
 	s := mustNew(t, p, Config{Lambda: 0.1, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 3})
@@ -151,28 +152,70 @@ func TestLoadVersion2TraceFields(t *testing.T) {
 	if err := gob.NewDecoder(&buf).Decode(&c); err != nil {
 		t.Fatal(err)
 	}
-	for _, version := range []int{2, 3} {
+	for version := 1; version < checkpointVersion; version++ {
 		c.Version = version
-		for k := range c.Trace { // what an old build wrote
-			c.Trace[k].ApproxPasses, c.Trace[k].WorkingSetMean, c.Trace[k].Rho, c.Trace[k].HardPrimal = 0, 0, 0, 0
-		}
 		buf.Reset()
 		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
 			t.Fatal(err)
 		}
-		r, err := Load(&buf, p)
+		_, err := Load(&buf, p)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("checkpoint version %d of an older build", version)) {
+			t.Fatalf("version %d: %v", version, err)
+		}
+	}
+}
+
+// TestLoadRefusesOtherData: a checkpoint resumes only on the data it was
+// taken on; the error names what differs, the features included (issue 22
+// item 2: every feature multiplied by -3 resumed to a negative gap).
+func TestLoadRefusesOtherData(t *testing.T) {
+	p := oraclestest.Multiclass(30, 4, 5, 1)
+	s := mustNew(t, p, Config{Lambda: 0.1, GapEvery: 1})
+	mustRun(t, s, run.Stop{Passes: 3})
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rebuild := func(n int, scale float64, relabel bool) *oracles.Multiclass {
+		x := make([]oracles.SparseVec, n)
+		y := make([]int32, n)
+		for i := range x {
+			in := p.Input(i)
+			x[i] = in.Clone()
+			for k := range x[i].Val {
+				x[i].Val[k] *= scale
+			}
+			y[i] = p.Truth(i)[0]
+			if relabel && i == n-1 {
+				y[i] = (y[i] + 1) % int32(p.NumClasses())
+			}
+		}
+		q, err := oracles.NewMulticlass(p.NumClasses(), p.NumFeatures(), x, y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := r.Trace()
-		if len(tr) == 0 {
-			t.Fatal("empty trace")
-		}
-		for _, pt := range tr {
-			nan := math.IsNaN(pt.ApproxPasses) && math.IsNaN(pt.WorkingSetMean) && math.IsNaN(pt.Rho) && math.IsNaN(pt.HardPrimal)
-			if nan != (version == 2) || math.IsNaN(pt.Primal) {
-				t.Fatalf("version %d: trace point %+v", version, pt)
+		return q
+	}
+	for _, tc := range []struct {
+		name string
+		q    oracles.Problem
+		want string
+	}{
+		{"same", rebuild(30, 1, false), ""},
+		{"scaled", rebuild(30, -3, false), "other features"},
+		{"relabelled", rebuild(30, 1, true), "other ground-truth labels"},
+		{"fewer", rebuild(29, 1, false), "29 examples, not 30"},
+		{"wider", oraclestest.Multiclass(30, 4, 6, 1), "dimension d=24, not 20"},
+	} {
+		_, err := Load(bytes.NewReader(buf.Bytes()), tc.q)
+		if tc.want == "" {
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
 			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "taken on other data") || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("%s: %v, want an error naming %q", tc.name, err, tc.want)
 		}
 	}
 }

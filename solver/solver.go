@@ -20,7 +20,8 @@ type Solver struct {
 	cfg    Config
 	n, d   int
 	lambda float64
-	box    *Box // cfg.Box intersected with the problem's own bounds; nil when none
+	box    *Box                 // cfg.Box intersected with the problem's own bounds; nil when none
+	train  *oracles.Fingerprint // of p, computed by the first Save or by Load
 
 	x     *iterate      // v = A alpha, w = [v], the averages
 	ell   float64       // ell = b^T alpha

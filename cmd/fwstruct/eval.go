@@ -63,8 +63,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if train.Dim() != m.Dim {
 		return fmt.Errorf("model has dimension %d but dataset %s has %d", m.Dim, name, train.Dim())
 	}
-	if rebuilt && m.TrainFingerprint != "" && fingerprint(train) != m.TrainFingerprint {
-		return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained", *modelPath, describeData(name, data.split))
+	if rebuilt && m.TrainFingerprint != "" {
+		if err := checkFingerprint(m.TrainFingerprint, train); err != nil {
+			return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained: %w", *modelPath, describeData(name, data.split), err)
+		}
 	}
 	w := m.Weights
 	if *average {

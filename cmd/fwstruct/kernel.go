@@ -273,8 +273,10 @@ func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet
 	if err != nil {
 		return err
 	}
-	if rebuilt && m.TrainFingerprint != "" && fingerprint(loaded.Train) != m.TrainFingerprint {
-		return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained", path, describeData(name, data.split))
+	if rebuilt && m.TrainFingerprint != "" {
+		if err := checkFingerprint(m.TrainFingerprint, loaded.Train); err != nil {
+			return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained: %w", path, describeData(name, data.split), err)
+		}
 	}
 	p := loaded.Test
 	if set == "train" {

@@ -27,8 +27,9 @@ type modelFile struct {
 	// the training data was loaded, the dataset name resolved and paths
 	// absolute, so that eval rebuilds the same problems.
 	DataOptions map[string]string `json:"data_options,omitempty"`
-	// TrainFingerprint identifies the training problem (solver.Fingerprint,
-	// hex): eval refuses data that no longer matches it.
+	// TrainFingerprint identifies the training problem
+	// (oracles.Fingerprint.String; a bare hex hash of n, d and the labels in
+	// older files): eval refuses data that no longer matches it.
 	TrainFingerprint string `json:"train_fingerprint,omitempty"`
 
 	// Version 1 fields, read from old files only.

@@ -217,7 +217,7 @@ func TestResumeRefusesOtherData(t *testing.T) {
 	}
 	// The data file changed under the checkpoint: other labels.
 	writeTestFile(t, csv, []byte(strings.ReplaceAll(rows, "1,1,z", "1,1,x")))
-	if code, _, stderr := runCLI(t, "train", "--resume", ck, "--passes", "8"); code != 1 || !strings.Contains(stderr, "cannot continue on") || !strings.Contains(stderr, "does not match") {
+	if code, _, stderr := runCLI(t, "train", "--resume", ck, "--passes", "8"); code != 1 || !strings.Contains(stderr, "cannot continue on") || !strings.Contains(stderr, "taken on other data: this problem has dimension d=6, not 9") {
 		t.Errorf("changed data: exit %d, stderr %q", code, stderr)
 	}
 }

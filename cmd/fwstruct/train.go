@@ -9,14 +9,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -264,9 +262,30 @@ func runWithBar(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb
 	}
 }
 
-// fingerprint returns solver.Fingerprint of p in hex.
+// fingerprint returns the fingerprint of p as models record it.
 func fingerprint(p oracles.Problem) string {
-	return strconv.FormatUint(solver.Fingerprint(p), 16)
+	return oracles.FingerprintOf(p).String()
+}
+
+// checkFingerprint returns nil when p is the training problem whose
+// fingerprint a model recorded, else an error naming what differs. Older
+// models recorded a bare hex hash of n, d and the labels, compared as such.
+func checkFingerprint(recorded string, p oracles.Problem) error {
+	want, full, err := oracles.ParseFingerprint(recorded)
+	if err != nil {
+		return err
+	}
+	got := oracles.FingerprintOf(p)
+	if !full {
+		if want.Labels != got.Labels {
+			return errors.New("other examples or labels")
+		}
+		return nil
+	}
+	if err := want.Check(got); err != nil {
+		return fmt.Errorf("it now has %w", err)
+	}
+	return nil
 }
 
 func describeData(name, split string) string {

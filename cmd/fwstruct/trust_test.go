@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,6 +139,42 @@ func TestTestOnlyLabel(t *testing.T) {
 	}
 	if !slices.Equal(models[0].Weights, models[1].Weights) {
 		t.Errorf("a test-only label changed the trained weights:\n%v\n%v", models[0].Weights, models[1].Weights)
+	}
+}
+
+// Item 2: a checkpoint resumes only on the data it was taken on. The same
+// svmlight path with every feature multiplied by -3 (same n, d and labels)
+// resumed and printed a negative gap; now it is refused naming what
+// differs, and eval refuses a model whose training file changed so.
+func TestResumeRefusesScaledFeatures(t *testing.T) {
+	dir := t.TempDir()
+	rows := [][3]float64{{1, 1, 0.5}, {2, 0.2, 1}, {1, 0.8, 0.1}, {2, 0.1, 0.9}, {3, 0.7, 0.7}, {3, 0.6, 0.9}}
+	write := func(scale float64) string {
+		var b strings.Builder
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%g 1:%g 2:%g\n", r[0], scale*r[1], scale*r[2])
+		}
+		writeTestFile(t, filepath.Join(dir, "toy.t"), []byte(b.String()))
+		return writeTestFile(t, filepath.Join(dir, "toy"), []byte(b.String()))
+	}
+	train := write(1)
+	ck, model := filepath.Join(dir, "run.ckpt"), filepath.Join(dir, "model.json")
+	if code, _, stderr := runBinary(t, "train", "--data", train, "--passes", "3", "--quiet", "--checkpoint", ck, "--model", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	write(-3)
+	code, stdout, stderr := runBinary(t, "train", "--resume", ck, "--passes", "6")
+	want := "the checkpoint was taken on other data: this problem has the same size and labels but other features or losses"
+	if code != 1 || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stdout, "gap") {
+		t.Errorf("resume on scaled features: exit %d, stdout %q, stderr %q; want one line saying %q", code, stdout, stderr, want)
+	}
+	code, _, stderr = runBinary(t, "eval", "--model", model)
+	if code != 1 || !strings.Contains(stderr, "has changed since it was trained: it now has the same size and labels but other features") {
+		t.Errorf("eval on scaled features: exit %d, stderr %q", code, stderr)
+	}
+	write(1)
+	if code, _, stderr := runBinary(t, "train", "--resume", ck, "--passes", "6", "--quiet"); code != 0 {
+		t.Errorf("resume on the original data: exit %d, %s", code, stderr)
 	}
 }
 

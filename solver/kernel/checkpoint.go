@@ -9,21 +9,24 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-const checkpointVersion = 1
+// checkpointVersion 2 records the fingerprint of the training data
+// (oracles.Fingerprint, its features included); version 1 checkpoints
+// cannot be checked against the data and are refused.
+const checkpointVersion = 2
 
 // checkpoint is the serialized state of a kernelized solver. The problem
 // is not saved (Load checks it by fingerprint), nor the wiring (test set,
 // progress, workers, kernel cache).
 type checkpoint struct {
-	Version     int
-	Fingerprint uint64
-	N, K, F     int
-	Config      Config
+	Version int
+	// Train is the fingerprint of the training problem.
+	Train   oracles.Fingerprint
+	N, K, F int
+	Config  Config
 
 	Alpha                 []float64
 	SV                    []int32
@@ -59,7 +62,7 @@ type checkpoint struct {
 // identically.
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
-		Version: checkpointVersion, Fingerprint: solver.Fingerprint(s.p), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
+		Version: checkpointVersion, Train: oracles.FingerprintOf(s.p), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
 		Alpha: s.alpha, SV: s.sv.list, Ell: s.ell, GapEst: s.gapEst, ExactGaps: s.exactGaps, ExactAt: s.exactAt, ExactGap: s.exactGap,
 		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, PendingAt: -1,
@@ -90,8 +93,11 @@ func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
 	if err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, err
 	}
-	if c.N != p.Len() || c.K != p.NumClasses() || c.F != p.NumFeatures() || c.Fingerprint != solver.Fingerprint(p) {
-		return nil, fmt.Errorf("kernel: load: checkpoint of a problem with n=%d, %d classes, %d features does not match this one or its labels", c.N, c.K, c.F)
+	if err := c.Train.Check(oracles.FingerprintOf(p)); err != nil {
+		return nil, fmt.Errorf("kernel: load: the checkpoint was taken on other data: this problem has %w", err)
+	}
+	if c.N != p.Len() || c.K != p.NumClasses() || c.F != p.NumFeatures() {
+		return nil, fmt.Errorf("kernel: load: checkpoint of a problem with n=%d, %d classes, %d features, not this one's %d, %d, %d", c.N, c.K, c.F, p.Len(), p.NumClasses(), p.NumFeatures())
 	}
 	s, err := New(p, c.Config, opts...)
 	if err != nil {

@@ -15,16 +15,19 @@ import (
 	"github.com/fwstruct/fwstruct/solver/soft/internal/nodes"
 )
 
-const checkpointVersion = 1
+// checkpointVersion 2 records the fingerprint of the model's data (its
+// node inputs and losses, not only its graphs and labels); version 1
+// checkpoints cannot be checked against the data and are refused.
+const checkpointVersion = 2
 
 // checkpoint is the serialized state of a Solver. The model itself is not
 // saved: Load gets it again and checks it through a fingerprint. Nor is the
 // wiring (test set, progress callback, workers).
 type checkpoint struct {
-	Version     int
-	Fingerprint uint64
-	Examples, D int
-	Blocks      int
+	Version int
+	// Train is the fingerprint of the model (fingerprint).
+	Train  oracles.Fingerprint
+	Blocks int
 
 	Config Config
 
@@ -43,16 +46,30 @@ type checkpoint struct {
 	NextGap, NextTrace, LastEval int64
 }
 
-// Fingerprint identifies a model by its size, the shape of its graphs and
-// its ground truths; Load uses it to refuse a checkpoint of another model.
-func Fingerprint(m *factorgraph.Model) uint64 {
-	h := uint64(m.Len())*1000003 ^ uint64(m.Dim())
+// fingerprint identifies a model by its size, the shape of its graphs and
+// its ground truths (Labels) and by the data its solver reads, the inputs
+// and loss tables of the nodes (Data); Load uses it to refuse a checkpoint
+// of another model, naming what differs.
+func fingerprint(m *factorgraph.Model) oracles.Fingerprint {
+	f := oracles.Fingerprint{N: m.Len(), D: m.Dim(), Labels: uint64(m.Len())*1000003 ^ uint64(m.Dim())}
 	for i := 0; i < m.Len(); i++ {
 		g := m.Graph(i)
-		h = h*1099511628211 ^ uint64(g.NumNodes())<<40 ^ uint64(g.TableLen())<<20 ^ uint64(nodes.DeltaLen(g))
-		h = h*1099511628211 ^ oracles.HashLabeling(m.Truth(i))
+		f.Labels = f.Labels*1099511628211 ^ uint64(g.NumNodes())<<40 ^ uint64(g.TableLen())<<20 ^ uint64(nodes.DeltaLen(g))
+		f.Labels = f.Labels*1099511628211 ^ oracles.HashLabeling(m.Truth(i))
+		in := m.Inputs(i)
+		f.Data = oracles.MixHash(f.Data, uint64(len(in)))
+		for k := range in {
+			f.Data = oracles.HashSparse(f.Data, &in[k])
+		}
+		for a := 0; a < g.NumNodes(); a++ {
+			loss := m.NodeLoss(i, a)
+			f.Data = oracles.MixHash(f.Data, uint64(len(loss)))
+			for _, v := range loss {
+				f.Data = oracles.MixHash(f.Data, math.Float64bits(v))
+			}
+		}
 	}
-	return h
+	return f
 }
 
 // Save writes the whole state of the solver (marginals, w, delta, sampler
@@ -60,7 +77,7 @@ func Fingerprint(m *factorgraph.Model) uint64 {
 // identically. The model and the wiring are not saved.
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
-		Version: checkpointVersion, Fingerprint: Fingerprint(s.m), Examples: s.nEx, D: s.d, Blocks: s.blocks,
+		Version: checkpointVersion, Train: fingerprint(s.m), Blocks: s.blocks,
 		Config: s.cfg, W: s.w, Delta: s.delta, Mu: s.mu,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, LastGap: s.lastGap, GapAt: s.gapAt,
 		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
@@ -86,8 +103,8 @@ func Load(r io.Reader, m *factorgraph.Model, opts ...Option) (*Solver, error) {
 	if err := core.ReadCheckpoint(r, "soft", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, err
 	}
-	if c.Examples != m.Len() || c.D != m.Dim() || c.Fingerprint != Fingerprint(m) {
-		return nil, fmt.Errorf("soft: load: checkpoint of a model with %d examples and d=%d does not match this model (%d examples, d=%d) or its graphs and labels", c.Examples, c.D, m.Len(), m.Dim())
+	if err := c.Train.Check(fingerprint(m)); err != nil {
+		return nil, fmt.Errorf("soft: load: the checkpoint was taken on other data: this model has %w", err)
 	}
 	s, err := New(m, c.Config, opts...)
 	if err != nil {

@@ -68,8 +68,22 @@ func TestLoadRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	saved := buf.Bytes()
-	if _, err := Load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 9)); err == nil || !strings.Contains(err.Error(), "does not match") {
+	if _, err := Load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 9)); err == nil || !strings.Contains(err.Error(), "taken on other data") {
 		t.Fatalf("another model: %v", err)
+	}
+	scaled := multiLabel(t, 4, 3, 2, 8) // the same labels, every input times -3
+	for i := 0; i < scaled.Len(); i++ {
+		for _, in := range scaled.Inputs(i) {
+			for k := range in.Val {
+				in.Val[k] *= -3
+			}
+		}
+	}
+	if _, err := Load(bytes.NewReader(saved), scaled); err == nil || !strings.Contains(err.Error(), "other features") {
+		t.Fatalf("scaled inputs: %v", err)
+	}
+	if _, err := Load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 8)); err != nil {
+		t.Fatalf("the same model rebuilt: %v", err)
 	}
 	if _, err := Load(bytes.NewReader(saved[:len(saved)/2]), m); err == nil {
 		t.Fatal("truncated checkpoint accepted")

@@ -30,6 +30,9 @@ func ReadCheckpoint(r io.Reader, pkg string, c any, version func() int, lo, hi i
 		if lo != hi {
 			reads = fmt.Sprintf("%d to %d", lo, hi)
 		}
+		if v >= 1 && v < lo {
+			return fmt.Errorf("%s: load: checkpoint version %d of an older build, which recorded too little to check it against the data (this build reads %s): start the run again", pkg, v, reads)
+		}
 		return fmt.Errorf("%s: load: checkpoint version %d, this build reads %s", pkg, v, reads)
 	}
 	return nil

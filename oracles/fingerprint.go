@@ -1,0 +1,127 @@
+package oracles
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Fingerprint identifies the data of a training problem, so that a
+// checkpoint or a model refuses to go on with other data. Its parts say
+// what differs: the size n, the dimension d, the ground-truth labelings,
+// and the data the solver reads (the features, through psi and the loss).
+type Fingerprint struct {
+	N, D int
+	// Labels hashes n, d and the ground-truth labelings; for the problems
+	// of FingerprintOf it is the whole fingerprint of older checkpoints and
+	// models, which hashed nothing else.
+	Labels uint64
+	// Data hashes what the solver reads of the examples besides their
+	// labels: for FingerprintOf, the loss and psi_i(y) at the labeling the
+	// max oracle returns at w = 0 (the most violating one: for Hamming-type
+	// losses every position differs from the truth, so psi holds every
+	// feature of the example).
+	Data uint64
+}
+
+// FNV-1a constants.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// FingerprintOf returns the fingerprint of p, at the cost of one oracle
+// call and one psi per example. The oracle of an Approximate problem is
+// its exact one when there is one (an approximate wrapper may count its
+// calls). Like resuming a run, it relies on a deterministic oracle.
+func FingerprintOf(p Problem) Fingerprint {
+	f := Fingerprint{N: p.Len(), D: p.Dim(), Labels: uint64(p.Len())*1000003 ^ uint64(p.Dim()), Data: fnvOffset}
+	for i := 0; i < p.Len(); i++ {
+		f.Labels = f.Labels*fnvPrime ^ HashLabeling(p.Truth(i))
+	}
+	q := p
+	if e := ExactProblem(p); e != nil {
+		q = e
+	}
+	oracle := OracleFunc(q)
+	w := make([]float64, p.Dim())
+	var y []int32
+	var psi SparseVec
+	for i := 0; i < p.Len(); i++ {
+		var err error
+		y, _, err = oracle(i, w, y)
+		if err != nil { // a fallible oracle: its failure is part of the data
+			f.Data = MixHash(f.Data, uint64(i)+1)
+			continue
+		}
+		q.Psi(i, y, &psi)
+		f.Data = MixHash(f.Data, HashLabeling(y))
+		f.Data = MixHash(f.Data, math.Float64bits(q.Loss(i, y)))
+		f.Data = HashSparse(f.Data, &psi)
+	}
+	return f
+}
+
+// MixHash mixes the 64-bit value v into the running hash h (FNV-1a over
+// its bytes).
+func MixHash(h, v uint64) uint64 {
+	for k := 0; k < 8; k++ {
+		h ^= v & 0xff
+		h *= fnvPrime
+		v >>= 8
+	}
+	return h
+}
+
+// HashSparse mixes the entries of s, in their order, into the running hash
+// h.
+func HashSparse(h uint64, s *SparseVec) uint64 {
+	h = MixHash(h, uint64(len(s.Idx)))
+	for k, j := range s.Idx {
+		h = MixHash(h, uint64(uint32(j)))
+		h = MixHash(h, math.Float64bits(s.Val[k]))
+	}
+	return h
+}
+
+// Check returns nil when got, the fingerprint of the data at hand, is f,
+// else an error naming what differs (n, d, labels or data), first
+// difference first.
+func (f Fingerprint) Check(got Fingerprint) error {
+	switch {
+	case f.N != got.N:
+		return fmt.Errorf("%d examples, not %d", got.N, f.N)
+	case f.D != got.D:
+		return fmt.Errorf("dimension d=%d, not %d", got.D, f.D)
+	case f.Labels != got.Labels:
+		return errors.New("other ground-truth labels")
+	case f.Data != got.Data:
+		return errors.New("the same size and labels but other features or losses")
+	}
+	return nil
+}
+
+// String formats f as "n=N d=D labels=HEX data=HEX" (ParseFingerprint
+// reads it back).
+func (f Fingerprint) String() string {
+	return fmt.Sprintf("n=%d d=%d labels=%x data=%x", f.N, f.D, f.Labels, f.Data)
+}
+
+// ParseFingerprint reads a fingerprint written by String. A bare hex
+// number, the fingerprint of older models, is read as Labels alone: ok is
+// then false, and only Labels can be compared.
+func ParseFingerprint(s string) (f Fingerprint, ok bool, err error) {
+	if !strings.Contains(s, "=") {
+		f.Labels, err = strconv.ParseUint(s, 16, 64)
+		if err != nil {
+			return f, false, fmt.Errorf("fingerprint %q: %w", s, err)
+		}
+		return f, false, nil
+	}
+	if _, err := fmt.Sscanf(s, "n=%d d=%d labels=%x data=%x", &f.N, &f.D, &f.Labels, &f.Data); err != nil {
+		return f, false, fmt.Errorf("fingerprint %q: want n=N d=D labels=HEX data=HEX", s)
+	}
+	return f, true, nil
+}
