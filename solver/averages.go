@@ -2,11 +2,12 @@ package solver
 
 import (
 	"github.com/fwstruct/fwstruct/solver/internal/core"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// resetAverages starts the weighted averages of the iterates afresh (at
-// New and when SetLambda changes the problem): with Config.Averaging, one
-// average of every step's iterate, or for multi-plane BCFW one of the exact
+// resetAverages starts the averages of the iterates afresh (at New and
+// when SetLambda changes the problem): with Config.Averaging, one average
+// (of Config.AverageKind) of every step's iterate, or for multi-plane BCFW one of the exact
 // steps' and, when it makes approximate passes, one of the approximate
 // steps' (Shah et al. 2015, Sec. 3.5). Without averaging there is none.
 func (s *Solver) resetAverages() {
@@ -14,10 +15,10 @@ func (s *Solver) resetAverages() {
 	if !s.cfg.Averaging {
 		return
 	}
-	s.avg = core.NewAverage(s.d)
+	s.avg = core.NewAverage(s.d, s.cfg.AverageKind)
 	s.x.avgs = []*core.Average{s.avg}
 	if s.cfg.MultiPlane.approximate() { // BCFW only (validate)
-		s.avgApprox = core.NewAverage(s.d)
+		s.avgApprox = core.NewAverage(s.d, run.WeightedAverage)
 		s.x.avgs = append(s.x.avgs, s.avgApprox)
 	}
 }
@@ -33,7 +34,7 @@ func (s *Solver) averageOf(a *core.Average, dst []float64) float64 {
 }
 
 // averagedPoint writes into dst the v of the averaged iterate the solver
-// reports and returns its ell: the weighted average of the iterates, or for
+// reports and returns its ell: the average of the iterates, or for
 // multi-plane BCFW the point of the segment between the average of the
 // exact steps and that of the approximate steps with the best dual
 // (Sec. 3.5; see bestInterpolation). Both averages are convex combinations

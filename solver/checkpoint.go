@@ -307,6 +307,9 @@ func restoreAverage(a *core.Average, sv *savedAverage, d int) error {
 	a.Ell, a.K, a.Full, a.Partial = sv.Ell, sv.K, sv.Full, sv.Partial
 	copy(a.S, sv.S)
 	copy(a.At, sv.Sync)
+	if !a.Consistent() {
+		return fmt.Errorf("solver: load: corrupt checkpoint: %v average synchronized before its round began", a.Kind)
+	}
 	return nil
 }
 

@@ -149,10 +149,19 @@ type Config struct {
 	MultiPlane MultiPlane
 	// Box bounds w coordinate-wise (BCFW and FW; SSG projects onto it).
 	Box *Box
-	// Averaging maintains the weighted average of the iterates with weights
-	// proportional to k (BCFW-wavg, FW-wavg, SSG-wavg; Lacoste-Julien et al.
-	// 2013, App. C) and reports its objective and gap in the trace.
+	// Averaging maintains an average of the iterates, by default the
+	// weighted average with weights proportional to k (BCFW-wavg, FW-wavg,
+	// SSG-wavg; Lacoste-Julien et al. 2013, App. C), and reports its primal,
+	// dual and gap in the trace (primal_avg, dual_avg, gap_avg; SSG has no
+	// dual, so only the primal).
 	Averaging bool
+	// AverageKind selects the average Averaging keeps: run.WeightedAverage
+	// (the zero value), run.SuffixAverage (the 0.5-suffix average by the
+	// doubling trick: BCFW-tavg, SSG-tavg) or run.UniformAverage (SSG-avg;
+	// App. F). An average of dual-feasible points is dual feasible, so the
+	// dual and gap of every kind are exact. Not with multi-plane BCFW,
+	// whose two averages are weighted.
+	AverageKind run.AverageKind
 	// GapEvery is the number of passes over the data (block steps / n)
 	// between two exact duality-gap passes of BCFW; zero means 10 and +Inf
 	// means never. The gap pass is part of the algorithm, as in Osokin et al.
@@ -302,6 +311,12 @@ func (cfg *Config) validate(d int) error {
 			return fmt.Errorf("solver: cache MaxSize must be >= 1, got %d", c.MaxSize)
 		}
 	}
+	if cfg.AverageKind < run.WeightedAverage || cfg.AverageKind > run.UniformAverage {
+		return fmt.Errorf("solver: unknown average kind %d", cfg.AverageKind)
+	}
+	if cfg.AverageKind != run.WeightedAverage && !cfg.Averaging {
+		return fmt.Errorf("solver: average kind %v needs Averaging", cfg.AverageKind)
+	}
 	if err := cfg.MultiPlane.validate(cfg); err != nil {
 		return err
 	}
@@ -334,6 +349,8 @@ func (mp *MultiPlane) validate(cfg *Config) error {
 		return fmt.Errorf("solver: multi-plane BCFW visits every block once per pass (Shah et al. 2015, Alg. 3): it needs permutation sampling, not %v", cfg.Sampling)
 	case cfg.StepSize != run.LineSearch:
 		return errors.New("solver: multi-plane BCFW needs line search (its pass rule measures the dual increase of the steps)")
+	case cfg.AverageKind != run.WeightedAverage:
+		return fmt.Errorf("solver: multi-plane BCFW keeps weighted averages (Shah et al. 2015, Sec. 3.5), not %v", cfg.AverageKind)
 	}
 	return nil
 }

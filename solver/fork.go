@@ -28,7 +28,8 @@ import (
 //   - GapEvery and TraceEvery: the schedule restarts from the fork.
 //   - Lambda, decreased only: Proposition 1 of Osokin et al. (2016), as
 //     SetLambda (it resets the weighted average).
-//   - Averaging: a weighted average turned on starts at the fork.
+//   - Averaging and AverageKind: an average turned on, or of another kind,
+//     starts at the fork.
 //   - Step: pairwise <-> away, and pairwise or away -> Frank-Wolfe (the block
 //     vectors v_i = A alpha_[i] are computed from the explicit duals).
 //     Frank-Wolfe -> pairwise or away is an error: FW steps keep v_i only,
@@ -130,6 +131,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
 	add("averaging", old.Averaging, cfg.Averaging)
+	add("average", old.AverageKind, cfg.AverageKind)
 	add("gap every", old.GapEvery, cfg.GapEvery)
 	add("trace every", old.TraceEvery, cfg.TraceEvery)
 	add("seed", old.Seed, cfg.Seed)
@@ -204,7 +206,7 @@ func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 	if old.Seed != cfg.Seed {
 		c.RNG = fresh.RNG
 	}
-	if !old.Averaging && cfg.Averaging {
+	if cfg.Averaging && (!old.Averaging || old.AverageKind != cfg.AverageKind) {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = fresh.AvgS, fresh.AvgSync, fresh.AvgFull, fresh.AvgPartial, fresh.AvgEll, fresh.AvgK
 	}
 	if old.MultiPlane != cfg.MultiPlane || (c.MultiPlane != nil && old.Averaging != cfg.Averaging) {

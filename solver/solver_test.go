@@ -154,6 +154,8 @@ var variants = []struct {
 	{"bcfw predefined step", Config{StepSize: run.Predefined}},
 	{"bcfw gap sampling", Config{Sampling: run.GapSampling, GapEvery: 2}},
 	{"bcfw averaging", Config{Averaging: true}},
+	{"bcfw suffix averaging", Config{Averaging: true, AverageKind: run.SuffixAverage}},
+	{"bcfw uniform averaging", Config{Averaging: true, AverageKind: run.UniformAverage}},
 	{"bcpfw", Config{Step: Pairwise}},
 	{"bcafw", Config{Step: Away}},
 	{"bcfw cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
@@ -165,6 +167,8 @@ var variants = []struct {
 	{"fw", Config{Algorithm: run.FW}},
 	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
 	{"ssg averaging", Config{Algorithm: run.SSG, Averaging: true}},
+	{"ssg suffix averaging", Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage}},
+	{"ssg uniform averaging", Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage}},
 	{"cutting plane", Config{Algorithm: run.CuttingPlane}},
 }
 

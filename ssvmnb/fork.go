@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Fork returns a new trainer called name that warm-starts from the current
@@ -115,6 +116,9 @@ func configLabel(c solver.Config) string {
 	}
 	if c.Averaging {
 		s += ", averaging"
+		if c.AverageKind != run.WeightedAverage {
+			s += " " + c.AverageKind.String()
+		}
 	}
 	return s
 }

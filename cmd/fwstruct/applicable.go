@@ -118,6 +118,13 @@ func (u runUse) flagUse(name string) string {
 		if u.solver == "soft" {
 			return "applies to bcfw, fw, ssg and cp only, not soft"
 		}
+	case "average":
+		switch {
+		case !primal:
+			return "applies to the primal bcfw, fw, ssg and cp solvers only (--kernel keeps the weighted average)"
+		case u.multiplane:
+			return "applies to bcfw without --multiplane only (multi-plane BCFW keeps weighted averages)"
+		}
 	case "cache-f", "cache-nu", "cache-size":
 		if !primal || !u.cache {
 			return "needs the cache (--cache, on by default with the recommended preset of bcfw)"

@@ -27,7 +27,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	data.register(fs, "")
 	modelPath := fs.String("model", "", "model `FILE` written by fwstruct train --model")
 	set := fs.String("set", "test", "which split to evaluate: test or train")
-	average := fs.Bool("average", false, "evaluate the weighted-average weights (trained with --averaging)")
+	average := fs.Bool("average", false, "evaluate the averaged weights (trained with --averaging; the kind --average chose)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -182,6 +182,7 @@ type solverFlags struct {
 	step       string
 	stepSize   string
 	averaging  bool
+	average    string
 	cache      bool
 	cacheF     float64
 	cacheNu    float64
@@ -214,7 +215,9 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sampling, "sampling", "", "block sampling: uniform, perm or gap (default: the --preset's); with --solver soft also example-perm\n(each example's blocks one after another, a fresh random order every pass; default uniform, Meshi Alg. 1)")
 	fs.StringVar(&f.step, "step", "", "block step of bcfw: fw, pairwise or away (default: the --preset's)")
 	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")
-	fs.BoolVar(&f.averaging, "averaging", false, "also track the weighted average of the iterates (wavg)")
+	fs.BoolVar(&f.averaging, "averaging", false, "also track an average of the iterates (the weighted one unless --average says otherwise)")
+	fs.StringVar(&f.average, "average", "wavg", "the average of the iterates --averaging tracks (given alone, it turns averaging on): wavg (weights k),\n"+
+		"tavg (0.5-suffix average by the doubling trick) or avg (uniform; Lacoste-Julien et al. 2013, App. C, F)")
 	fs.BoolVar(&f.cache, "cache", false, "cache oracle answers with the gap-based hit rule (Osokin et al. 2016, Alg. 5)\n(default: the --preset's; --cache=false turns it off)")
 	fs.Float64Var(&f.cacheF, "cache-f", 0.25, "cache: local factor F (> 0)")
 	fs.Float64Var(&f.cacheNu, "cache-nu", 0.01, "cache: global factor nu (> 0)")
@@ -324,9 +327,13 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	); err != nil {
 		return solver.Config{}, err
 	}
+	kind, err := solverrun.ParseAverageKind(f.average)
+	if err != nil {
+		return solver.Config{}, fmt.Errorf("--average: %w", err)
+	}
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
-		Averaging: f.averaging, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
+		Averaging: f.averaging || f.given("average"), AverageKind: kind, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
 		Seed: f.seed, CPTol: f.cpTol,
 		Cache:      solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane: mp,

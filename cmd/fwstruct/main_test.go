@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -256,6 +257,39 @@ func TestReport(t *testing.T) {
 	for _, args := range [][]string{{"report"}, {"report", bad}, {"report", "--formats", "gif", a}, {"report", filepath.Join(dir, "missing.json")}} {
 		if code, _, _ := runCLI(t, args...); code == 0 {
 			t.Errorf("%v succeeded", args)
+		}
+	}
+}
+
+// TestTrainSuffixAverage: --average tavg turns averaging on and the trace
+// reports the suffix average's primal, dual and gap (a certificate);
+// --average with the soft solver or an unknown kind is refused.
+func TestTrainSuffixAverage(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "trace.json")
+	code, _, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "4",
+		"--gap-every", "1", "--average", "tavg", "--trace", trace, "--preset", "paper")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	raw, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points []solverrun.Point
+	if err := json.Unmarshal(raw, &points); err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range points {
+		if math.IsNaN(p.GapAvg) || math.Abs(p.PrimalAvg-p.DualAvg-p.GapAvg) > 1e-9*(1+p.PrimalAvg) {
+			t.Fatalf("point %d: averaged primal %v dual %v gap %v", k, p.PrimalAvg, p.DualAvg, p.GapAvg)
+		}
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"train", "--data", "synthetic", "--average", "median"}},
+		{[]string{"train", "--data", "synthetic", "--solver", "soft", "--average", "tavg"}},
+	} {
+		if code, _, errOut := runCLI(t, c.args...); code == 0 || !strings.Contains(errOut, "--average") {
+			t.Errorf("%v: exit %d, %q", c.args, code, errOut)
 		}
 	}
 }

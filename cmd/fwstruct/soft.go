@@ -123,9 +123,9 @@ func factorModel(p oracles.Problem) (*factorgraph.Model, error) {
 // softConfig returns the soft solver's configuration; the flags of the
 // example-level solver that it has no use for are refused.
 func (f *solverFlags) softConfig() (soft.Config, error) {
-	for _, name := range []string{"preset", "step", "step-size", "averaging", "cache", "box-lower", "box-upper"} {
+	for _, name := range []string{"preset", "step", "step-size", "averaging", "average", "cache", "box-lower", "box-upper"} {
 		if f.given(name) {
-			return soft.Config{}, errors.New("--solver soft takes none of --preset, --step, --step-size, --averaging, --cache, --box-lower, --box-upper")
+			return soft.Config{}, errors.New("--solver soft takes none of --preset, --step, --step-size, --averaging, --average, --cache, --box-lower, --box-upper")
 		}
 	}
 	var samp solverrun.Sampling // uniform unless --sampling says otherwise

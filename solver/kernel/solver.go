@@ -115,7 +115,7 @@ func New(p *oracles.Multiclass, cfg Config, opts ...Option) (*Solver, error) {
 	}
 	s.sv = newSupportSet(n)
 	if cfg.Averaging {
-		s.avg = core.NewAverage(n * k)
+		s.avg = core.NewAverage(n*k, run.WeightedAverage)
 	}
 	s.gapEst = make([]float64, n)
 	for i := range s.gapEst {

@@ -117,3 +117,43 @@ func ParseSampling(s string) (Sampling, error) {
 	}
 	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm, gap, or example-perm for the soft solver)", s)
 }
+
+// AverageKind selects the average of the iterates a solver keeps with
+// averaging on (Lacoste-Julien et al. 2013, App. C and F); the trace's
+// primal_avg, dual_avg and gap_avg describe it.
+type AverageKind int
+
+const (
+	// WeightedAverage weighs iterate k by k (eq. 14): the -wavg methods.
+	WeightedAverage AverageKind = iota
+	// SuffixAverage is the 0.5-suffix average (eq. 15) by the doubling
+	// trick: the uniform average of the iterates since the last iteration
+	// that was a power of 2 (App. F): the -tavg methods.
+	SuffixAverage
+	// UniformAverage is the uniform average of every iterate since the
+	// start: SSG-avg.
+	UniformAverage
+)
+
+func (k AverageKind) String() string {
+	switch k {
+	case WeightedAverage:
+		return "wavg"
+	case SuffixAverage:
+		return "tavg"
+	case UniformAverage:
+		return "avg"
+	}
+	return fmt.Sprintf("AverageKind(%d)", int(k))
+}
+
+// ParseAverageKind parses "wavg", "tavg" or "avg" (the method suffixes of
+// the paper: BCFW-wavg, BCFW-tavg, SSG-avg).
+func ParseAverageKind(s string) (AverageKind, error) {
+	for _, k := range []AverageKind{WeightedAverage, SuffixAverage, UniformAverage} {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown average %q (want wavg, tavg or avg)", s)
+}

@@ -22,8 +22,12 @@ func chain() *oracles.Chain {
 // family returns the conformance family of BCFW with gap sampling on a
 // small chain, each solver wrapped by wrap (nil: none).
 func family(wrap func(*solver.Solver) run.Solver) runtest.Family {
+	return familyOf(solver.Config{Lambda: 0.05, Sampling: run.GapSampling, Averaging: true, GapEvery: 1, Seed: 2}, wrap)
+}
+
+// familyOf returns the conformance family of cfg on a small chain.
+func familyOf(cfg solver.Config, wrap func(*solver.Solver) run.Solver) runtest.Family {
 	p := chain()
-	cfg := solver.Config{Lambda: 0.05, Sampling: run.GapSampling, Averaging: true, GapEvery: 1, Seed: 2}
 	if wrap == nil {
 		wrap = func(s *solver.Solver) run.Solver { return s }
 	}
@@ -59,6 +63,23 @@ func unwrap(s run.Solver) *solver.Solver {
 // TestConformanceOfARealSolver: BCFW passes the suite.
 func TestConformanceOfARealSolver(t *testing.T) {
 	runtest.Conformance(t, family(nil))
+}
+
+// TestConformanceOfSuffixAndUniformAverages: BCFW-tavg, SSG-tavg and
+// SSG-avg pass the suite (their averages restart at powers of 2 or span
+// the run, and a checkpoint must carry them bit for bit).
+func TestConformanceOfSuffixAndUniformAverages(t *testing.T) {
+	for _, cfg := range []solver.Config{
+		{Lambda: 0.05, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
+		{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
+		{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage, GapEvery: 1, Seed: 2},
+	} {
+		t.Run(cfg.Algorithm.String()+"-"+cfg.AverageKind.String(), func(t *testing.T) {
+			f := familyOf(cfg, nil)
+			f.NoGap = cfg.Algorithm == run.SSG
+			runtest.Conformance(t, f)
+		})
+	}
 }
 
 // broken is a solver that breaks one rule of the contract.
