@@ -6,9 +6,10 @@ import (
 	"math"
 	"sort"
 
-	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -19,25 +20,24 @@ type Group struct {
 	Trainers []*Trainer
 }
 
-// Seeds trains one run of cfg per seed until stop and returns the group.
+// Seeds trains one run of cfg (any family's Config, see New) on data per
+// seed until stop and returns the group.
 // Every run ends with an exact evaluation of its final iterate. Live
 // charts are off for these runs; in a notebook a progress line says which
 // run is going and how far it is.
-func Seeds(ctx context.Context, name string, p, test oracles.Problem, cfg solver.Config, seeds []uint64, stop run.Stop) (Group, error) {
+func Seeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop) (Group, error) {
 	prog := newProgress("Seeds "+name, len(seeds))
 	defer prog.end()
-	return runSeeds(ctx, name, p, test, cfg, seeds, stop, prog)
+	return runSeeds(ctx, name, data, cfg, seeds, stop, prog)
 }
 
-func runSeeds(ctx context.Context, name string, p, test oracles.Problem, cfg solver.Config, seeds []uint64, stop run.Stop, prog *progress) (Group, error) {
+func runSeeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop, prog *progress) (Group, error) {
 	g := Group{Name: name}
 	if len(seeds) == 0 {
 		return g, fmt.Errorf("ssvmnb: %s: no seeds", name)
 	}
 	for _, seed := range seeds {
-		c := cfg
-		c.Seed = seed
-		t, err := New(fmt.Sprintf("%s (seed %d)", name, seed), p, test, c)
+		t, err := New(fmt.Sprintf("%s (seed %d)", name, seed), data, withSeed(cfg, seed))
 		if err != nil {
 			return g, err
 		}
@@ -261,4 +261,20 @@ func pointAt(trace []run.Point, T float64) run.Point {
 		at = p
 	}
 	return at
+}
+
+// withSeed returns cfg (of any family) with its Seed set to seed.
+func withSeed(cfg any, seed uint64) any {
+	switch c := cfg.(type) {
+	case solver.Config:
+		c.Seed = seed
+		return c
+	case soft.Config:
+		c.Seed = seed
+		return c
+	case kernel.Config:
+		c.Seed = seed
+		return c
+	}
+	return cfg
 }

@@ -25,6 +25,12 @@ type Data struct {
 	Train, Test oracles.Problem
 
 	spec *dataSpec
+
+	// The test set as the soft solver predicts it (factorgraph.Rounded),
+	// built on first use.
+	roundedOnce sync.Once
+	rounded     oracles.Problem
+	roundedErr  error
 }
 
 // dataSpec is what a session remembers of its data, to load it again.

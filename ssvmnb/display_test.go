@@ -17,7 +17,7 @@ func TestShowInteractiveSharesTheLibrary(t *testing.T) {
 	isolated(t)
 	rec := record(t)
 	tr, te := synthetic(t)
-	a, _ := New("a", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1})
+	a, _ := New("a", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1})
 	a.Live = false
 	a.MustRun(3)
 	empty := HitRates(a) // a has no cache
@@ -40,7 +40,7 @@ func TestProgressLines(t *testing.T) {
 	isolated(t)
 	rec := record(t)
 	tr, te := synthetic(t)
-	if _, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 1}, []float64{0.25}, []float64{0.01, float64(tr.Len())}, run.Stop{Passes: 3}, 0.1).Run(context.Background(), tr, te); err != nil {
+	if _, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 1}, []float64{0.25}, []float64{0.01, float64(tr.Len())}, run.Stop{Passes: 3}, 0.1).Run(context.Background(), NewData("test", tr, te)); err != nil {
 		t.Fatal(err)
 	}
 	var running bool

@@ -17,7 +17,9 @@ const (
 // ProgressFigure plots what the live chart shows: the duality gap (the
 // trainer's style, with a marker at every trace point), the gap of the
 // averaged iterate (dashed) when there is one, the stale gap estimate
-// (dotted), and the primal and dual objectives (black, under the gaps),
+// (dotted), and the primal and dual objectives (black, under the gaps;
+// for soft runs the soft objectives g_rho, f_rho and the hard primal g,
+// dashed),
 // against passes on a log scale (non-positive values, such as the
 // dual at the start, are left out). Changes during the run (a fork, a knob
 // switched) are marks. The curves end at the last trace point, which after
@@ -26,7 +28,7 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 	tr := t.Trace()
 	st := StyleOf(t.Name)
 	f := &viz.Figure{Title: t.Name, XLabel: viz.Passes.String(), YLabel: "objective / gap", LogY: true}
-	if n := len(tr); n > 0 && tr[n-1].Steps != t.s.Steps() {
+	if n := len(tr); n > 0 && tr[n-1].Steps != t.eng.Steps() {
 		f.Notes = append(f.Notes, fmt.Sprintf("trace ends at pass %.4g, before the current iterate (pass %.4g): call Current", tr[n-1].Pass, t.Passes()))
 	}
 	add := func(name string, value func(run.Point) float64, color string, dash viz.Dash, markers bool) {
@@ -46,6 +48,9 @@ func (t *Trainer) ProgressFigure() *viz.Figure {
 	// close to it while the dual is near 0).
 	add("primal", func(p run.Point) float64 { return p.Primal }, primalColor, viz.Solid, false)
 	add("dual", func(p run.Point) float64 { return p.Dual }, dualColor, viz.DashDot, false)
+	// Soft runs: the hard primal g(w, delta) of Meshi's eq. 2 beside the
+	// soft objectives (NaN, hence not drawn, for the other families).
+	add("hard primal", func(p run.Point) float64 { return p.HardPrimal }, primalColor, viz.Dashed, false)
 	add("gap estimate", func(p run.Point) float64 { return p.GapEstimate }, st.Color, viz.Dotted, false)
 	add("gap (averaged)", func(p run.Point) float64 { return p.GapAvg }, st.Color, viz.Dashed, false)
 	add("duality gap", func(p run.Point) float64 { return p.Gap }, st.Color, st.Dash, true)
@@ -69,7 +74,7 @@ func (t *Trainer) Show() error {
 func runs(ts []*Trainer) []viz.Run {
 	out := make([]viz.Run, len(ts))
 	for i, t := range ts {
-		out[i] = viz.Run{Name: t.Name, Trace: t.Trace(), Style: StyleOf(t.Name)}
+		out[i] = t.VizRun()
 	}
 	return out
 }

@@ -6,31 +6,36 @@ import (
 	"os"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
 // Fork returns a new trainer called name that warm-starts from the current
-// state of t with the configuration change makes of t's (switch the
-// sampling, the cache, the gap schedule, decrease lambda, turn averaging
-// on, go from pairwise or away to Frank-Wolfe steps; see solver.Fork for
-// what may change). t goes on unchanged. The fork's trace holds t's history
-// and a point at the fork whose event says what changed; progress figures
-// draw it as a mark.
+// state of t with the configuration change makes of t's: change is nil
+// (the same configuration: the run continued under another name) or a
+// function that edits the configuration of t's family, func(*solver.Config),
+// func(*soft.Config) or func(*kernel.Config). For the runs of package
+// solver it may switch the sampling, the cache, the gap schedule, lambda,
+// averaging, multi-plane BCFW, or go from pairwise or away to Frank-Wolfe
+// steps (see solver.Solver.Fork); the soft and kernelized solvers have no
+// warm start under another configuration and say so. t goes on unchanged.
+// The fork's trace holds t's history and a point at the fork whose event
+// says what changed; progress figures draw it as a mark.
 //
 // When t lives in the session, so does the fork. If the session already
 // holds a trainer called name that was forked from t at the same pass with
 // the same configuration (the cell ran before), Fork returns that stored
 // fork, as Session returns a stored run, and says so; any other trainer of
 // that name is an error.
-func (t *Trainer) Fork(name string, change func(*solver.Config)) (*Trainer, error) {
-	cfg := t.s.Config()
-	if change != nil {
-		change(&cfg)
+func (t *Trainer) Fork(name string, change any) (*Trainer, error) {
+	cfg, err := changed(t.Config(), change)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: fork %q of %s: %w", name, t.Name, err)
 	}
-	origin := fmt.Sprintf("%s at pass %.4g", t.Name, t.s.Passes())
+	origin := fmt.Sprintf("%s at pass %.4g", t.Name, t.Passes())
 	var path string
 	if t.store != "" {
-		var err error
 		if path, err = sessionFile(name); err != nil {
 			return nil, err
 		}
@@ -40,35 +45,57 @@ func (t *Trainer) Fork(name string, change func(*solver.Config)) (*Trainer, erro
 	} else if name == t.Name {
 		return nil, fmt.Errorf("ssvmnb: fork %q needs a name of its own", name)
 	}
-	s, err := t.s.Fork(cfg, solver.WithTest(t.test))
+	e, err := t.eng.fork(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: fork %q of %s: %w", name, origin, err)
 	}
-	f := &Trainer{Name: name, Live: t.Live, LiveEvery: t.LiveEvery, s: s, test: t.test,
-		store: path, data: t.data, initial: s.Config(), origin: origin}
+	f := &Trainer{Name: name, Live: t.Live, LiveEvery: t.LiveEvery, eng: e, on: t.on,
+		store: path, data: t.data, initial: e.config(), origin: origin}
 	return f, f.save()
 }
 
 // MustFork is Fork that panics on error (for notebook cells).
-func (t *Trainer) MustFork(name string, change func(*solver.Config)) *Trainer {
+func (t *Trainer) MustFork(name string, change any) *Trainer {
 	return Must(t.Fork(name, change))
+}
+
+// changed applies change (nil or a func editing cfg's type) to a copy of
+// cfg.
+func changed(cfg, change any) (any, error) {
+	if change == nil {
+		return cfg, nil
+	}
+	switch c := cfg.(type) {
+	case solver.Config:
+		if fn, ok := change.(func(*solver.Config)); ok {
+			fn(&c)
+			return c, nil
+		}
+	case soft.Config:
+		if fn, ok := change.(func(*soft.Config)); ok {
+			fn(&c)
+			return c, nil
+		}
+	case kernel.Config:
+		if fn, ok := change.(func(*kernel.Config)); ok {
+			fn(&c)
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("the run's configuration is a %T, so a change is a func(*%T), not a %T", cfg, cfg, change)
 }
 
 // storedFork returns the stored trainer name when it is the fork of t at
 // origin with configuration cfg.
-func (t *Trainer) storedFork(name, path, origin string, cfg solver.Config) (*Trainer, error) {
+func (t *Trainer) storedFork(name, path, origin string, cfg any) (*Trainer, error) {
 	if name == t.Name {
 		return nil, fmt.Errorf("ssvmnb: fork %q needs a name of its own (use Change to switch a knob of %q itself)", name, name)
 	}
-	f, err := readSession(name, path, &Data{Train: t.s.Problem(), Test: t.test})
+	f, err := readSession(name, path, t.on)
 	if err != nil {
 		return nil, err
 	}
-	want := cfg
-	if want.Lambda == 0 {
-		want.Lambda = t.s.Lambda()
-	}
-	if f.origin != origin || configDiff(f.initial, want) != "" {
+	if f.origin != origin || configDiff(f.initial, cfg) != "" {
 		what := "a run of its own"
 		if f.origin != "" {
 			what = "forked from " + f.origin
@@ -81,44 +108,63 @@ func (t *Trainer) storedFork(name, path, origin string, cfg solver.Config) (*Tra
 }
 
 // Change switches knobs of t itself mid-run: change edits the current
-// configuration and t continues from its current state with the new one
-// (as a Fork under the same name would). The change is recorded in the
-// trace at the current pass and drawn as a mark; the session is saved.
-// A later Session call with the original configuration is then an error
-// that says what changed: use Resume.
-func (t *Trainer) Change(change func(*solver.Config)) error {
+// configuration (a func(*solver.Config), func(*soft.Config) or
+// func(*kernel.Config), t's family's) and t continues from its current
+// state with the new one (as a Fork under the same name would; the soft
+// and kernelized solvers cannot change their configuration mid-run and
+// say so). The change is recorded in the trace at the current pass and
+// drawn as a mark; the session is saved. A later Session call with the
+// original configuration is then an error that says what changed: use
+// Resume.
+func (t *Trainer) Change(change any) error {
 	if change == nil {
 		return errors.New("ssvmnb: Change needs a function that edits the configuration")
 	}
-	cfg := t.s.Config()
-	change(&cfg)
-	s, err := t.s.Fork(cfg, solver.WithTest(t.test))
+	cfg, err := changed(t.Config(), change)
 	if err != nil {
 		return fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
 	}
-	t.s, t.carry = s, 0
+	e, err := t.eng.fork(cfg)
+	if err != nil {
+		return fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
+	}
+	t.eng, t.carry = e, 0
 	return t.save()
 }
 
-// SetLambda decreases lambda mid-run (Osokin et al. 2016, Proposition 1;
-// see solver.Solver.SetLambda), recorded in the trace at the current pass,
-// and saves the session.
+// SetLambda changes lambda mid-run, recorded in the trace at the current
+// pass, and saves the session. For the runs of package solver see
+// solver.Solver.SetLambda (Osokin et al. 2016, Proposition 1); the soft
+// and kernelized solvers cannot, and say so.
 func (t *Trainer) SetLambda(lambda float64) error {
+	switch t.eng.family() {
+	case familySoft:
+		return t.Change(func(c *soft.Config) { c.Lambda = lambda })
+	case familyKernel:
+		return t.Change(func(c *kernel.Config) { c.Lambda = lambda })
+	}
 	return t.Change(func(c *solver.Config) { c.Lambda = lambda })
 }
 
 // configLabel summarizes a configuration for messages and legends.
-func configLabel(c solver.Config) string {
-	c = c.WithDefaults()
-	s := fmt.Sprintf("%v, lambda %g, %v sampling, %v steps, cache %s, gap every %g", c.Algorithm, c.Lambda, c.Sampling, c.Step, cacheLabel(c.Cache), c.GapEvery)
-	if mp := c.MultiPlane; mp.Enabled {
-		s += ", multi-plane " + mp.String()
-	}
-	if c.Averaging {
-		s += ", averaging"
-		if c.AverageKind != run.WeightedAverage {
-			s += " " + c.AverageKind.String()
+func configLabel(cfg any) string {
+	switch c := withDefaults(cfg).(type) {
+	case solver.Config:
+		s := fmt.Sprintf("%v, lambda %g, %v sampling, %v steps, cache %s, gap every %g", c.Algorithm, c.Lambda, c.Sampling, c.Step, cacheLabel(c.Cache), c.GapEvery)
+		if mp := c.MultiPlane; mp.Enabled {
+			s += ", multi-plane " + mp.String()
 		}
+		if c.Averaging {
+			s += ", averaging"
+			if c.AverageKind != run.WeightedAverage {
+				s += " " + c.AverageKind.String()
+			}
+		}
+		return s
+	case soft.Config:
+		return fmt.Sprintf("soft, lambda %g, rho %g, %v sampling, gap every %g", c.Lambda, c.Rho, c.Sampling, c.GapEvery)
+	case kernel.Config:
+		return fmt.Sprintf("kernel %v, %v, lambda %g, %v sampling, gap every %g", c.Kernel, c.Algorithm, c.Lambda, c.Sampling, c.GapEvery)
 	}
-	return s
+	return fmt.Sprint(cfg)
 }

@@ -56,7 +56,7 @@ func TestFork(t *testing.T) {
 	cfg := solver.Config{Lambda: 0.01, GapEvery: 2}
 	a := MustSession("a", data, cfg)
 	a.MustRun(4)
-	ref, _ := New("ref", data.Train, data.Test, cfg) // the original, unforked
+	ref, _ := New("ref", NewData("test", data.Train, data.Test), cfg) // the original, unforked
 	ref.MustRun(4)
 
 	f, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = run.GapSampling; c.Cache.Enabled = true })
@@ -76,7 +76,7 @@ func TestFork(t *testing.T) {
 	a.MustRun(4)
 	ref.MustRun(4)
 	sameWeights(t, a, ref)
-	if f.Config().Sampling != run.GapSampling || a.Config().Sampling != run.Uniform {
+	if f.Config().(solver.Config).Sampling != run.GapSampling || a.Config().(solver.Config).Sampling != run.Uniform {
 		t.Fatal("configurations mixed up")
 	}
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/kernel"
+	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
 // SessionDir is where Session keeps its trainers. Empty means
@@ -46,7 +48,8 @@ func sessionFile(name string) (string, error) {
 }
 
 // Session returns the trainer called name from the session store, or a new
-// one on data with configuration cfg when there is none, and saves it
+// one on data with configuration cfg when there is none (a solver.Config,
+// soft.Config or kernel.Config: see New), and saves it
 // after every Run and every change. In GoNB every cell runs as a fresh
 // program: a trainer obtained through Session (or Resume) in each cell
 // continues the same run from cell to cell, and after a kernel restart.
@@ -58,7 +61,7 @@ func sessionFile(name string) (string, error) {
 // never gets a run other than the one it asks for. Then Resume(name)
 // continues the stored run as it is, Forget(name) (or ForgetAll) starts
 // over, and Fork makes a variant under another name.
-func Session(name string, data *Data, cfg solver.Config) (*Trainer, error) {
+func Session(name string, data *Data, cfg any) (*Trainer, error) {
 	if data == nil {
 		return nil, errors.New("ssvmnb: Session needs data (see Load and NewData)")
 	}
@@ -67,18 +70,23 @@ func Session(name string, data *Data, cfg solver.Config) (*Trainer, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		t, err := New(name, data.Train, data.Test, cfg)
+		t, err := New(name, data, cfg)
 		if err != nil {
 			return nil, err
 		}
-		t.store, t.data = path, data.spec
+		t.store = path
 		return t, t.save()
+	}
+	if tf, err := readFile(path); err == nil && tf.family() != familyOf(cfg) {
+		return nil, fmt.Errorf("ssvmnb: session %q holds a run of the %s family, the cell asks for a %T; "+
+			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or pick another name",
+			name, tf.family(), cfg, name, name)
 	}
 	t, err := readSession(name, path, data)
 	if err != nil {
 		return nil, err
 	}
-	if diff := configDiff(t.s.Config(), cfg); diff != "" {
+	if diff := configDiff(t.Config(), cfg); diff != "" {
 		return nil, fmt.Errorf("ssvmnb: session %q holds another configuration than this cell asks for: %s%s; "+
 			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or Fork it under another name",
 			name, diff, t.changes(), name, name)
@@ -87,7 +95,7 @@ func Session(name string, data *Data, cfg solver.Config) (*Trainer, error) {
 }
 
 // MustSession is Session that panics on error (for notebook cells).
-func MustSession(name string, data *Data, cfg solver.Config) *Trainer {
+func MustSession(name string, data *Data, cfg any) *Trainer {
 	return Must(Session(name, data, cfg))
 }
 
@@ -116,7 +124,7 @@ func Resume(name string) (*Trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: session %q: %w", name, err)
 	}
-	t, err := fromFile(tf, data.Train, data.Test)
+	t, err := fromFile(tf, data)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
 	}
@@ -134,7 +142,7 @@ func readSession(name, path string, data *Data) (*Trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
 	}
-	t, err := fromFile(tf, data.Train, data.Test)
+	t, err := fromFile(tf, data)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
 	}
@@ -194,12 +202,15 @@ func (t *Trainer) save() error {
 }
 
 // configDiff describes how the stored configuration differs from the one
-// asked for (both after the solver's defaults), field by field; "" when
-// they are equal.
-func configDiff(stored, asked solver.Config) string {
-	stored, asked = stored.WithDefaults(), asked.WithDefaults()
-	var diffs []string
+// asked for (both of one family, after its defaults), field by field; ""
+// when they are equal.
+func configDiff(stored, asked any) string {
+	stored, asked = withDefaults(stored), withDefaults(asked)
 	a, b := reflect.ValueOf(stored), reflect.ValueOf(asked)
+	if a.Type() != b.Type() {
+		return fmt.Sprintf("the run is a %T, the cell asks for a %T", stored, asked)
+	}
+	var diffs []string
 	for i := 0; i < a.NumField(); i++ {
 		x, y := a.Field(i).Interface(), b.Field(i).Interface()
 		if !reflect.DeepEqual(x, y) {
@@ -207,6 +218,19 @@ func configDiff(stored, asked solver.Config) string {
 		}
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// withDefaults applies the defaults of a configuration's family.
+func withDefaults(cfg any) any {
+	switch c := cfg.(type) {
+	case solver.Config:
+		return c.WithDefaults()
+	case soft.Config:
+		return c.WithDefaults()
+	case kernel.Config:
+		return c.WithDefaults()
+	}
+	return cfg
 }
 
 func describe(v any) string {
@@ -236,7 +260,7 @@ func (t *Trainer) changes() string {
 	if t.origin != "" {
 		ev = append(ev, "forked from "+t.origin)
 	}
-	for _, p := range t.s.Trace() {
+	for _, p := range t.Trace() {
 		if p.Event != "" {
 			ev = append(ev, fmt.Sprintf("at pass %.4g: %s", p.Pass, p.Event))
 		}

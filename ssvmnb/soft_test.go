@@ -1,10 +1,8 @@
 package ssvmnb
 
 import (
-	"bytes"
 	"context"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
@@ -30,93 +28,6 @@ func multiLabel(t testing.TB, n, L, F int, seed uint64) (train, test *factorgrap
 	return train, test
 }
 
-// TestSoftTrainer: a soft trainer runs, draws its objectives live in a
-// notebook, and continues identically after a save and a load, and a soft
-// session continues across cells.
-func TestSoftTrainer(t *testing.T) {
-	tr, te := multiLabel(t, 20, 4, 3, 1)
-	test, err := factorgraph.NewRounded(te)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 4}
-	rec := record(t)
-	a, err := NewSoft("a", tr, test, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.LiveEvery, a.Reference = 1, 0.3
-	if _, err := a.Run(6); err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.updates) < 2 || rec.updates[len(rec.updates)-1] != "" || len(rec.pngs) != 1 || !strings.Contains(rec.updates[0], "hard objective") {
-		t.Fatalf("live chart: %d updates, %d final figures", len(rec.updates), len(rec.pngs))
-	}
-	decodePNG(t, rec.pngs[0])
-	f := a.ObjectivesFigure()
-	if len(f.Series) != 3 || len(f.HLines) != 1 || !f.Series[2].Dashed {
-		t.Fatalf("objectives figure: %d series, %d lines", len(f.Series), len(f.HLines))
-	}
-	b, _ := NewSoft("b", tr, test, cfg)
-	if _, err := b.Run(3); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := b.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	c, err := LoadSoft(&buf, tr, test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Run(3); err != nil {
-		t.Fatal(err)
-	}
-	wa, wc := a.Weights(), c.Weights()
-	for j := range wa {
-		if wa[j] != wc[j] {
-			t.Fatalf("weights differ at %d after save and load", j)
-		}
-	}
-	if _, err := LoadSoft(bytes.NewReader([]byte("junk")), tr, test); err == nil {
-		t.Fatal("loaded junk")
-	}
-	if _, err := a.Run(0); err == nil {
-		t.Fatal("Run(0) accepted")
-	}
-
-	SessionDir = t.TempDir()
-	defer func() { SessionDir = "" }()
-	ended := 0.0
-	for cell := 1; cell <= 3; cell++ {
-		s, err := SoftSession("soft-run", tr, test, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Passes() != ended {
-			t.Fatalf("cell %d starts at %v passes, the previous one ended at %v", cell, s.Passes(), ended)
-		}
-		if _, err := s.Run(2); err != nil {
-			t.Fatal(err)
-		}
-		ended = s.Passes()
-	}
-	if ended < 5 {
-		t.Fatalf("three cells of 2 passes ended at %v passes", ended)
-	}
-	other := cfg
-	other.Rho = 2
-	if _, err := SoftSession("soft-run", tr, test, other); err == nil {
-		t.Fatal("a session of another rho was reused")
-	}
-	if err := ForgetSoft("soft-run"); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := SoftSession("soft-run", tr, test, other); err != nil || s.Passes() != 0 {
-		t.Fatalf("after ForgetSoft: %v passes, %v", s.Passes(), err)
-	}
-}
-
 // TestSweepRhoAndComparisons: the rho sweep of Fig. 1 (right) in one call,
 // and the Fig. 2 comparison of soft and hard runs on the hard objective.
 func TestSweepRhoAndComparisons(t *testing.T) {
@@ -126,8 +37,11 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	trX, _ := factorgraph.NewExact(tr, 0)
+	teX, _ := factorgraph.NewExact(te, 0)
+	softData := NewData("multilabel", trX, teX)
 	base := soft.Config{Lambda: 0.05, GapEvery: 5, Seed: 1}
-	res, err := SweepRho(context.Background(), tr, test, RhoSweep{Rhos: []float64{0.1, 1, 10}, Budgets: []float64{2, 6}, Base: base})
+	res, err := SweepRho(context.Background(), softData, RhoSweep{Rhos: []float64{0.1, 1, 10}, Budgets: []float64{2, 6}, Base: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +60,7 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 	if tab := res.Table(); len(tab.Rows) != 6 {
 		t.Fatalf("sweep table: %d rows", len(tab.Rows))
 	}
-	if _, err := SweepRho(context.Background(), tr, test, RhoSweep{Rhos: []float64{1}, Budgets: []float64{3, 2}, Base: base}); err == nil {
+	if _, err := SweepRho(context.Background(), softData, RhoSweep{Rhos: []float64{1}, Budgets: []float64{3, 2}, Base: base}); err == nil {
 		t.Fatal("decreasing budgets accepted")
 	}
 

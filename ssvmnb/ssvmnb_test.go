@@ -102,14 +102,14 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 		{Lambda: 0.01, Seed: 3, GapEvery: 2},
 		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true},
 	} {
-		a, err := New("a", tr, te, cfg)
+		a, err := New("a", NewData("test", tr, te), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := a.Run(12); err != nil {
 			t.Fatal(err)
 		}
-		b, _ := New("b", tr, te, cfg)
+		b, _ := New("b", NewData("test", tr, te), cfg)
 		if _, err := b.Run(6); err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 		if err := b.SaveFile(path); err != nil {
 			t.Fatal(err)
 		}
-		c, err := LoadTrainerFile(path, tr, te)
+		c, err := LoadTrainerFile(path, NewData("test", tr, te))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 			t.Fatalf("gap passes differ:\n%v\n%v", ra, rc)
 		}
 	}
-	if _, err := LoadTrainerFile(filepath.Join(t.TempDir(), "missing"), tr, te); err == nil {
+	if _, err := LoadTrainerFile(filepath.Join(t.TempDir(), "missing"), NewData("test", tr, te)); err == nil {
 		t.Fatal("loaded a missing file")
 	}
 }
@@ -175,7 +175,7 @@ func decodePNG(t *testing.T, b []byte) {
 func TestLiveChart(t *testing.T) {
 	tr, te := synthetic(t)
 	rec := record(t)
-	tn, err := New("live", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1})
+	tn, err := New("live", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestLiveChart(t *testing.T) {
 
 	// Outside a notebook the same calls only compute.
 	Output = gonbDisplay{}
-	tn2, _ := New("quiet", tr, te, solver.Config{Lambda: 0.01})
+	tn2, _ := New("quiet", NewData("test", tr, te), solver.Config{Lambda: 0.01})
 	if _, err := tn2.Run(2); err != nil || tn2.Passes() < 2 {
 		t.Fatalf("run outside a notebook: %v", err)
 	}
@@ -217,11 +217,11 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	rec := record(t)
 	ctx := context.Background()
 	stop := run.Stop{Passes: 8}
-	uni, err := Seeds(ctx, "uniform", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
+	uni, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gap, err := Seeds(ctx, "gap sampling", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
+	gap, err := Seeds(ctx, "gap sampling", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,14 +250,14 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	table.Show()
 
 	sweep, err := GapEverySweep(solver.Config{Lambda: 0.01, Sampling: run.GapSampling}, []float64{1, 5, math.Inf(1)},
-		run.Stop{Passes: 8}, 0.5).Run(ctx, tr, te)
+		run.Stop{Passes: 8}, 0.5).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sweep.Table().Rows) != 3 {
 		t.Fatal("sweep table")
 	}
-	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, tr, te)
+	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestCompareSweepsAndTables(t *testing.T) {
 			t.Fatalf("%s: interactive output is not an iframe", name)
 		}
 	}
-	if _, err := (Sweep{}).Run(ctx, tr, te); err == nil {
+	if _, err := (Sweep{}).Run(ctx, NewData("test", tr, te)); err == nil {
 		t.Fatal("empty sweep accepted")
 	}
 }
@@ -337,10 +337,10 @@ func TestWords(t *testing.T) {
 
 func TestTrainerErrors(t *testing.T) {
 	tr, te := synthetic(t)
-	if _, err := New("bad", tr, te, solver.Config{}); err == nil {
+	if _, err := New("bad", NewData("test", tr, te), solver.Config{}); err == nil {
 		t.Fatal("lambda 0 accepted")
 	}
-	tn, _ := New("t", tr, te, solver.Config{Lambda: 1})
+	tn, _ := New("t", NewData("test", tr, te), solver.Config{Lambda: 1})
 	if _, err := tn.Run(0); err == nil {
 		t.Fatal("Run(0) accepted")
 	}
@@ -376,7 +376,7 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := New("ref", tr, te, cfg)
+	ref, _ := New("ref", NewData("test", tr, te), cfg)
 	if _, err := ref.Run(tn.Passes()); err != nil {
 		t.Fatal(err)
 	}
@@ -411,12 +411,12 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 // not counted), and the progress figure ends there.
 func TestCurrent(t *testing.T) {
 	tr, te := synthetic(t)
-	tn, _ := New("cur", tr, te, solver.Config{Lambda: 0.01, GapEvery: 5})
+	tn, _ := New("cur", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 5})
 	if _, err := tn.Run(8); err != nil {
 		t.Fatal(err)
 	}
 	last, cur := tn.Last(), tn.Current()
-	if fmt.Sprint(last) != fmt.Sprint(cur) || cur.Steps != tn.Solver().Steps() || cur.Refresh || cur.Pass != tn.Passes() || math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
+	if fmt.Sprint(last) != fmt.Sprint(cur) || cur.Steps != tn.Solver().(*solver.Solver).Steps() || cur.Refresh || cur.Pass != tn.Passes() || math.Abs(cur.Primal-cur.Dual-cur.Gap) > 1e-9 {
 		t.Fatalf("last %+v, current %+v", last, cur)
 	}
 	ev, err := tn.Solver().Evaluate()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
@@ -45,19 +44,19 @@ type SweepResult struct {
 
 // Run runs the sweep on problem p (test may be nil); in a notebook a
 // progress line says which run is going.
-func (sw Sweep) Run(ctx context.Context, p, test oracles.Problem) (*SweepResult, error) {
-	if len(sw.Values) == 0 || sw.Config == nil {
-		return nil, errors.New("ssvmnb: a sweep needs Values and Config")
+func (sw Sweep) Run(ctx context.Context, data *Data) (*SweepResult, error) {
+	if len(sw.Values) == 0 || sw.Config == nil || data == nil {
+		return nil, errors.New("ssvmnb: a sweep needs Values, Config and data")
 	}
 	seeds := sw.Seeds
 	if seeds == nil {
 		seeds = []uint64{1}
 	}
-	res := &SweepResult{Param: sw.Param, Target: sw.Target, Values: sw.Values, N: p.Len(), Stop: sw.Stop}
+	res := &SweepResult{Param: sw.Param, Target: sw.Target, Values: sw.Values, N: data.Train.Len(), Stop: sw.Stop}
 	prog := newProgress("sweep over "+sw.Param, len(sw.Values)*len(seeds))
 	defer prog.end()
 	for _, v := range sw.Values {
-		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), p, test, sw.Config(v), seeds, sw.Stop, prog)
+		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), data, sw.Config(v), seeds, sw.Stop, prog)
 		if err != nil {
 			return res, err
 		}
@@ -167,11 +166,11 @@ type Sweep2Result struct {
 
 // Run runs every cell of the grid; in a notebook a progress line says
 // which run is going.
-func (sw Sweep2) Run(ctx context.Context, p, test oracles.Problem) (*Sweep2Result, error) {
-	if len(sw.A) == 0 || len(sw.B) == 0 || sw.Config == nil {
-		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B and Config")
+func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
+	if len(sw.A) == 0 || len(sw.B) == 0 || sw.Config == nil || data == nil {
+		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B, Config and data")
 	}
-	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target, N: p.Len(), Stop: sw.Stop}
+	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target, N: data.Train.Len(), Stop: sw.Stop}
 	prog := newProgress(fmt.Sprintf("sweep over %s x %s", sw.ParamA, sw.ParamB), len(sw.A)*len(sw.B))
 	defer prog.end()
 	for _, a := range sw.A {
@@ -179,7 +178,7 @@ func (sw Sweep2) Run(ctx context.Context, p, test oracles.Problem) (*Sweep2Resul
 		for _, b := range sw.B {
 			cfg := sw.Config(a, b)
 			cfg.Seed = sw.Seed
-			t, err := New(fmt.Sprintf("%s=%s %s=%s", sw.ParamA, valueLabel(sw.ParamA, a, res.N), sw.ParamB, valueLabel(sw.ParamB, b, res.N)), p, test, cfg)
+			t, err := New(fmt.Sprintf("%s=%s %s=%s", sw.ParamA, valueLabel(sw.ParamA, a, res.N), sw.ParamB, valueLabel(sw.ParamB, b, res.N)), data, cfg)
 			if err != nil {
 				return res, err
 			}

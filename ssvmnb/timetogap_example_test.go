@@ -16,9 +16,10 @@ func ExampleTimeToGapTable() {
 	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
 	ctx := context.Background()
 	stop := run.Stop{Passes: 10}
+	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
 	seeds := []uint64{1, 2, 3}
-	plain := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw", data.Train, nil, solver.Config{Lambda: 0.01, GapEvery: 2}, seeds, stop))
-	cached := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw + cache", data.Train, nil,
+	plain := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw", train, solver.Config{Lambda: 0.01, GapEvery: 2}, seeds, stop))
+	cached := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw + cache", train,
 		solver.Config{Lambda: 0.01, GapEvery: 2, Cache: solver.Cache{Enabled: true}}, seeds, stop))
 	tab := ssvmnb.TimeToGapTable([]float64{0.3, 1e-9}, plain, cached)
 	fmt.Println(tab.Columns)

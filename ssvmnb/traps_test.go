@@ -28,7 +28,7 @@ func TestSessionComparesLambda(t *testing.T) {
 		tn := MustSession("bcfw", data, cfg)
 		tn.MustRun(3)
 		if how == "solver" {
-			Check(tn.Solver().SetLambda(0.001))
+			Check(tn.Solver().(*solver.Solver).SetLambda(0.001))
 			tn.MustRun(2) // saved with the run
 		} else {
 			Check(tn.SetLambda(0.001)) // saved at once
@@ -43,8 +43,8 @@ func TestSessionComparesLambda(t *testing.T) {
 			}
 		}
 		r := MustResume("bcfw")
-		if r.Config().Lambda != 0.001 {
-			t.Fatalf("%s: resumed at lambda %v", how, r.Config().Lambda)
+		if r.Lambda() != 0.001 {
+			t.Fatalf("%s: resumed at lambda %v", how, r.Lambda())
 		}
 		asked := cfg
 		asked.Lambda = 0.001
@@ -67,7 +67,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	res, err := LambdaSweep(solver.Config{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, tr, te)
+	res, err := LambdaSweep(solver.Config{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 			}
 		}
 	}
-	g, err := Seeds(ctx, "uniform", tr, te, solver.Config{Lambda: 0.01, GapEvery: 10}, []uint64{1, 2}, run.Stop{Passes: 20})
+	g, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 10}, []uint64{1, 2}, run.Stop{Passes: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	rec := record(t)
-	res, err := LambdaSweep(solver.Config{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), tr, te)
+	res, err := LambdaSweep(solver.Config{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +138,8 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 		t.Fatalf("interactive: %q", h)
 	}
 
-	ssg, _ := New("ssg", tr, te, solver.Config{Lambda: 0.01, Algorithm: run.SSG, GapEvery: 2})
-	bcfw, _ := New("bcfw", tr, te, solver.Config{Lambda: 0.01, GapEvery: 2})
+	ssg, _ := New("ssg", NewData("test", tr, te), solver.Config{Lambda: 0.01, Algorithm: run.SSG, GapEvery: 2})
+	bcfw, _ := New("bcfw", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2})
 	for _, tn := range []*Trainer{ssg, bcfw} {
 		tn.Live = false
 		tn.MustRun(4)
@@ -181,7 +181,7 @@ func TestPassCounts(t *testing.T) {
 				tn.MustRun(k)
 				budget += k
 				cur := tn.Current()
-				calls := float64(tn.Solver().OracleCalls()) / n
+				calls := float64(tn.Solver().(*solver.Solver).OracleCalls()) / n
 				if cur.Pass != tn.Passes() || tn.Passes() != calls {
 					t.Fatalf("GapEvery %v, Run(%v) x %d: Current().Pass %v, Passes() %v, oracle calls / n %v", ge, k, cell+1, cur.Pass, tn.Passes(), calls)
 				}
@@ -217,7 +217,7 @@ func MustResumeOr(t *testing.T, name string, data *Data, cfg solver.Config) *Tra
 func TestMedianOverSeedsAgainstTime(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
-	g, err := Seeds(context.Background(), "bcfw", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, run.Stop{Passes: 6})
+	g, err := Seeds(context.Background(), "bcfw", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, run.Stop{Passes: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestStylesFixedAcrossFigures(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	mk := func(name string, cfg solver.Config) *Trainer {
-		tn, _ := New(name, tr, te, cfg)
+		tn, _ := New(name, NewData("test", tr, te), cfg)
 		tn.Live = false
 		tn.MustRun(3)
 		return tn
@@ -291,8 +291,8 @@ func TestEqualTimeTable(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	a := Must(Seeds(ctx, "short", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, run.Stop{Passes: 2}))
-	b := Must(Seeds(ctx, "long", tr, te, solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, run.Stop{Passes: 20}))
+	a := Must(Seeds(ctx, "short", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, run.Stop{Passes: 2}))
+	b := Must(Seeds(ctx, "long", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, run.Stop{Passes: 20}))
 	T := math.Inf(1)
 	for _, g := range []Group{a, b} {
 		var ends []float64

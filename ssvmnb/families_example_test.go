@@ -1,0 +1,40 @@
+package ssvmnb_test
+
+import (
+	"fmt"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/soft"
+	"github.com/fwstruct/fwstruct/ssvmnb"
+)
+
+// One trainer for every solver family: the configuration picks the solver
+// (here BCFW and the soft-constraint solver on the same factor-graph
+// data), and every run is driven, evaluated and forked alike; a change a
+// family cannot make is an error saying why.
+func ExampleNew() {
+	train, _ := gendata.MultiLabel(30, 4, 3, 1)
+	test, _ := gendata.MultiLabel(20, 4, 3, 2)
+	tr, _ := factorgraph.NewExact(train, 0)
+	te, _ := factorgraph.NewExact(test, 0)
+	data := ssvmnb.NewData("multi-label", tr, te) // as ssvmnb.Load gives yeast or a MULAN file
+
+	for _, cfg := range []any{
+		solver.Config{Lambda: 0.05, GapEvery: 5, Seed: 1},
+		soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 5, Seed: 1},
+	} {
+		t := ssvmnb.Must(ssvmnb.New(fmt.Sprintf("%T", cfg), data, cfg))
+		t.MustRun(7)
+		p := t.Current() // the exact evaluation the run ended with
+		fmt.Printf("%s: pass %g, gap >= 0: %v, test loss measured: %v\n", t.Name, p.Pass, p.Gap >= 0, p.TestLoss == p.TestLoss)
+		if err := t.SetLambda(0.01); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// solver.Config: pass 7, gap >= 0: true, test loss measured: true
+	// soft.Config: pass 7, gap >= 0: true, test loss measured: true
+	// ssvmnb: soft.Config: the soft solver (package solver/soft) cannot change its configuration mid-run (Lambda is 0.05, the cell asks for 0.01): start a new run
+}
