@@ -27,7 +27,13 @@ type corner struct {
 // reuse policy in its planeReuse.
 type bcfwAlg struct{ engineBase }
 
-func (a bcfwAlg) Step() error               { return a.s.bcfwStep() }
+// Step makes a BCFW step, or the next step of a mini-batch (minibatch.go).
+func (a bcfwAlg) Step() error {
+	if a.s.cfg.Batch > 1 {
+		return a.s.miniBatchStep()
+	}
+	return a.s.bcfwStep()
+}
 func (a bcfwAlg) Record(refresh bool) error { return a.s.record(refresh) }
 func (a bcfwAlg) Settled() bool             { return a.s.reuse.settled() }
 func (a bcfwAlg) blocks() bool              { return true }
@@ -141,6 +147,7 @@ func (a bcfwAlg) rescale(rho float64) {
 	s.est.Reset(s.gapEst)
 	s.samp.Refresh(s.gapEst)
 	s.store.rescale(rho)
+	s.work.pre.at = -1 // w moved: the scores of a mini-batch under way are stale
 }
 
 // bcfwStep performs one block step of BCFW with the configured sampling,
@@ -150,8 +157,12 @@ func (a bcfwAlg) rescale(rho float64) {
 // approximate steps of Shah et al. (2015) Alg. 3 (multi-plane). The block's
 // part of the dual lives in the solver's blockStore; the plane-reuse policy
 // says where the Frank-Wolfe corner comes from.
-func (s *Solver) bcfwStep() error {
-	i := s.samp.Next(s.rng)
+func (s *Solver) bcfwStep() error { return s.blockStep(s.samp.Next(s.rng)) }
+
+// blockStep performs the step of bcfwStep on block i: the one place where
+// a block's corner is chosen and its update applied, for the sequential
+// step and for each block of a mini-batch (minibatch.go).
+func (s *Solver) blockStep(i int) error {
 	n := float64(s.n)
 	var set *cornerSet
 	var scores []float64
@@ -224,17 +235,25 @@ func (s *Solver) setCorner(set *cornerSet, k int) corner {
 // the step scored the set); base = lambda <v_i, w> - ell_i, and -n base is
 // the block's dual-weighted score (see stepOracle).
 func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) error {
-	y, h, err := s.stepOracle(i, s.x.w, -float64(s.n)*base, s.work.y)
-	s.work.y = y
-	if err != nil {
-		return err
+	y, h, stale := s.work.pre.answer(s.steps)
+	if y == nil {
+		var err error
+		y, h, err = s.stepOracle(i, s.x.w, -float64(s.n)*base, s.work.y)
+		s.work.y = y
+		if err != nil {
+			return err
+		}
 	}
 	s.calls++
 	if set == nil {
 		s.p.Psi(i, y, &s.work.psi)
 		norm := s.work.psi.NormSq()
 		s.observeRadius(i, norm)
-		*c = corner{psi: s.work.psi, loss: s.p.Loss(i, y), norm: norm, h: h, entry: -1}
+		loss := s.p.Loss(i, y)
+		if stale {
+			h = loss - s.work.psi.Dot(s.x.w)
+		}
+		*c = corner{psi: s.work.psi, loss: loss, norm: norm, h: h, entry: -1}
 		return nil
 	}
 	k := set.find(y, oracles.HashLabeling(y))
@@ -248,6 +267,13 @@ func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) er
 	}
 	e := &set.entries[k]
 	e.lastUse = s.steps
+	if stale {
+		psi := set.psi(k)
+		h = e.loss - psi.Dot(s.x.w)
+		if s.work.scored {
+			s.work.h[k] = h
+		}
+	}
 	*c = corner{psi: set.psi(k), loss: e.loss, norm: e.normSq, h: h, entry: k}
 	return nil
 }

@@ -80,6 +80,8 @@ type checkpoint struct {
 	BatchPassCounted bool
 	// MultiPlane is the state of multi-plane BCFW (nil without it).
 	MultiPlane *savedMultiPlane
+	// Batch is the rest of the mini-batch under way (nil when none).
+	Batch *savedBatch
 }
 
 // savedAverage is a lazy weighted average (core.Average) in a checkpoint.
@@ -141,6 +143,7 @@ func (s *Solver) Save(w io.Writer) error {
 		s.store.save(&c)
 	}
 	s.alg.save(&c)
+	s.saveBatch(&c)
 	if s.avg != nil {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.S, s.avg.At, s.avg.Full, s.avg.Partial, s.avg.Ell, s.avg.K
 	}
@@ -276,6 +279,9 @@ func (s *Solver) restore(c *checkpoint) error {
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	s.evalAt = c.EvalAt
 	s.events = c.Events
+	if err := s.restoreBatch(c); err != nil {
+		return err
+	}
 	return s.alg.restore(c)
 }
 

@@ -180,6 +180,18 @@ type Config struct {
 	TraceEvery float64
 	// Seed seeds the random sampling; runs with equal seeds are identical.
 	Seed uint64
+	// Batch is tau, the number of distinct blocks of a mini-batch BCFW
+	// step (Wang et al. 2016, Alg. 1 on shared memory): the tau oracle
+	// calls run in parallel on the solver's workers (WithWorkers) against
+	// one w, then the blocks' steps are applied one by one in the order
+	// they were drawn, each with its own line search at the current
+	// iterate (see minibatch.go). Zero or one is BCFW. The trajectory
+	// depends on Batch and Seed, never on the number of workers, so that a
+	// run is reproducible on any machine and a checkpoint resumes the same
+	// run wherever it is loaded; the CLI's --workers sets both. BCFW only;
+	// not with the cache, multi-plane BCFW or a relative approximate
+	// oracle (see validate).
+	Batch int
 	// CPTol is the tolerance of the QP of CuttingPlane, relative to the
 	// duality gap of the iteration: the re-optimization over the planes
 	// stops once the QP's own Frank-Wolfe gap is at most CPTol times the
@@ -278,6 +290,9 @@ func (cfg *Config) validate(d int) error {
 	}
 	if err := core.ValidateStepSize(cfg.StepSize); err != nil {
 		return fmt.Errorf("solver: %w", err)
+	}
+	if err := cfg.validateBatch(); err != nil {
+		return err
 	}
 	if cfg.Algorithm != run.BCFW {
 		switch {

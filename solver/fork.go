@@ -76,6 +76,9 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	c.Config = target
+	if target.Batch != s.cfg.Batch {
+		c.Batch = nil // a fork with another batch size draws its own batches
+	}
 	if err := s.adaptCheckpoint(c, fresh, f); err != nil {
 		return nil, err
 	}
@@ -130,6 +133,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("step size", stepSizeName(old.StepSize), stepSizeName(cfg.StepSize))
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
+	add("batch", old.Batch, cfg.Batch)
 	add("averaging", old.Averaging, cfg.Averaging)
 	add("average", old.AverageKind, cfg.AverageKind)
 	add("gap every", old.GapEvery, cfg.GapEvery)

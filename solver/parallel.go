@@ -24,6 +24,8 @@ type solverScratch struct {
 	vTmp    []float64 // re-anchoring
 	wTmp    []float64 // averaged weights
 	workers []workerScratch
+	pre     prefetch // the oracle answers of the mini-batch under way
+	drawn   []int    // the blocks of the next mini-batch
 }
 
 // workerScratch is what a worker of a parallel pass reuses: the labeling
@@ -37,6 +39,7 @@ func (ws *solverScratch) init(s *Solver) {
 	ws.hBlock = make([]float64, s.n)
 	ws.gBlock = make([]float64, s.n)
 	ws.workers = make([]workerScratch, s.workers)
+	ws.pre.slot = -1
 }
 
 // parallel calls fn(ws, i) for every block i with the scratch of the

@@ -104,6 +104,9 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
 	s.relative, _ = p.(oracles.RelativeOracle)
+	if s.relative != nil && cfg.Batch > 1 {
+		return nil, errors.New("solver: a mini-batch does not combine with a relative approximate oracle: its accuracy condition is relative to the dual state at the current w, which prefetched calls do not see")
+	}
 	if e := oracles.ExactProblem(p); e != nil {
 		s.exact = oracles.OracleFunc(e)
 	}

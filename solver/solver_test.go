@@ -164,6 +164,10 @@ var variants = []struct {
 	{"mp-bcfw", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
 	{"mp-bcfw averaging small sets", Config{Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 400, N: 2, T: 2}}},
 	{"mp-bcafw averaging", Config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
+	{"mini-batch bcfw", Config{Batch: 4}},
+	{"mini-batch bcfw perm predefined", Config{Batch: 3, Sampling: run.Permutation, StepSize: run.Predefined}},
+	{"mini-batch bcpfw gap sampling", Config{Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
+	{"mini-batch bcafw averaging", Config{Batch: 4, Step: Away, Averaging: true}},
 	{"fw", Config{Algorithm: run.FW}},
 	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
 	{"ssg averaging", Config{Algorithm: run.SSG, Averaging: true}},
@@ -257,6 +261,7 @@ func TestSolversAgreeOnOptimum(t *testing.T) {
 		{"fw", Config{Algorithm: run.FW, GapEvery: 1}},
 		{"bcpfw", Config{Step: Pairwise, GapEvery: 5}},
 		{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
+		{"mini-batch bcfw", Config{Batch: 6, GapEvery: 5}},
 	} {
 		cfg := v.cfg
 		cfg.Lambda = lambda

@@ -142,6 +142,14 @@ func (u runUse) flagUse(name string) string {
 		}
 	case "cp-tol":
 		return solvers("cp")
+	case "batch":
+		switch {
+		case !primal:
+			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"
+		case u.multiplane:
+			return "applies to bcfw without --multiplane only (multi-plane passes are sequential by design)"
+		}
+		return solvers("bcfw", "lp-hard")
 	case "multiplane":
 		if !primal {
 			return "applies to the primal bcfw solver only"

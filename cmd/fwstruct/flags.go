@@ -193,6 +193,7 @@ type solverFlags struct {
 	traceEvery float64
 	seed       uint64
 	workers    int
+	batch      int
 	accuracy   float64
 	cpTol      float64
 
@@ -227,7 +228,10 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.gapEvery, "gap-every", 10, "passes between exact duality-gap evaluations (> 0; inf: never)")
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines for gap passes (0: one per CPU)")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines for the oracle calls of a mini-batch and the gap passes (0: one per CPU);\n"+
+		"--workers N > 1 also makes bcfw a mini-batch of N blocks unless --batch says otherwise")
+	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
+		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
 	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
 	fs.BoolVar(&f.multiplane, "multiplane", false, "multi-plane BCFW (Shah et al. 2015): per-example working sets of planes and approximate passes\n(sampling perm unless --sampling says otherwise; the --preset does not apply)")
@@ -320,6 +324,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		flagCheck{"trace-every", "finite and >= 0 (0: none)", f.traceEvery, f.traceEvery >= 0 && !math.IsInf(f.traceEvery, 1)},
 		flagCheck{"cache-size", ">= 1", float64(f.cacheSize), f.cacheSize >= 1},
 		flagCheck{"workers", ">= 0 (0: one per CPU)", float64(f.workers), f.workers >= 0},
+		flagCheck{"batch", ">= 0 (0: --workers when given, 1: BCFW)", float64(f.batch), f.batch >= 0},
 		flagCheck{"mp-n", ">= 0 (0: no working sets)", float64(f.mpN), f.mpN >= 0},
 		flagCheck{"mp-t", ">= 0 (0: keep planes until --mp-n drops them)", float64(f.mpT), f.mpT >= 0},
 		flagCheck{"mp-m", ">= 0 (0: no approximate passes)", float64(f.mpM), f.mpM >= 0},
@@ -337,6 +342,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Seed: f.seed, CPTol: f.cpTol,
 		Cache:      solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane: mp,
+		Batch:      f.batchSize(alg, cache),
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
 		box := &solver.Box{}
@@ -353,6 +359,19 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		cfg.Box = box
 	}
 	return cfg, nil
+}
+
+// batchSize returns tau: --batch when given, else --workers when given,
+// above one and the solver takes a mini-batch (bcfw and lp-hard without
+// multi-plane BCFW), else 1 (BCFW).
+func (f *solverFlags) batchSize(alg solverrun.Algorithm, cache bool) int {
+	if f.given("batch") {
+		return f.batch
+	}
+	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && !cache {
+		return f.workers
+	}
+	return 0
 }
 
 // presetDefaults returns the values that --sampling, --step and --cache

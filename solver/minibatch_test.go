@@ -1,0 +1,136 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
+)
+
+// TestMiniBatchOfOneIsBCFW drives the mini-batch path with batches of one
+// block step by step next to BCFW: the iterates agree bit for bit for every
+// step type and sampling (the answer of a batch of one is never stale).
+func TestMiniBatchOfOneIsBCFW(t *testing.T) {
+	p := smallChain(4)
+	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
+		for _, st := range []Step{FWStep, Pairwise, Away} {
+			t.Run(fmt.Sprintf("%v %v", smp, st), func(t *testing.T) {
+				cfg := Config{Lambda: 0.05, Sampling: smp, Step: st, Seed: 9}
+				a := mustNew(t, p, cfg, WithWorkers(1))
+				b := mustNew(t, p, cfg, WithWorkers(3))
+				b.cfg.Batch = 1
+				for k := 0; k < 5*p.Len(); k++ {
+					if err := a.bcfwStep(); err != nil {
+						t.Fatal(err)
+					}
+					if err := b.miniBatchStep(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				wa, wb := a.Weights(), b.Weights()
+				for j := range wa {
+					if wa[j] != wb[j] {
+						t.Fatalf("w[%d] = %v (bcfw) vs %v (batches of one)", j, wa[j], wb[j])
+					}
+				}
+				if a.ell != b.ell || a.calls != b.calls {
+					t.Fatalf("ell %v vs %v, calls %d vs %d", a.ell, b.ell, a.calls, b.calls)
+				}
+			})
+		}
+	}
+}
+
+// TestMiniBatchReproducible: for a given seed and batch size, the run is the
+// same whatever the number of workers, and from one run to the next.
+func TestMiniBatchReproducible(t *testing.T) {
+	p := smallChain(5)
+	for _, cfg := range []Config{
+		{Lambda: 0.05, Batch: 4, GapEvery: 2, Seed: 1},
+		{Lambda: 0.05, Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1, Seed: 2},
+		{Lambda: 0.05, Batch: 12, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
+	} {
+		var first *Solver
+		for _, workers := range []int{1, 2, 5, 5} {
+			s := mustNew(t, p, cfg, WithWorkers(workers))
+			mustRun(t, s, run.Stop{Passes: 9})
+			if first == nil {
+				first = s
+				continue
+			}
+			requireSameRun(t, first, s)
+		}
+	}
+}
+
+// TestMiniBatchDiffersFromBCFW guards the tests above against a mini-batch
+// that silently runs BCFW: with tau > 1 the corners of a batch are computed
+// at one w, and the trajectory changes.
+func TestMiniBatchDiffersFromBCFW(t *testing.T) {
+	p := smallChain(6)
+	a := mustNew(t, p, Config{Lambda: 0.05, Seed: 1})
+	b := mustNew(t, p, Config{Lambda: 0.05, Seed: 1, Batch: 4})
+	mustRun(t, a, run.Stop{Passes: 3})
+	mustRun(t, b, run.Stop{Passes: 3})
+	if a.Steps() != b.Steps() || a.OracleCalls() != b.OracleCalls() {
+		t.Fatalf("steps %d vs %d, calls %d vs %d", a.Steps(), b.Steps(), a.OracleCalls(), b.OracleCalls())
+	}
+	same := true
+	for j, v := range a.Weights() {
+		same = same && v == b.Weights()[j]
+	}
+	if same {
+		t.Fatal("a mini-batch of 4 followed BCFW's trajectory")
+	}
+}
+
+// TestMiniBatchRefusals: the combinations a mini-batch refuses, each with
+// an error that names it.
+func TestMiniBatchRefusals(t *testing.T) {
+	p := smallChain(7)
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Lambda: 0.1, Batch: -1}, "batch must be >= 0"},
+		{Config{Lambda: 0.1, Batch: 2, Algorithm: run.FW}, "needs the bcfw solver"},
+		{Config{Lambda: 0.1, Batch: 2, Cache: Cache{Enabled: true}}, "cache"},
+		{Config{Lambda: 0.1, Batch: 2, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 10}}, "multi-plane"},
+	} {
+		if _, err := New(p, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one saying %q", c.cfg, err, c.want)
+		}
+	}
+	rel, err := oracles.WithAccuracy(p, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(rel, Config{Lambda: 0.1, Batch: 2}); err == nil || !strings.Contains(err.Error(), "relative") {
+		t.Errorf("relative oracle: error %v", err)
+	}
+	if _, err := New(rel, Config{Lambda: 0.1, Batch: 1}); err != nil {
+		t.Errorf("a batch of one refused a relative oracle: %v", err)
+	}
+}
+
+// TestMiniBatchFork: a fork that changes the batch size drops the batch
+// under way and continues with certified gaps.
+func TestMiniBatchFork(t *testing.T) {
+	p := smallChain(8)
+	s := mustNew(t, p, Config{Lambda: 0.05, Batch: 5, GapEvery: 1, Seed: 2})
+	mustRun(t, s, run.Stop{Passes: 1.25}) // mid-batch: 15 steps of batches of 5 over 12 blocks
+	for _, batch := range []int{5, 1, 3} {
+		f, err := s.Fork(Config{Lambda: 0.05, Batch: batch, GapEvery: 1, Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, f, run.Stop{Passes: 4})
+		checkConsistency(t, f)
+		if last, _ := f.Last(); math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
+			t.Fatalf("batch %d: gap %v, primal - dual %v", batch, last.Gap, last.Primal-last.Dual)
+		}
+	}
+}
