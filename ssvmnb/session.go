@@ -15,23 +15,6 @@ import (
 	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
-// SessionDir is where Session keeps its trainers. Empty means
-// $FWSTRUCT_SESSION, else the .fwstruct-session folder of the notebook's
-// directory ($GONB_DIR, set by GoNB), else of the working directory.
-var SessionDir string
-
-func sessionDir() string {
-	switch {
-	case SessionDir != "":
-		return SessionDir
-	case os.Getenv("FWSTRUCT_SESSION") != "":
-		return os.Getenv("FWSTRUCT_SESSION")
-	case os.Getenv("GONB_DIR") != "":
-		return filepath.Join(os.Getenv("GONB_DIR"), ".fwstruct-session")
-	}
-	return ".fwstruct-session"
-}
-
 // writeBytes writes b to a session file atomically (internal/atomicfile).
 func writeBytes(path string, b []byte) error {
 	return atomicfile.WriteFile(path, 0o644, func(w io.Writer) error {
@@ -41,10 +24,19 @@ func writeBytes(path string, b []byte) error {
 }
 
 func sessionFile(name string) (string, error) {
-	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+	if !plainName(name) {
 		return "", fmt.Errorf("ssvmnb: session name %q must be a plain non-empty name", name)
 	}
-	return filepath.Join(sessionDir(), name+".gob"), nil
+	dir, err := sessionFolder()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name+".gob"), nil
+}
+
+// plainName reports whether name can name a file of its own.
+func plainName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".."
 }
 
 // Session returns the trainer called name from the session store, or a new
@@ -174,11 +166,16 @@ func Forget(name string) error {
 	return nil
 }
 
-// ForgetAll deletes every stored trainer of the session and the styles of
-// its methods (see StyleOf): run it at the top of a notebook so that "Run
-// All" starts from scratch every time and gives the same results.
+// ForgetAll deletes every stored trainer of the notebook's session (see
+// Notebook; the runs of other notebooks stay) and the styles of its
+// methods (see StyleOf): run it at the top of a notebook so that "Run All"
+// starts from scratch every time and gives the same results.
 func ForgetAll() error {
-	matches, err := filepath.Glob(filepath.Join(sessionDir(), "*.gob"))
+	dir, err := sessionFolder()
+	if err != nil {
+		return err
+	}
+	matches, err := filepath.Glob(filepath.Join(dir, "*.gob"))
 	if err != nil {
 		return err
 	}

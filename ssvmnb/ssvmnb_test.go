@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -61,16 +62,38 @@ func record(t *testing.T) *recorder {
 	return r
 }
 
-// isolated gives the test a session folder of its own and collects the
-// notes Load and Fork write.
+// TestMain keeps every session file of the tests (and of the examples that
+// do not set SessionDir) out of the source tree: $FWSTRUCT_SESSION is a
+// temporary folder, removed at the end.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ssvmnb-test-session")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("FWSTRUCT_SESSION", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// isolated gives the test a session folder of its own (no notebook named)
+// and collects the notes Load and Fork write.
 func isolated(t *testing.T) *bytes.Buffer {
 	t.Helper()
+	oldDir, oldNotes := SessionDir, Notes
 	SessionDir = t.TempDir()
+	resetNotebook()
 	var notes bytes.Buffer
-	old := Notes
 	Notes = &notes
-	t.Cleanup(func() { SessionDir = ""; Notes = old })
+	t.Cleanup(func() { SessionDir, Notes = oldDir, oldNotes; resetNotebook() })
 	return &notes
+}
+
+// resetNotebook forgets the name Notebook gave (a fresh program).
+func resetNotebook() {
+	current.Lock()
+	current.name, current.err = "", nil
+	current.Unlock()
 }
 
 // syntheticData is the synthetic data as Load returns it.
@@ -357,8 +380,7 @@ func TestTrainerErrors(t *testing.T) {
 // run continues, identical to one run in a single cell.
 func TestSessionContinuesAcrossCells(t *testing.T) {
 	tr, te := synthetic(t)
-	SessionDir = t.TempDir()
-	defer func() { SessionDir = "" }()
+	isolated(t)
 	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: run.GapSampling}
 	for cell := 1; cell <= 3; cell++ {
 		tn, err := Session("bcfw", NewData("synthetic", tr, te), cfg)

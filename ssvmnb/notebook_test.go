@@ -1,0 +1,79 @@
+package ssvmnb
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver"
+)
+
+// TestNotebooksHaveSessionsOfTheirOwn: two notebooks in one folder keep
+// runs of the same name apart, see only their own runs, and ForgetAll of
+// one leaves the other's runs and styles; without Notebook,
+// $JPY_SESSION_NAME names the notebook. An invalid name is an error at
+// the first session call.
+func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
+	isolated(t)
+	data := chainData(t)
+	cfgA, cfgB := solver.Config{Lambda: 0.01, GapEvery: 2}, solver.Config{Lambda: 0.1, GapEvery: 2}
+
+	// Notebook a runs "bcfw" 4 passes, notebook b its own "bcfw" (another
+	// lambda) 2 passes.
+	dirA := Notebook("a")
+	MustSession("bcfw", data, cfgA).MustRun(4)
+	styleA := StyleOf("bcfw")
+	Check(KeepRun(MustSession("bcfw", data, cfgA).VizRun()))
+	dirB := Notebook("b")
+	if dirA == dirB || filepath.Dir(dirA) != filepath.Dir(dirB) {
+		t.Fatalf("session folders %q and %q", dirA, dirB)
+	}
+	b := MustSession("bcfw", data, cfgB) // not notebook a's run of another lambda
+	if b.Passes() != 0 {
+		t.Fatalf("notebook b starts at pass %v: it sees notebook a's run", b.Passes())
+	}
+	b.MustRun(2)
+	if _, err := KeptRun("bcfw"); err == nil {
+		t.Fatal("notebook b sees notebook a's kept run")
+	}
+
+	// ForgetAll in notebook b forgets b's runs only.
+	Check(ForgetAll())
+	if _, err := Resume("bcfw"); err == nil || !strings.Contains(err.Error(), "no session") {
+		t.Fatalf("after ForgetAll in b: %v", err)
+	}
+	Notebook("a")
+	if a := MustSession("bcfw", data, cfgA); a.Passes() < 3 {
+		t.Fatalf("notebook a's run lost by b's ForgetAll: at pass %v", a.Passes())
+	}
+	if _, err := KeptRun("bcfw"); err != nil {
+		t.Fatalf("notebook a's kept run: %v", err)
+	}
+	if StyleOf("bcfw") != styleA {
+		t.Fatal("notebook a's styles changed")
+	}
+
+	// Without Notebook, the Jupyter server's session name names it.
+	resetNotebook()
+	t.Setenv("JPY_SESSION_NAME", filepath.Join("some", "dir", "a.ipynb"))
+	if a := MustSession("bcfw", data, cfgA); a.Passes() < 3 {
+		t.Fatalf("JPY_SESSION_NAME a.ipynb: at pass %v, not notebook a's run", a.Passes())
+	}
+
+	// Session files go through atomicfile: no temporary file is left.
+	entries, err := os.ReadDir(dirA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".gob") && e.Name() != "styles.json" {
+			t.Fatalf("stray file %s in the session folder", e.Name())
+		}
+	}
+
+	Notebook("../x")
+	if _, err := Session("bcfw", data, cfgA); err == nil || !strings.Contains(err.Error(), "Notebook") {
+		t.Fatalf("an invalid notebook name: %v", err)
+	}
+}
