@@ -29,3 +29,26 @@ func BenchmarkViterbi(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMarginals times forward-backward on the shapes of
+// BenchmarkViterbi: the expectation oracle of every online-EG step
+// (K^2 + O(T K) exponentials and three K x K products per position).
+func BenchmarkMarginals(b *testing.B) {
+	for _, bc := range []struct{ T, K int }{{9, 26}, {24, 22}} {
+		b.Run(fmt.Sprintf("T=%d,K=%d", bc.T, bc.K), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			unary := make([]float64, bc.T*bc.K)
+			trans := make([]float64, bc.K*bc.K)
+			for _, v := range [][]float64{unary, trans} {
+				for j := range v {
+					v[j] = rng.NormFloat64()
+				}
+			}
+			fwd, bwd, node := make([]float64, len(unary)), make([]float64, len(unary)), make([]float64, len(unary))
+			edge, scr := make([]float64, bc.K*bc.K), make([]float64, bc.K*bc.K+2*bc.K)
+			for b.Loop() {
+				Marginals(unary, trans, bc.K, fwd, bwd, scr, node, edge)
+			}
+		})
+	}
+}

@@ -10,6 +10,11 @@
 // transitions are one dense K x K table: the forward pass is a max-plus
 // product per position, which runs in SIMD on amd64.
 //
+// Marginals is the forward-backward algorithm in log space: the node and
+// summed edge marginals of the Gibbs distribution the same tables define,
+// the expectation oracle of online exponentiated gradient (Collins et al.
+// 2008).
+//
 // Like every package under inference, it works on tables and knows nothing
 // of features, losses or solvers: the models of packages oracles and
 // factorgraph fill the tables from their weights and call it.
