@@ -324,6 +324,21 @@ func (c *Chain) Score(i int, y []int32, w []float64) float64 {
 	return c.score(ws.theta, y, w)
 }
 
+// Scores writes into unary (reused when it has room) the score
+// <w, phi> of every position t and label k of example i without the
+// transitions, unary[t*K+k] (emission, model, first- and last-position
+// biases: Viterbi's unary table without the loss), and returns it with the
+// transition table of w (K*K, a view of w, entry k*K+l for k -> l). Online
+// exponentiated gradient builds its part-wise gradients from them.
+func (c *Chain) Scores(i int, w, unary []float64) (u, trans []float64) {
+	ws := c.work.Get().(*chainWork)
+	defer c.work.Put(ws)
+	c.unaries(ws, i, w)
+	K := c.numLabels
+	u = append(unary[:0], ws.theta[:c.SeqLen(i)*K]...)
+	return u, w[c.numFeatures*K : c.numFeatures*K+K*K]
+}
+
 // unaries fills ws.theta[t*K+k] with the emission score <w_k, x_t> plus the
 // model, first and last biases.
 func (c *Chain) unaries(ws *chainWork, i int, w []float64) {

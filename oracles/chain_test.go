@@ -203,3 +203,30 @@ func TestChainOracleAllocationFree(t *testing.T) {
 		t.Fatalf("oracle calls allocate %v times per run, want 0", allocs)
 	}
 }
+
+// TestChainScoresAddUpToScore: the unary and transition tables of Scores
+// give Score of every labeling of a small example.
+func TestChainScoresAddUpToScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	c := randomChain(t, rng, 4, 4, 3, 5, false)
+	w := make([]float64, c.Dim())
+	for j := range w {
+		w[j] = rng.NormFloat64()
+	}
+	for i := 0; i < c.Len(); i++ {
+		u, trans := c.Scores(i, w, nil)
+		K := c.NumLabels()
+		c.ForEachLabeling(i, func(y []int32) {
+			var s float64
+			for t, k := range y {
+				s += u[t*K+int(k)]
+				if t > 0 {
+					s += trans[int(y[t-1])*K+int(k)]
+				}
+			}
+			if want := c.Score(i, y, w); math.Abs(s-want) > 1e-9 {
+				t.Fatalf("example %d %v: tables give %v, Score %v", i, y, s, want)
+			}
+		})
+	}
+}

@@ -53,6 +53,8 @@ func (s *Solver) newAlgorithm() algorithm {
 		return &batchAlg{engineBase: engineBase{s}, cutting: true}
 	case run.SSG:
 		return ssgAlg{engineBase{s}}
+	case run.OnlineEG:
+		return &egAlg{engineBase: engineBase{s}}
 	}
 	return bcfwAlg{engineBase{s}}
 }

@@ -44,7 +44,9 @@ func loadOCR(b testing.TB) (small, large *oracles.Chain) {
 	return ocrSmall, ocrLarge
 }
 
-// benchSteps warms a solver up for a few passes, then times b.N block steps.
+// benchSteps warms a solver up for a few passes, then times b.N steps of
+// its algorithm (block steps of BCFW, online EG's steps), reporting the
+// oracle calls per step.
 func benchSteps(b *testing.B, p oracles.Problem, cfg Config) {
 	s, err := New(p, cfg)
 	if err != nil {
@@ -54,10 +56,14 @@ func benchSteps(b *testing.B, p oracles.Problem, cfg Config) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	calls := s.calls
 	b.ResetTimer()
 	for k := 0; k < b.N; k++ {
-		s.bcfwStep()
+		if err := s.alg.Step(); err != nil {
+			b.Fatal(err)
+		}
 	}
+	b.ReportMetric(float64(s.calls-calls)/float64(b.N), "calls/step")
 }
 
 // BenchmarkBCFWStepOCRLarge measures one BCFW block step (oracle + update)
@@ -84,6 +90,20 @@ func BenchmarkBCFWAvgStepOCRLarge(b *testing.B) {
 func BenchmarkBCFWStepSynthetic(b *testing.B) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
 	benchSteps(b, p, Config{Lambda: 1e-3, GapEvery: 1e9})
+}
+
+// BenchmarkOnlineEGStepOCRLarge measures one online-EG step on OCR-large
+// at lambda = 0.001 (gradient, forward-backward per candidate step size,
+// the update of w), to compare with BenchmarkBCFWStepOCRLarge.
+func BenchmarkOnlineEGStepOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	benchSteps(b, large, Config{Algorithm: run.OnlineEG, Lambda: 1e-3, GapEvery: 1e9})
+}
+
+// BenchmarkOnlineEGStepSynthetic runs without real data.
+func BenchmarkOnlineEGStepSynthetic(b *testing.B) {
+	p := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
+	benchSteps(b, p, Config{Algorithm: run.OnlineEG, Lambda: 1e-3, GapEvery: 1e9})
 }
 
 // BenchmarkGapPassOCRLarge measures one exact duality-gap pass over

@@ -74,6 +74,9 @@ type checkpoint struct {
 	CPGram   []float64
 	CPGMu    []float64
 	CPInner  int64
+	// The state of online EG (OnlineEG only): the part-wise dual
+	// variables, the marginals, the step sizes and ell_i of every example.
+	EGTheta, EGMarg, EGEta, EGEllI []float64
 	// BatchPassCounted says that the oracle pass of the current iterate of
 	// batch FW or the cutting plane was counted (a run stopped by Stop.Gap
 	// there): the next iteration computes it again without counting it.

@@ -135,7 +135,8 @@ type Box struct {
 type Config struct {
 	// Lambda is the regularization parameter (> 0).
 	Lambda float64
-	// Algorithm is BCFW (default), FW, SSG or CuttingPlane.
+	// Algorithm is BCFW (default), FW, SSG, CuttingPlane or OnlineEG (chain
+	// problems only).
 	Algorithm run.Algorithm
 	// Sampling is Uniform (default), Permutation or GapSampling (BCFW only).
 	Sampling run.Sampling
@@ -279,7 +280,7 @@ func (cfg *Config) validate(d int) error {
 	if err := core.ValidateSchedule(cfg.Lambda, cfg.GapEvery, cfg.TraceEvery); err != nil {
 		return fmt.Errorf("solver: %w", err)
 	}
-	if cfg.Algorithm < run.BCFW || cfg.Algorithm > run.CuttingPlane {
+	if cfg.Algorithm < run.BCFW || cfg.Algorithm > run.OnlineEG {
 		return fmt.Errorf("solver: unknown algorithm %d", cfg.Algorithm)
 	}
 	if err := core.ValidateExampleSampling(cfg.Sampling); err != nil {

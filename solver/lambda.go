@@ -27,6 +27,9 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	if newLambda > s.lambda {
 		return fmt.Errorf("solver: SetLambda can only decrease lambda (from %v to %v): Proposition 1 rescales the dual variables by rho = new/old <= 1", s.lambda, newLambda)
 	}
+	if f, ok := s.alg.(interface{ fixedLambda() error }); ok {
+		return f.fixedLambda()
+	}
 	if err := CheckZeroTruthLoss(s.p); err != nil {
 		return err
 	}

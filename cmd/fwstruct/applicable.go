@@ -103,7 +103,7 @@ func (u runUse) flagUse(name string) string {
 	case "sampling", "seed":
 		// Batch FW and the cutting plane visit every example every step.
 		if u.solver == "fw" || u.solver == "cp" {
-			return "applies to the solvers that sample blocks only (bcfw, ssg, soft), not " + u.solver
+			return "applies to the solvers that sample blocks only (bcfw, ssg, online-eg, soft), not " + u.solver
 		}
 	case "step", "cache":
 		if !primal {
@@ -111,7 +111,7 @@ func (u runUse) flagUse(name string) string {
 		}
 		return solvers("bcfw", "lp-hard")
 	case "step-size":
-		if u.solver == "ssg" || u.solver == "cp" || u.solver == "soft" {
+		if u.solver == "ssg" || u.solver == "cp" || u.solver == "soft" || u.solver == "online-eg" {
 			return "applies to bcfw and fw only, not " + u.solver + " (which has its own steps)"
 		}
 	case "averaging":

@@ -211,7 +211,7 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.preset, "preset", "recommended", "bcfw defaults of --sampling, --step and --cache: recommended (gap, pairwise, on: solver.Recommended)\n"+
 		"or paper (uniform, fw, off: the papers' baseline, plain BCFW); flags given explicitly override them")
 	fs.Float64Var(&f.lambda, "lambda", 0.01, "regularization parameter lambda (> 0)")
-	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg or cp (cutting plane: fully corrective FW); on factor-graph data (yeast, MULAN) also lp-hard (bcfw on the LP relaxation)\nor soft (soft constraints, Meshi et al. 2015; see --rho)")
+	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg, cp (cutting plane: fully corrective FW) or online-eg (exponentiated gradient, chain data: ocr, conll);\non factor-graph data (yeast, MULAN) also lp-hard (bcfw on the LP relaxation)\nor soft (soft constraints, Meshi et al. 2015; see --rho)")
 	fs.Float64Var(&f.rho, "rho", 1, "penalty rho of --solver soft on the violated agreement constraints (> 0)")
 	fs.StringVar(&f.sampling, "sampling", "", "block sampling: uniform, perm or gap (default: the --preset's); with --solver soft also example-perm\n(each example's blocks one after another, a fresh random order every pass; default uniform, Meshi Alg. 1)")
 	fs.StringVar(&f.step, "step", "", "block step of bcfw: fw, pairwise or away (default: the --preset's)")
@@ -418,7 +418,7 @@ func (f *solverFlags) use(command, data, kernelKind string) runUse {
 }
 
 // solverNames lists the values of --solver.
-var solverNames = []string{"bcfw", "fw", "ssg", "cp", "lp-hard", "soft"}
+var solverNames = []string{"bcfw", "fw", "ssg", "cp", "online-eg", "lp-hard", "soft"}
 
 // checkNames refuses an unknown --solver or --kernel, before the flags that
 // depend on them are checked.

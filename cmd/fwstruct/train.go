@@ -176,7 +176,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case status == solverrun.StatusPasses && s.Passes() < stop.Passes-1e-9:
 			// A run never exceeds its budget; with the cache (whose hits
 			// are not oracle calls) it can end up to a pass early.
-			done = fmt.Sprintf("%.2f passes (of --passes %g: the next exact gap pass, which costs a pass, did not fit)", s.Passes(), stop.Passes)
+			next := "the next exact gap pass, which costs a pass"
+			if sf.algorithm == "online-eg" {
+				next = "the next online-eg step, whose line search may cost up to 6 oracle calls"
+			}
+			done = fmt.Sprintf("%.2f passes (of --passes %g: %s, did not fit)", s.Passes(), stop.Passes, next)
 		}
 		fmt.Fprintf(stdout, "%s after %s, %.3f s solver time: gap %s, primal %s, test loss %s\n",
 			why, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss))

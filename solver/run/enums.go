@@ -25,6 +25,12 @@ const (
 	// Sec. 4): a batch method like FW whose step re-optimizes the dual over
 	// every vertex (aggregated plane) seen so far.
 	CuttingPlane
+	// OnlineEG is online exponentiated gradient (Collins et al. 2008) on
+	// the chain model: each example's dual is a Gibbs distribution over
+	// its labelings, updated multiplicatively from marginals computed by
+	// forward-backward, with the per-example adaptive step size of
+	// Lacoste-Julien et al. (2013, App. F).
+	OnlineEG
 )
 
 // Sampling selects how a block-coordinate method picks its next block.
@@ -69,6 +75,8 @@ func (a Algorithm) String() string {
 		return "ssg"
 	case CuttingPlane:
 		return "cp"
+	case OnlineEG:
+		return "online-eg"
 	}
 	return fmt.Sprintf("Algorithm(%d)", int(a))
 }
@@ -97,14 +105,14 @@ func (s StepSize) String() string {
 	return fmt.Sprintf("StepSize(%d)", int(s))
 }
 
-// ParseAlgorithm parses "bcfw", "fw", "ssg" or "cp".
+// ParseAlgorithm parses "bcfw", "fw", "ssg", "cp" or "online-eg".
 func ParseAlgorithm(s string) (Algorithm, error) {
-	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane} {
+	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane, OnlineEG} {
 		if a.String() == s {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg or cp)", s)
+	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg, cp or online-eg)", s)
 }
 
 // ParseSampling parses "uniform", "perm", "gap" or "example-perm" (the

@@ -65,14 +65,16 @@ func TestConformanceOfARealSolver(t *testing.T) {
 	runtest.Conformance(t, family(nil))
 }
 
-// TestConformanceOfSuffixAndUniformAverages: BCFW-tavg, SSG-tavg and
-// SSG-avg pass the suite (their averages restart at powers of 2 or span
-// the run, and a checkpoint must carry them bit for bit).
+// TestConformanceOfSuffixAndUniformAverages: BCFW-tavg, SSG-tavg, SSG-avg
+// and online EG (with a suffix average) pass the suite (the averages
+// restart at powers of 2 or span the run, and a checkpoint must carry them
+// and online EG's Gibbs dual variables bit for bit).
 func TestConformanceOfSuffixAndUniformAverages(t *testing.T) {
 	for _, cfg := range []solver.Config{
 		{Lambda: 0.05, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
 		{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
 		{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage, GapEvery: 1, Seed: 2},
+		{Lambda: 0.05, Algorithm: run.OnlineEG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
 	} {
 		t.Run(cfg.Algorithm.String()+"-"+cfg.AverageKind.String(), func(t *testing.T) {
 			f := familyOf(cfg, nil)
