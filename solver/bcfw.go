@@ -29,8 +29,8 @@ type bcfwAlg struct{ engineBase }
 
 // Step makes a BCFW step, or the next step of a mini-batch (minibatch.go).
 func (a bcfwAlg) Step() error {
-	if a.s.cfg.Batch > 1 {
-		return a.s.miniBatchStep()
+	if a.s.cfg.Batch > 1 || a.s.cfg.SimulateWorkers > 0 {
+		return a.s.queuedStep()
 	}
 	return a.s.bcfwStep()
 }
@@ -147,7 +147,7 @@ func (a bcfwAlg) rescale(rho float64) {
 	s.est.Reset(s.gapEst)
 	s.samp.Refresh(s.gapEst)
 	s.store.rescale(rho)
-	s.work.pre.at = -1 // w moved: the scores of a mini-batch under way are stale
+	s.work.pre.invalidate() // w moved: the scores of the answers in flight are stale
 }
 
 // bcfwStep performs one block step of BCFW with the configured sampling,

@@ -193,6 +193,13 @@ type Config struct {
 	// not with the cache, multi-plane BCFW or a relative approximate
 	// oracle (see validate).
 	Batch int
+	// SimulateWorkers is K > 1 for the delay simulator (delay.go): BCFW
+	// run sequentially with the staleness K asynchronous workers would
+	// have (every oracle answer applied K-1 steps after the iterate it
+	// saw; Wang et al. 2016's delay model), to measure passes-to-gap at K
+	// workers on any machine. Zero or one is BCFW. Not with Batch; it
+	// refuses what Batch refuses.
+	SimulateWorkers int
 	// CPTol is the tolerance of the QP of CuttingPlane, relative to the
 	// duality gap of the iteration: the re-optimization over the planes
 	// stops once the QP's own Frank-Wolfe gap is at most CPTol times the

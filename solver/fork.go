@@ -76,8 +76,8 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	c.Config = target
-	if target.Batch != s.cfg.Batch {
-		c.Batch = nil // a fork with another batch size draws its own batches
+	if target.Batch != s.cfg.Batch || target.SimulateWorkers != s.cfg.SimulateWorkers {
+		c.Batch = nil // a fork with another execution draws its own blocks
 	}
 	if err := s.adaptCheckpoint(c, fresh, f); err != nil {
 		return nil, err
@@ -134,6 +134,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
 	add("batch", old.Batch, cfg.Batch)
+	add("simulated workers", old.SimulateWorkers, cfg.SimulateWorkers)
 	add("averaging", old.Averaging, cfg.Averaging)
 	add("average", old.AverageKind, cfg.AverageKind)
 	add("gap every", old.GapEvery, cfg.GapEvery)

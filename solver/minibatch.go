@@ -48,19 +48,21 @@ import (
 // approximate oracle (its accuracy condition is relative to the dual state
 // at the current w, which the prefetched calls do not see).
 
-// prefetch holds the oracle answers of the mini-batch under way. A batch
-// is drawn and its oracles called at once, its block steps are applied one
-// per Step: the clock advances by one block step as for BCFW, so the
-// evaluation schedule, the pass budget and a run split into several Run
-// calls or saved and loaded mid-batch are exactly what they would be for
-// any other BCFW run (the answers still to apply are in the checkpoint).
+// prefetch is the queue of oracle answers waiting for their block step:
+// the rest of the mini-batch under way, or the answers in flight of the
+// delay simulator (delay.go). Entries next to len(blocks)-1 are pending; a
+// step applies the entry at next. The clock advances by one block step per
+// Step as for BCFW, so the evaluation schedule, the pass budget and a run
+// split into several Run calls or saved and loaded mid-queue are exactly
+// what they would be for any other BCFW run (the queue is in the
+// checkpoint).
 type prefetch struct {
-	blocks []int32   // the blocks of the batch, in the order they are applied
+	blocks []int32   // the blocks of the entries, in the order they are applied
 	ys     [][]int32 // the oracle's labeling of each
-	hs     []float64 // its score H_i(y; w) at the batch's w
-	at     int64     // Solver.steps when the answers were computed; -1 after a change of w without a step (SetLambda)
-	next   int       // the batch position of the next step
-	slot   int       // the batch position of the step under way; -1: none
+	hs     []float64 // its score H_i(y; w) at the w the oracle saw
+	ats    []int64   // Solver.steps when each was computed; -1 after a change of w without a step (SetLambda)
+	next   int       // the position of the next step's entry
+	slot   int       // the position of the step under way; -1: none
 }
 
 // answer returns the prefetched answer of the step under way (nil when
@@ -70,38 +72,93 @@ func (p *prefetch) answer(steps int64) (y []int32, h float64, stale bool) {
 	if p.slot < 0 {
 		return nil, 0, false
 	}
-	return p.ys[p.slot], p.hs[p.slot], steps != p.at
+	return p.ys[p.slot], p.hs[p.slot], steps != p.ats[p.slot]
 }
 
-// validateBatch checks Config.Batch against the rest of the configuration.
+// pending returns the number of entries waiting.
+func (p *prefetch) pending() int { return len(p.blocks) - p.next }
+
+// compact drops the entries already applied, keeping the buffers.
+func (p *prefetch) compact() {
+	if p.next == 0 {
+		return
+	}
+	m := copy(p.blocks, p.blocks[p.next:])
+	for j := 0; j < m; j++ {
+		p.ys[j], p.ys[p.next+j] = p.ys[p.next+j], p.ys[j]
+	}
+	copy(p.hs, p.hs[p.next:])
+	copy(p.ats, p.ats[p.next:])
+	p.blocks, p.hs, p.ats = p.blocks[:m], p.hs[:m], p.ats[:m]
+	p.next = 0
+}
+
+// push appends an entry for block i and returns its position, growing the
+// labeling buffers.
+func (p *prefetch) push(i int, at int64) int {
+	j := len(p.blocks)
+	p.blocks = append(p.blocks, int32(i))
+	if len(p.ys) <= j {
+		p.ys = append(p.ys, nil)
+	}
+	p.hs = append(p.hs, 0)
+	p.ats = append(p.ats, at)
+	return j
+}
+
+// invalidate marks every pending score stale (w moved without a step).
+func (p *prefetch) invalidate() {
+	for j := range p.ats {
+		p.ats[j] = -1
+	}
+}
+
+// validateBatch checks Config.Batch and Config.SimulateWorkers against the
+// rest of the configuration.
 func (cfg *Config) validateBatch() error {
+	what := fmt.Sprintf("a mini-batch (batch %d)", cfg.Batch)
 	switch {
 	case cfg.Batch < 0:
 		return fmt.Errorf("solver: batch must be >= 0 (0 or 1: BCFW), got %d", cfg.Batch)
-	case cfg.Batch <= 1:
+	case cfg.SimulateWorkers < 0:
+		return fmt.Errorf("solver: simulated workers must be >= 0 (0 or 1: BCFW), got %d", cfg.SimulateWorkers)
+	case cfg.Batch > 1 && cfg.SimulateWorkers > 1:
+		return errors.New("solver: a mini-batch and the delay simulator are two executions of BCFW; choose one")
+	case cfg.Batch <= 1 && cfg.SimulateWorkers <= 1:
 		return nil
+	case cfg.SimulateWorkers > 1:
+		what = fmt.Sprintf("the delay simulator (%d workers)", cfg.SimulateWorkers)
+	}
+	switch {
 	case cfg.Algorithm != run.BCFW:
-		return fmt.Errorf("solver: a mini-batch (batch %d) needs the bcfw solver; %v parallelizes its oracle passes with the workers alone", cfg.Batch, cfg.Algorithm)
+		return fmt.Errorf("solver: %s needs the bcfw solver; %v parallelizes its oracle passes with the workers alone", what, cfg.Algorithm)
 	case cfg.Cache.Enabled:
-		return errors.New("solver: a mini-batch does not combine with the cache: a cache step decides from the current w whether to call the oracle, so a prefetched call would be wasted")
+		return fmt.Errorf("solver: %s does not combine with the cache: a cache step decides from the current w whether to call the oracle, so a prefetched call would be wasted", what)
 	case cfg.MultiPlane.Enabled:
-		return errors.New("solver: a mini-batch does not combine with multi-plane BCFW: its passes are sequential by design (the workers parallelize its gap passes)")
+		return fmt.Errorf("solver: %s does not combine with multi-plane BCFW: its passes are sequential by design (the workers parallelize its gap passes)", what)
 	}
 	return nil
 }
 
-// miniBatchStep makes the next block step of the mini-batch under way,
-// drawing a new batch and calling its oracles when the last one is used up.
-// An oracle error leaves the iterate as it was.
-func (s *Solver) miniBatchStep() error {
+// queuedStep makes the block step of the entry at the head of the queue,
+// filling the queue first (a new mini-batch when the last one is used up;
+// the delay simulator's answers in flight). An oracle error leaves the
+// iterate as it was.
+func (s *Solver) queuedStep() error {
 	p := &s.work.pre
-	if p.next >= len(p.blocks) {
-		if err := s.prefetch(); err != nil {
-			return err
+	var err error
+	if s.cfg.Batch > 1 {
+		if p.pending() == 0 {
+			err = s.prefetch()
 		}
+	} else {
+		err = s.inFlight()
+	}
+	if err != nil {
+		return err
 	}
 	p.slot = p.next
-	err := s.blockStep(int(p.blocks[p.slot]))
+	err = s.blockStep(int(p.blocks[p.slot]))
 	p.slot = -1
 	if err != nil {
 		return err
@@ -114,29 +171,21 @@ func (s *Solver) miniBatchStep() error {
 // parallel on the workers at the current w.
 func (s *Solver) prefetch() error {
 	p := &s.work.pre
-	drawn := s.samp.Distinct(s.rng, s.cfg.Batch, s.work.drawn)
-	s.work.drawn = drawn
-	m := len(drawn)
-	p.blocks = p.blocks[:0]
-	for _, i := range drawn {
-		p.blocks = append(p.blocks, int32(i))
+	s.work.drawn = s.samp.Distinct(s.rng, s.cfg.Batch, s.work.drawn)
+	p.blocks, p.hs, p.ats, p.next = p.blocks[:0], p.hs[:0], p.ats[:0], 0
+	for _, i := range s.work.drawn {
+		p.push(i, s.steps)
 	}
-	for len(p.ys) < m {
-		p.ys = append(p.ys, nil)
-	}
-	p.hs = append(p.hs[:0], make([]float64, m)...)
 	w := s.x.w
-	err := core.Parallel(m, s.workers, func(_, j int) error {
+	err := core.Parallel(len(p.blocks), s.workers, func(_, j int) error {
 		var err error
-		p.ys[j], p.hs[j], err = s.oracle(drawn[j], w, p.ys[j])
+		p.ys[j], p.hs[j], err = s.oracle(int(p.blocks[j]), w, p.ys[j])
 		return err
 	})
-	p.next, p.at = 0, s.steps
 	if err != nil {
 		p.blocks = p.blocks[:0]
-		return err
 	}
-	return nil
+	return err
 }
 
 // savedBatch is the rest of the mini-batch under way in a checkpoint.
@@ -144,18 +193,18 @@ type savedBatch struct {
 	Blocks []int32
 	Ys     [][]int32
 	Hs     []float64
-	At     int64
+	Ats    []int64
 	Next   int
 }
 
 // saveBatch adds the answers still to apply to c.
 func (s *Solver) saveBatch(c *checkpoint) {
 	p := &s.work.pre
-	if p.next >= len(p.blocks) {
+	if p.pending() == 0 {
 		return
 	}
 	m := len(p.blocks)
-	c.Batch = &savedBatch{Blocks: p.blocks, Ys: p.ys[:m], Hs: p.hs[:m], At: p.at, Next: p.next}
+	c.Batch = &savedBatch{Blocks: p.blocks[p.next:], Ys: p.ys[p.next:m], Hs: p.hs[p.next:], Ats: p.ats[p.next:]}
 }
 
 // restoreBatch reads the mini-batch under way from c, checking it.
@@ -166,20 +215,20 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 	}
 	m := len(b.Blocks)
 	switch {
-	case s.cfg.Batch <= 1:
-		return errors.New("a mini-batch under way in a run without one")
-	case m > s.cfg.Batch || len(b.Ys) != m || len(b.Hs) != m || b.Next < 0 || b.Next >= m || b.At < -1 || b.At > s.steps:
-		return errors.New("the mini-batch under way is malformed")
+	case s.cfg.Batch <= 1 && s.cfg.SimulateWorkers == 0:
+		return errors.New("oracle answers in flight in a run without a mini-batch or the delay simulator")
+	case m > max(s.cfg.Batch, s.cfg.SimulateWorkers) || len(b.Ys) != m || len(b.Hs) != m || len(b.Ats) != m || b.Next < 0 || b.Next >= m:
+		return errors.New("the queue of oracle answers in flight is malformed")
 	}
 	for j, i := range b.Blocks {
 		if i < 0 || int(i) >= s.n {
 			return fmt.Errorf("the mini-batch under way holds block %d of %d", i, s.n)
 		}
-		if math.IsNaN(b.Hs[j]) || math.IsInf(b.Hs[j], 0) {
-			return fmt.Errorf("the mini-batch under way holds the score %v", b.Hs[j])
+		if math.IsNaN(b.Hs[j]) || math.IsInf(b.Hs[j], 0) || b.Ats[j] < -1 || b.Ats[j] > s.steps {
+			return fmt.Errorf("the queue of oracle answers holds the score %v computed at step %d", b.Hs[j], b.Ats[j])
 		}
 	}
 	p := &s.work.pre
-	p.blocks, p.ys, p.hs, p.at, p.next = b.Blocks, b.Ys, b.Hs, b.At, b.Next
+	p.blocks, p.ys, p.hs, p.ats, p.next = b.Blocks, b.Ys, b.Hs, b.Ats, b.Next
 	return nil
 }

@@ -26,7 +26,7 @@ func TestMiniBatchOfOneIsBCFW(t *testing.T) {
 					if err := a.bcfwStep(); err != nil {
 						t.Fatal(err)
 					}
-					if err := b.miniBatchStep(); err != nil {
+					if err := b.queuedStep(); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -168,6 +168,8 @@ var variants = []struct {
 	{"mini-batch bcfw perm predefined", Config{Batch: 3, Sampling: run.Permutation, StepSize: run.Predefined}},
 	{"mini-batch bcpfw gap sampling", Config{Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
 	{"mini-batch bcafw averaging", Config{Batch: 4, Step: Away, Averaging: true}},
+	{"simulated 4 workers", Config{SimulateWorkers: 4}},
+	{"simulated 9 workers bcpfw gap sampling", Config{SimulateWorkers: 9, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
 	{"fw", Config{Algorithm: run.FW}},
 	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
 	{"ssg averaging", Config{Algorithm: run.SSG, Averaging: true}},

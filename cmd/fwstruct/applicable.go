@@ -142,7 +142,7 @@ func (u runUse) flagUse(name string) string {
 		}
 	case "cp-tol":
 		return solvers("cp")
-	case "batch":
+	case "batch", "simulate-workers":
 		switch {
 		case !primal:
 			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"

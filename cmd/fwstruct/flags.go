@@ -194,6 +194,7 @@ type solverFlags struct {
 	seed       uint64
 	workers    int
 	batch      int
+	simWorkers int
 	accuracy   float64
 	cpTol      float64
 
@@ -232,6 +233,8 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 		"--workers N > 1 also makes bcfw a mini-batch of N blocks unless --batch says otherwise")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
+	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
+		"(every oracle answer applied K-1 steps after the iterate it saw; Wang et al. 2016), to measure passes-to-gap at K workers on any machine (0: off)")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
 	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
 	fs.BoolVar(&f.multiplane, "multiplane", false, "multi-plane BCFW (Shah et al. 2015): per-example working sets of planes and approximate passes\n(sampling perm unless --sampling says otherwise; the --preset does not apply)")
@@ -325,6 +328,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		flagCheck{"cache-size", ">= 1", float64(f.cacheSize), f.cacheSize >= 1},
 		flagCheck{"workers", ">= 0 (0: one per CPU)", float64(f.workers), f.workers >= 0},
 		flagCheck{"batch", ">= 0 (0: --workers when given, 1: BCFW)", float64(f.batch), f.batch >= 0},
+		flagCheck{"simulate-workers", ">= 0 (0: off)", float64(f.simWorkers), f.simWorkers >= 0},
 		flagCheck{"mp-n", ">= 0 (0: no working sets)", float64(f.mpN), f.mpN >= 0},
 		flagCheck{"mp-t", ">= 0 (0: keep planes until --mp-n drops them)", float64(f.mpT), f.mpT >= 0},
 		flagCheck{"mp-m", ">= 0 (0: no approximate passes)", float64(f.mpM), f.mpM >= 0},
@@ -340,9 +344,10 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging || f.given("average"), AverageKind: kind, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
 		Seed: f.seed, CPTol: f.cpTol,
-		Cache:      solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
-		MultiPlane: mp,
-		Batch:      f.batchSize(alg, cache),
+		Cache:           solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
+		MultiPlane:      mp,
+		Batch:           f.batchSize(alg, cache),
+		SimulateWorkers: f.simWorkers,
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
 		box := &solver.Box{}
@@ -368,7 +373,7 @@ func (f *solverFlags) batchSize(alg solverrun.Algorithm, cache bool) int {
 	if f.given("batch") {
 		return f.batch
 	}
-	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && !cache {
+	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && !cache && f.simWorkers == 0 {
 		return f.workers
 	}
 	return 0
