@@ -89,7 +89,10 @@ type HLine struct {
 
 // Mark is a vertical marker of a line chart at X, labeled: where something
 // changed during a run (a knob switched, a fork). It is drawn as a thin
-// gray dotted line across the plot with its label at the top.
+// gray dotted line with its label at the top: labels of nearby marks go on
+// rows one under the other, a label that would leave the plot goes left of
+// its mark, and each line stops under its own label, so that labels
+// neither overlap nor cross other marks' lines nor get clipped.
 type Mark struct {
 	X     float64
 	Label string

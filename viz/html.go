@@ -18,6 +18,8 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/types"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
 )
 
 const (
@@ -149,7 +151,44 @@ const (
 	// jsValue formats tooltip values with 4 significant digits.
 	jsValue = `function (v) { var f = function (u) { return typeof u === 'number' ? Number(u.toPrecision(4)).toString() : u; }; return Array.isArray(v) ? v.map(f).join(', ') : f(v); }`
 	// jsBand draws a band series ([x, lo, hi] items) as one polygon.
+	// jsMark draws the mark of its series over the layout of every mark's
+	// label: layoutLabels in JavaScript (lt, le and ?: stand for the
+	// comparison and logical operators JSON would escape). Data items are [x, label width, index
+	// of the series' own mark].
+	jsMark = `function (params, api) { if (params.dataIndexInside !== 0) { return null; } ` +
+		`var lt = function (a, b) { return a !== b ? Math.min(a, b) === a : false; }; var le = function (a, b) { return Math.min(a, b) === a; }; ` +
+		`var cs = params.coordSys; var lo = cs.x; var hi = cs.x + cs.width; var n = params.dataInsideLength; var own = api.value(2, 0); ` +
+		`var pad = ` + jsMarkPad + `; var gap = ` + jsMarkGap + `; var rowH = ` + jsMarkRow + `; ` +
+		`var xs = []; var s = []; var self = -1; ` +
+		`for (var i = 0; i !== n; i++) { var x = api.coord([api.value(0, i), 1])[0]; if (lt(x, lo - 0.5) || lt(hi + 0.5, x)) { continue; } ` +
+		`var w = api.value(1, i); var a = x + pad; if (lt(hi, a + w)) { a = x - pad - w; } if (lt(a, lo)) { a = Math.max(lo, Math.min(x + pad, hi - w)); } ` +
+		`if (i === own) { self = xs.length; } xs.push(x); s.push({left: a, right: a + w, row: -1}); } ` +
+		`if (self === -1) { return null; } n = xs.length; ` +
+		`var above = function (i, j) { return i !== j ? (le(s[i].left, xs[j]) ? le(xs[j], s[i].right) : false) : false; }; ` +
+		`var reach = []; for (var i = 0; i !== n; i++) { reach.push([]); for (var j = 0; j !== n; j++) { reach[i].push(above(i, j)); } } ` +
+		`for (var k = 0; k !== n; k++) { for (var i = 0; i !== n; i++) { for (var j = 0; j !== n; j++) { reach[i][j] = reach[i][j] || (reach[i][k] ? reach[k][j] : false); } } } ` +
+		`for (var placed = 0; placed !== n; placed++) { var next = -1; ` +
+		`for (var pass = 0; pass !== 2; pass++) { var strict = pass === 0; ` +
+		`for (var i = 0; i !== n; i++) { if (s[i].row !== -1) { continue; } if (next !== -1) { if (le(s[next].left, s[i].left)) { continue; } } ` +
+		`var blocked = false; for (var j = 0; j !== n; j++) { if (s[j].row === -1) { if (above(j, i)) { if (strict || !reach[i][j]) { blocked = true; } } } } ` +
+		`if (!blocked) { next = i; } } if (next !== -1) { break; } } ` +
+		`var lower = 0; var taken = {}; for (var j = 0; j !== n; j++) { if (s[j].row === -1) { continue; } ` +
+		`if (!(lt(s[j].right + gap, s[next].left) || lt(s[next].right + gap, s[j].left))) { taken[s[j].row] = true; } ` +
+		`if (above(j, next)) { lower = Math.max(lower, s[j].row + 1); } } ` +
+		`var r = lower; while (taken[r]) { r++; } s[next].row = r; } ` +
+		`var top = cs.y + s[self].row * rowH; var x0 = xs[self]; var bottom = cs.y + cs.height; var children = []; ` +
+		`if (lt(top + rowH, bottom)) { children.push({type: 'line', silent: true, shape: {x1: x0, y1: bottom, x2: x0, y2: top + rowH}, style: {stroke: '#888888', lineWidth: 1, lineDash: [1, 2.5]}}); } ` +
+		`children.push({type: 'text', silent: true, x: s[self].left, y: top + 1, style: {text: params.seriesName, fill: '#555555', font: '` + jsMarkFont + `', align: 'left', verticalAlign: 'top'}}); ` +
+		`return {type: 'group', children: children}; }`
 	jsBand = `function (params, api) { if (params.dataIndexInside !== 0) { return null; } var n = params.dataInsideLength; var up = []; var lo = []; for (var i = 0; i !== n; i++) { up.push(api.coord([api.value(0, i), api.value(2, i)])); lo.push(api.coord([api.value(0, i), api.value(1, i)])); } return {type: 'polygon', silent: true, shape: {points: up.concat(lo.reverse())}, style: {fill: api.visual('color'), opacity: 0.25}}; }`
+)
+
+// Sizes of the ECharts mark labels (see markSeries), in pixels.
+const (
+	jsMarkPad  = "3"  // markPad
+	jsMarkGap  = "4"  // markGap
+	jsMarkRow  = "13" // markFontPixels * 1.3
+	jsMarkFont = "10px Arial, Liberation Sans, sans-serif"
 )
 
 // bandSeries is a custom series drawing a band: go-echarts' SingleSeries
@@ -191,7 +230,7 @@ func (f *Figure) EChartsOption() ([]byte, error) {
 	// go-echarts marks JavaScript functions (opts.FuncOpts) with "__f__";
 	// turn exactly our marked snippets back into code, so that no user
 	// string (a series name, a label) is ever touched.
-	for _, js := range []string{jsValue, jsBand} {
+	for _, js := range []string{jsValue, jsBand, jsMark} {
 		quoted, _ := json.Marshal(string(opts.FuncOpts(js)))
 		b = bytes.ReplaceAll(b, quoted, []byte(js))
 	}
@@ -326,9 +365,7 @@ func (f *Figure) lineOption() (map[string]interface{}, error) {
 		}
 		series = append(series, m)
 	}
-	if ms := f.marks(ls); len(ms) > 0 {
-		series = append(series, markSeries(ms))
-	}
+	series = append(series, markSeries(f.marks(ls))...)
 	obj["series"] = series
 	return obj, nil
 }
@@ -350,22 +387,33 @@ func withDash(s charts.SingleSeries, d Dash) (map[string]interface{}, error) {
 	return m, nil
 }
 
-// markSeries is an empty line series carrying the marks as vertical
-// mark lines (ECharts draws mark lines on a series).
-func markSeries(marks []Mark) map[string]interface{} {
-	data := make([]map[string]interface{}, len(marks))
+// markSeries returns one custom series per mark, named by its label:
+// jsMark lays out the labels of all the marks (each series holds every
+// mark's x and label width, and the index of its own) and draws its own
+// mark's line and label, in the browser, at the chart's size and zoom.
+func markSeries(marks []Mark) []interface{} {
+	sty := markTextStyle()
+	sty.Font = font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, vg.Length(markFontPixels)*72/DPI)
+	data := make([][]float64, len(marks))
 	for i, m := range marks {
-		data[i] = map[string]interface{}{"xAxis": m.X, "label": map[string]interface{}{"formatter": m.Label}}
+		// Liberation Sans measures as Arial does; a margin for other fonts.
+		data[i] = []float64{m.X, 1.1 * float64(sty.Width(m.Label)) * DPI / 72, 0}
 	}
-	return map[string]interface{}{
-		"type": "line", "name": "", "data": []interface{}{}, "silent": true,
-		"markLine": map[string]interface{}{
-			"symbol": "none", "silent": true, "animation": false,
-			"lineStyle": map[string]interface{}{"color": "#888888", "type": "dotted", "width": 1},
-			"label":     map[string]interface{}{"position": "insideEndTop", "color": "#555555", "fontSize": 10},
-			"data":      data,
-		},
+	out := make([]interface{}, len(marks))
+	for i, m := range marks {
+		own := make([][]float64, len(data))
+		for k, d := range data {
+			own[k] = []float64{d[0], d[1], float64(i)}
+		}
+		out[i] = map[string]interface{}{
+			"type": "custom", "name": m.Label, "silent": true, "clip": false, "z": 1,
+			"tooltip":    map[string]interface{}{"show": false},
+			"encode":     map[string]interface{}{"x": 0, "y": []int{}},
+			"data":       own,
+			"renderItem": opts.FuncOpts(jsMark),
+		}
 	}
+	return out
 }
 
 // addSubtitle writes the figure's notes as the title's subtext.

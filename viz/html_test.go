@@ -43,6 +43,7 @@ func parseOption(t *testing.T, opt []byte) map[string]interface{} {
 	t.Helper()
 	s := strings.ReplaceAll(string(opt), jsBand, "null")
 	s = strings.ReplaceAll(s, jsValue, "null")
+	s = strings.ReplaceAll(s, jsMark, "null")
 	var obj map[string]interface{}
 	if err := json.Unmarshal([]byte(s), &obj); err != nil {
 		t.Fatalf("option is not JSON once its functions are removed: %v\n%.500s", err, s)
@@ -327,7 +328,7 @@ func TestIFrame(t *testing.T) {
 }
 
 func TestJavaScriptSnippetsAreJSONSafe(t *testing.T) {
-	for _, js := range []string{jsValue, jsBand} {
+	for _, js := range []string{jsValue, jsBand, jsMark} {
 		b, err := json.Marshal(js)
 		if err != nil || string(b) != `"`+js+`"` {
 			t.Errorf("snippet changes under JSON encoding: %s", b)

@@ -273,65 +273,50 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 		p.Y.Min, p.Y.Max = f.YRange[0], f.YRange[1]
 	}
 	marks := f.marks(ls)
-	if err := addMarks(p, marks); err != nil {
-		return err
-	}
-	placeLegend(p, append(ls, markLines(p, marks, width)...), width, height)
+	addMarks(p, marks)
+	placeLegend(p, append(ls, markLines(p, marks, width, height)...), width, height)
 	return nil
 }
 
-// markLines returns the marks as lines for placeLegend: the vertical line
-// and the label along the top, so that the legend avoids them too.
-func markLines(p *plot.Plot, marks []Mark, width vg.Length) []line {
+// markLines returns the marks as lines for placeLegend: each vertical line
+// up to its label, and the label along its row (see markPlotter), so that
+// the legend avoids them too. The data area is taken as 85% of the width
+// and 80% of the height of the canvas, as placeLegend does.
+func markLines(p *plot.Plot, marks []Mark, width, height vg.Length) []line {
+	if len(marks) == 0 || !(p.X.Max > p.X.Min) || !(p.Y.Max > p.Y.Min) {
+		return nil
+	}
+	xs, slots, row := markSlotsIn(p, marks, 0.85*width, 0.8*height)
+	x := func(t float64) float64 { return denorm(p.X, t) }
+	y := func(t float64) float64 { return denorm(p.Y, t) }
 	var out []line
-	span := p.X.Max - p.X.Min
-	for _, m := range marks {
-		out = append(out, line{x: []float64{m.X, m.X}, y: []float64{p.Y.Min, p.Y.Max}})
-		// The label, 8 points a character or so, along the top.
-		frac := 0.5 * 8 * float64(len([]rune(m.Label))+1) / (0.85 * width.Points())
-		end := m.X + frac*span
-		if p.X.Scale != nil {
-			if _, isLog := p.X.Scale.(plot.LogScale); isLog && m.X > 0 {
-				end = m.X * math.Pow(p.X.Max/p.X.Min, frac)
-			}
-		}
-		out = append(out, line{x: []float64{m.X, end}, y: []float64{p.Y.Max, p.Y.Max}})
+	for i, s := range slots {
+		top := 1 - float64(s.row)*row
+		mid := top - row/2
+		out = append(out,
+			line{x: []float64{x(xs[i]), x(xs[i])}, y: []float64{p.Y.Min, y(max(0, top-row))}},
+			line{x: []float64{x(s.left), x(s.right)}, y: []float64{y(mid), y(mid)}})
 	}
 	return out
+}
+
+// denorm returns the value at fraction t of an axis (the inverse of
+// Axis.Norm for linear and log scales).
+func denorm(a plot.Axis, t float64) float64 {
+	if _, isLog := a.Scale.(plot.LogScale); isLog && a.Min > 0 {
+		return a.Min * math.Pow(a.Max/a.Min, t)
+	}
+	return a.Min + t*(a.Max-a.Min)
 }
 
 // markColor is the color of event marks.
 var markColor = color.NRGBA{R: 0x88, G: 0x88, B: 0x88, A: 0xff}
 
-// addMarks draws every mark as a dotted vertical line across the current y
-// range of the plot, labeled at the top.
-func addMarks(p *plot.Plot, marks []Mark) error {
-	if len(marks) == 0 || !(p.Y.Max > p.Y.Min) {
-		return nil
+// addMarks draws the marks (markPlotter) when the plot has a y range.
+func addMarks(p *plot.Plot, marks []Mark) {
+	if len(marks) > 0 && p.Y.Max > p.Y.Min {
+		p.Add(markPlotter{marks: marks})
 	}
-	var pts plotter.XYs
-	var labels []string
-	for _, m := range marks {
-		ln, err := plotter.NewLine(plotter.XYs{{X: m.X, Y: p.Y.Min}, {X: m.X, Y: p.Y.Max}})
-		if err != nil {
-			return fmt.Errorf("viz: mark %q: %w", m.Label, err)
-		}
-		ln.Color, ln.Width, ln.Dashes = markColor, vg.Points(1), Dotted.vgDashes()
-		p.Add(ln)
-		pts = append(pts, plotter.XY{X: m.X, Y: p.Y.Max})
-		labels = append(labels, " "+m.Label)
-	}
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
-	if err != nil {
-		return err
-	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].Color = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
-		lab.TextStyle[i].YAlign = draw.YTop
-		lab.TextStyle[i].Font.Size = vg.Points(8)
-	}
-	p.Add(lab)
-	return nil
 }
 
 // placeLegend puts the legend in the corner of the data area that hides the
