@@ -1,6 +1,7 @@
 package ssvmnb
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,12 +30,38 @@ type Figure1Config struct {
 	Seeds []uint64
 	// Passes is the effective passes of every run; zero means 30.
 	Passes float64
-	// Methods selects methods by name (see Figure1Methods); nil means all.
+	// Methods selects methods by name (see Figure1Methods and
+	// Figure1AppendixMethods); nil means Figure1Methods.
 	Methods []string
 }
 
 // Figure1Methods are the method names of Figure1, in the paper's order.
 var Figure1Methods = []string{"BCFW", "BCFW-wavg", "SSG", "SSG-wavg", "FW", "cutting plane"}
+
+// Figure1AppendixMethods are the further stochastic methods of Fig. 3 and 4
+// of the paper's appendix (App. F), which Figure1 runs when
+// Figure1Config.Methods names them: the 0.5-suffix averages by the doubling
+// trick of BCFW and SSG, SSG's uniform average, and online exponentiated
+// gradient (chain problems only). Each is a run of its own (its plain
+// iterate is the BCFW or SSG of the same seed).
+var Figure1AppendixMethods = []string{"BCFW-tavg", "SSG-tavg", "SSG-avg", "online-EG"}
+
+// figure1Runs are the runs of Figure1: a configuration and the names of
+// its plain and averaged curves ("" for none).
+var figure1Runs = []struct {
+	plain, avg string
+	batch      bool // deterministic: one run, drawn as its lower envelope
+	cfg        solver.Config
+}{
+	{"BCFW", "BCFW-wavg", false, solver.Config{Algorithm: run.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}},
+	{"", "BCFW-tavg", false, solver.Config{Algorithm: run.BCFW, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: math.Inf(1), TraceEvery: 1}},
+	{"SSG", "SSG-wavg", false, solver.Config{Algorithm: run.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}},
+	{"", "SSG-tavg", false, solver.Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: math.Inf(1), TraceEvery: 1}},
+	{"", "SSG-avg", false, solver.Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage, GapEvery: math.Inf(1), TraceEvery: 1}},
+	{"online-EG", "", false, solver.Config{Algorithm: run.OnlineEG, GapEvery: math.Inf(1), TraceEvery: 1}},
+	{"FW", "", true, solver.Config{Algorithm: run.FW, GapEvery: 1}},
+	{"cutting plane", "", true, solver.Config{Algorithm: run.CuttingPlane, GapEvery: 1}},
+}
 
 // Figure1Method is one curve of a panel: a method and its runs (one per
 // seed; one for the deterministic batch methods). Every trace point
@@ -58,9 +85,12 @@ type Figure1Panel struct {
 }
 
 // Figure1 runs the methods of Fig. 1 of Lacoste-Julien et al. (2013) on
-// train, recording the test error on test (nil: none), for every lambda of
-// cfg, and returns the traces. BCFW and SSG are run with weighted
-// averaging, which gives the plain and the -wavg curves from the same runs;
+// train (and on request those of Fig. 3 and 4 of its appendix,
+// Figure1AppendixMethods), recording the test error on test (nil: none),
+// for every lambda of cfg, and returns the traces. BCFW and SSG are run
+// with weighted averaging, which gives the plain and the -wavg curves from
+// the same runs (the -tavg and -avg curves from runs of their own, online
+// EG like them);
 // they make no gap passes of their own (observe-only evaluations every
 // pass, as the paper's offline curves), FW and the cutting-plane method are
 // evaluated at every iteration (a pass each). The test error of the
@@ -90,42 +120,39 @@ func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config
 	}
 	want := map[string]bool{}
 	for _, m := range cfg.Methods {
-		if !contains(Figure1Methods, m) {
-			return nil, fmt.Errorf("ssvmnb: unknown Figure1 method %q (want one of %v)", m, Figure1Methods)
+		if !contains(Figure1Methods, m) && !contains(Figure1AppendixMethods, m) {
+			return nil, fmt.Errorf("ssvmnb: unknown Figure1 method %q (want one of %v or %v)", m, Figure1Methods, Figure1AppendixMethods)
 		}
 		want[m] = true
 	}
-	on := func(name string) bool { return len(want) == 0 || want[name] }
+	on := func(name string) bool {
+		return name != "" && (want[name] || len(want) == 0 && contains(Figure1Methods, name))
+	}
 	var panels []Figure1Panel
 	for _, lambda := range lambdas {
 		panel := Figure1Panel{Lambda: lambda, BestDual: math.Inf(-1)}
-		for _, alg := range []struct {
-			plain, avg string
-			cfg        solver.Config
-			seeds      []uint64
-		}{
-			{"BCFW", "BCFW-wavg", solver.Config{Algorithm: run.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
-			{"SSG", "SSG-wavg", solver.Config{Algorithm: run.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, seeds},
-			{"FW", "", solver.Config{Algorithm: run.FW, GapEvery: 1}, []uint64{1}},
-			{"cutting plane", "", solver.Config{Algorithm: run.CuttingPlane, GapEvery: 1}, []uint64{1}},
-		} {
-			if !on(alg.plain) && (alg.avg == "" || !on(alg.avg)) {
+		for _, alg := range figure1Runs {
+			if !on(alg.plain) && !on(alg.avg) {
 				continue
 			}
-			plain := Figure1Method{Name: alg.plain, Batch: alg.avg == ""}
+			plain := Figure1Method{Name: alg.plain, Batch: alg.batch}
 			avg := Figure1Method{Name: alg.avg}
-			for _, seed := range alg.seeds {
+			runSeeds := seeds
+			if alg.batch {
+				runSeeds = []uint64{1}
+			}
+			for _, seed := range runSeeds {
 				c := alg.cfg
 				c.Lambda, c.Seed = lambda, seed
 				tr, trAvg, err := figure1Run(ctx, train, test, c, passes)
 				if err != nil {
-					return panels, fmt.Errorf("ssvmnb: Figure1: %s at lambda %g: %w", alg.plain, lambda, err)
+					return panels, fmt.Errorf("ssvmnb: Figure1: %s at lambda %g: %w", cmp.Or(alg.plain, alg.avg), lambda, err)
 				}
 				plain.Traces = append(plain.Traces, tr)
 				avg.Traces = append(avg.Traces, trAvg)
 			}
 			for _, m := range []Figure1Method{plain, avg} {
-				if m.Name != "" && on(m.Name) {
+				if on(m.Name) {
 					panel.Methods = append(panel.Methods, m)
 				}
 			}

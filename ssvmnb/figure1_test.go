@@ -92,6 +92,53 @@ func TestFigure1(t *testing.T) {
 	}
 }
 
+// TestFigure1Appendix runs the methods of Fig. 3 and 4 of the appendix:
+// the -tavg and -avg curves are the averages of runs whose plain iterates
+// are BCFW's and SSG's of the same seed, BCFW-tavg and online EG carry
+// certificates (dual and gap), the SSG averages only a primal.
+func TestFigure1Appendix(t *testing.T) {
+	tr, te := synthetic(t)
+	methods := append([]string{"BCFW", "SSG"}, Figure1AppendixMethods...)
+	panels, err := Figure1(context.Background(), tr, te, Figure1Config{Lambdas: []float64{0.05}, Seeds: []uint64{1, 2}, Passes: 5, Methods: methods})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Figure1Method{}
+	for _, m := range panels[0].Methods {
+		got[m.Name] = m
+	}
+	if len(got) != len(methods) {
+		t.Fatalf("methods %v, want %v", panels[0].Methods, methods)
+	}
+	for _, name := range Figure1AppendixMethods {
+		m := got[name]
+		if len(m.Traces) != 2 || m.Batch {
+			t.Fatalf("%s: %d runs, batch %v", name, len(m.Traces), m.Batch)
+		}
+		for _, trace := range m.Traces {
+			for k, pt := range trace {
+				withDual := name == "BCFW-tavg" || name == "online-EG"
+				if math.IsNaN(pt.Primal) || math.IsNaN(pt.TestLoss) || withDual == math.IsNaN(pt.Dual) {
+					t.Fatalf("%s point %d: %+v", name, k, pt)
+				}
+				if withDual && math.Abs(pt.Primal-pt.Dual-pt.Gap) > 1e-9*(1+pt.Primal) {
+					t.Fatalf("%s point %d: primal %v dual %v gap %v", name, k, pt.Primal, pt.Dual, pt.Gap)
+				}
+			}
+		}
+	}
+	// The suffix average restarts at powers of 2, so after the first step
+	// of the second pass it differs from the weighted one; the plain
+	// iterates of its run are BCFW's.
+	bcfw, tavg := got["BCFW"].Traces[0], got["BCFW-tavg"].Traces[0]
+	if len(bcfw) != len(tavg) || bcfw[len(bcfw)-1].Pass != tavg[len(tavg)-1].Pass {
+		t.Fatalf("BCFW and BCFW-tavg traces differ in length")
+	}
+	if tavg[len(tavg)-1].Primal == bcfw[len(bcfw)-1].PrimalAvg {
+		t.Fatal("BCFW-tavg equals BCFW-wavg")
+	}
+}
+
 // Fig. 1 of Lacoste-Julien et al. (2013) on a small synthetic OCR-like
 // problem: the panels hold every method's traces, and the final primal
 // suboptimality shows BCFW ahead of batch FW after the same passes.
