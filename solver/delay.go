@@ -20,8 +20,9 @@ package solver
 // answers still in flight when a run ends are not counted, as the work of
 // a real asynchronous run's busy workers is lost when it stops); the queue
 // is part of a checkpoint, so split runs and saved runs continue exactly.
-// It refuses what a mini-batch refuses (validateBatch), for the same
-// reasons.
+// With the cache, a block the cache rule expects to hit at the w of its
+// draw gets no oracle call in flight (see cacheWouldHit). It refuses what a
+// mini-batch refuses (validateBatch), for the same reasons.
 
 // inFlight tops the queue up to Config.SimulateWorkers answers (one new one
 // per step, once full) computed at the current w.
@@ -33,10 +34,13 @@ func (s *Solver) inFlight() error {
 	for p.pending() < max(1, s.cfg.SimulateWorkers) {
 		i := s.samp.Next(s.rng)
 		j := p.push(i, s.steps)
+		if p.cached[j] = s.cacheWouldHit(i); p.cached[j] {
+			continue
+		}
 		var err error
 		p.ys[j], p.hs[j], err = s.oracle(i, s.x.w, p.ys[j])
 		if err != nil {
-			p.blocks, p.hs, p.ats = p.blocks[:j], p.hs[:j], p.ats[:j]
+			p.blocks, p.hs, p.ats, p.cached = p.blocks[:j], p.hs[:j], p.ats[:j], p.cached[:j]
 			return err
 		}
 	}

@@ -15,7 +15,7 @@ func TestSimulatedOneWorkerIsBCFW(t *testing.T) {
 	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 		for _, st := range []Step{FWStep, Pairwise, Away} {
 			t.Run(fmt.Sprintf("%v %v", smp, st), func(t *testing.T) {
-				cfg := Config{Lambda: 0.05, Sampling: smp, Step: st, GapEvery: 2, Seed: 4}
+				cfg := Config{Lambda: 0.05, Sampling: smp, Step: st, GapEvery: 2, Seed: 4, Cache: Cache{Enabled: smp == run.GapSampling}}
 				a := mustNew(t, p, cfg)
 				cfg.SimulateWorkers = 1
 				b := mustNew(t, p, cfg)

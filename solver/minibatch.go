@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -42,11 +43,18 @@ import (
 //
 // What it combines with: every sampling (Sampler.Distinct draws tau
 // distinct blocks), FW, pairwise and away steps, box constraints,
-// averaging. It refuses the gap-based cache and multi-plane BCFW (their
-// steps decide from the current w whether to call the oracle at all, so a
-// prefetched answer would be wasted or their rule changed) and a relative
-// approximate oracle (its accuracy condition is relative to the dual state
-// at the current w, which the prefetched calls do not see).
+// averaging, and the gap-based cache (Osokin et al. 2016, Alg. 5): the
+// cache rule is evaluated for every block of the batch at the batch's w
+// (cacheWouldHit); the blocks it expects to miss get their oracle calls in
+// parallel, the others none, and their steps apply the cache rule again
+// at their own iterate. It refuses multi-plane BCFW (Shah et al. 2015:
+// its exact and approximate passes are sequential by design, and what
+// dominates there is the approximate passes, which call no oracle; the
+// workers still parallelize its gap passes), the batch algorithms (FW and
+// the cutting plane call every block's oracle against one w already: the
+// workers parallelize them) and SSG, and a relative approximate oracle
+// (its accuracy condition is relative to the dual state at the current w,
+// which prefetched calls do not see).
 
 // prefetch is the queue of oracle answers waiting for their block step:
 // the rest of the mini-batch under way, or the answers in flight of the
@@ -61,6 +69,7 @@ type prefetch struct {
 	ys     [][]int32 // the oracle's labeling of each
 	hs     []float64 // its score H_i(y; w) at the w the oracle saw
 	ats    []int64   // Solver.steps when each was computed; -1 after a change of w without a step (SetLambda)
+	cached []bool    // the entry has no answer: the cache rule at its w expected a hit (cacheWouldHit)
 	next   int       // the position of the next step's entry
 	slot   int       // the position of the step under way; -1: none
 }
@@ -69,11 +78,14 @@ type prefetch struct {
 // there is none) and whether the iterate moved since it was computed (the
 // score must then be recomputed at the current w).
 func (p *prefetch) answer(steps int64) (y []int32, h float64, stale bool) {
-	if p.slot < 0 {
+	if p.slot < 0 || p.cached[p.slot] {
 		return nil, 0, false
 	}
 	return p.ys[p.slot], p.hs[p.slot], steps != p.ats[p.slot]
 }
+
+// answered reports whether the step under way has a prefetched answer.
+func (p *prefetch) answered() bool { return p.slot >= 0 && !p.cached[p.slot] }
 
 // pending returns the number of entries waiting.
 func (p *prefetch) pending() int { return len(p.blocks) - p.next }
@@ -89,7 +101,8 @@ func (p *prefetch) compact() {
 	}
 	copy(p.hs, p.hs[p.next:])
 	copy(p.ats, p.ats[p.next:])
-	p.blocks, p.hs, p.ats = p.blocks[:m], p.hs[:m], p.ats[:m]
+	copy(p.cached, p.cached[p.next:])
+	p.blocks, p.hs, p.ats, p.cached = p.blocks[:m], p.hs[:m], p.ats[:m], p.cached[:m]
 	p.next = 0
 }
 
@@ -103,6 +116,7 @@ func (p *prefetch) push(i int, at int64) int {
 	}
 	p.hs = append(p.hs, 0)
 	p.ats = append(p.ats, at)
+	p.cached = append(p.cached, false)
 	return j
 }
 
@@ -132,8 +146,6 @@ func (cfg *Config) validateBatch() error {
 	switch {
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: %s needs the bcfw solver; %v parallelizes its oracle passes with the workers alone", what, cfg.Algorithm)
-	case cfg.Cache.Enabled:
-		return fmt.Errorf("solver: %s does not combine with the cache: a cache step decides from the current w whether to call the oracle, so a prefetched call would be wasted", what)
 	case cfg.MultiPlane.Enabled:
 		return fmt.Errorf("solver: %s does not combine with multi-plane BCFW: its passes are sequential by design (the workers parallelize its gap passes)", what)
 	}
@@ -172,12 +184,16 @@ func (s *Solver) queuedStep() error {
 func (s *Solver) prefetch() error {
 	p := &s.work.pre
 	s.work.drawn = s.samp.Distinct(s.rng, s.cfg.Batch, s.work.drawn)
-	p.blocks, p.hs, p.ats, p.next = p.blocks[:0], p.hs[:0], p.ats[:0], 0
+	p.blocks, p.hs, p.ats, p.cached, p.next = p.blocks[:0], p.hs[:0], p.ats[:0], p.cached[:0], 0
 	for _, i := range s.work.drawn {
-		p.push(i, s.steps)
+		j := p.push(i, s.steps)
+		p.cached[j] = s.cacheWouldHit(i)
 	}
 	w := s.x.w
 	err := core.Parallel(len(p.blocks), s.workers, func(_, j int) error {
+		if p.cached[j] {
+			return nil
+		}
 		var err error
 		p.ys[j], p.hs[j], err = s.oracle(int(p.blocks[j]), w, p.ys[j])
 		return err
@@ -188,12 +204,32 @@ func (s *Solver) prefetch() error {
 	return err
 }
 
+// cacheWouldHit reports whether the cache rule (Osokin et al. 2016, Alg. 5)
+// expects a hit for block i at the current w, without counting it: such a
+// block of a mini-batch or the delay simulator gets no oracle call in
+// advance, and its step applies the cache rule again at its own iterate
+// (calling the oracle then if the rule says so). A block it expects to
+// miss gets its oracle answer in advance, and its step uses it, counted as
+// a miss. False without the cache.
+func (s *Solver) cacheWouldHit(i int) bool {
+	if !s.cfg.Cache.Enabled {
+		return false
+	}
+	set := &s.sets[i]
+	scores := s.cornerScores(set)
+	base := s.store.base(i, scores)
+	n := float64(s.n)
+	gHat := base + scores[bestCorner(scores)]/n
+	return gHat >= math.Max(s.cfg.Cache.F*s.gapEst[i], s.cfg.Cache.Nu/n*s.globalGap)
+}
+
 // savedBatch is the rest of the mini-batch under way in a checkpoint.
 type savedBatch struct {
 	Blocks []int32
 	Ys     [][]int32
 	Hs     []float64
 	Ats    []int64
+	Cached []bool // nil: every entry has its answer
 	Next   int
 }
 
@@ -205,6 +241,9 @@ func (s *Solver) saveBatch(c *checkpoint) {
 	}
 	m := len(p.blocks)
 	c.Batch = &savedBatch{Blocks: p.blocks[p.next:], Ys: p.ys[p.next:m], Hs: p.hs[p.next:], Ats: p.ats[p.next:]}
+	if slices.Contains(p.cached[p.next:], true) {
+		c.Batch.Cached = p.cached[p.next:]
+	}
 }
 
 // restoreBatch reads the mini-batch under way from c, checking it.
@@ -229,6 +268,15 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 		}
 	}
 	p := &s.work.pre
-	p.blocks, p.ys, p.hs, p.ats, p.next = b.Blocks, b.Ys, b.Hs, b.Ats, b.Next
+	cached := b.Cached
+	switch {
+	case cached == nil:
+		cached = make([]bool, m)
+	case len(cached) != m:
+		return errors.New("the queue of oracle answers in flight is malformed")
+	case !s.cfg.Cache.Enabled && slices.Contains(cached, true):
+		return errors.New("oracle answers left to the cache in a run without one")
+	}
+	p.blocks, p.ys, p.hs, p.ats, p.cached, p.next = b.Blocks, b.Ys, b.Hs, b.Ats, cached, b.Next
 	return nil
 }

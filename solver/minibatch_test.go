@@ -52,6 +52,7 @@ func TestMiniBatchReproducible(t *testing.T) {
 		{Lambda: 0.05, Batch: 4, GapEvery: 2, Seed: 1},
 		{Lambda: 0.05, Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1, Seed: 2},
 		{Lambda: 0.05, Batch: 12, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
+		{Lambda: 0.02, Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 4},
 	} {
 		var first *Solver
 		for _, workers := range []int{1, 2, 5, 5} {
@@ -97,7 +98,7 @@ func TestMiniBatchRefusals(t *testing.T) {
 	}{
 		{Config{Lambda: 0.1, Batch: -1}, "batch must be >= 0"},
 		{Config{Lambda: 0.1, Batch: 2, Algorithm: run.FW}, "needs the bcfw solver"},
-		{Config{Lambda: 0.1, Batch: 2, Cache: Cache{Enabled: true}}, "cache"},
+		{Config{Lambda: 0.1, Batch: 2, SimulateWorkers: 3}, "choose one"},
 		{Config{Lambda: 0.1, Batch: 2, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 10}}, "multi-plane"},
 	} {
 		if _, err := New(p, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -169,6 +169,8 @@ var variants = []struct {
 	{"mini-batch bcpfw gap sampling", Config{Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
 	{"mini-batch bcafw averaging", Config{Batch: 4, Step: Away, Averaging: true}},
 	{"simulated 4 workers", Config{SimulateWorkers: 4}},
+	{"mini-batch bcpfw gap cache", Config{Batch: 4, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
+	{"simulated 6 workers bcafw cache", Config{SimulateWorkers: 6, Step: Away, Cache: Cache{Enabled: true}, GapEvery: 2}},
 	{"simulated 9 workers bcpfw gap sampling", Config{SimulateWorkers: 9, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
 	{"fw", Config{Algorithm: run.FW}},
 	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},

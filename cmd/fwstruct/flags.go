@@ -346,7 +346,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Seed: f.seed, CPTol: f.cpTol,
 		Cache:           solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane:      mp,
-		Batch:           f.batchSize(alg, cache),
+		Batch:           f.batchSize(alg),
 		SimulateWorkers: f.simWorkers,
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
@@ -369,11 +369,11 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 // batchSize returns tau: --batch when given, else --workers when given,
 // above one and the solver takes a mini-batch (bcfw and lp-hard without
 // multi-plane BCFW), else 1 (BCFW).
-func (f *solverFlags) batchSize(alg solverrun.Algorithm, cache bool) int {
+func (f *solverFlags) batchSize(alg solverrun.Algorithm) int {
 	if f.given("batch") {
 		return f.batch
 	}
-	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && !cache && f.simWorkers == 0 {
+	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && f.simWorkers == 0 {
 		return f.workers
 	}
 	return 0
