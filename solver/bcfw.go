@@ -27,13 +27,18 @@ type corner struct {
 // reuse policy in its planeReuse.
 type bcfwAlg struct{ engineBase }
 
-// Step makes a BCFW step, or the next step of a mini-batch (minibatch.go).
+// Step makes a BCFW step, an exact block step (exact.go), or the next
+// step of a mini-batch (minibatch.go).
 func (a bcfwAlg) Step() error {
+	if a.s.cfg.Step == Exact {
+		return a.s.exactStep()
+	}
 	if a.s.cfg.Batch > 1 || a.s.cfg.SimulateWorkers > 0 {
 		return a.s.queuedStep()
 	}
 	return a.s.bcfwStep()
 }
+
 func (a bcfwAlg) Record(refresh bool) error { return a.s.record(refresh) }
 func (a bcfwAlg) Settled() bool             { return a.s.reuse.settled() }
 func (a bcfwAlg) blocks() bool              { return true }
@@ -57,6 +62,9 @@ func (a bcfwAlg) setup() error {
 	}
 	var err error
 	s.store, err = s.newStore()
+	if s.cfg.Shrinking {
+		s.shrink.reset(s.gapEst)
+	}
 	return err
 }
 
@@ -71,10 +79,19 @@ func (a bcfwAlg) stoppable() core.Stoppable {
 }
 
 // EarlyCheckDue reports whether the stale gap estimate asks for an early
-// exact gap pass (Stop.EarlyCheck).
+// exact gap pass (Stop.EarlyCheck), or, with shrinking, whether the last n
+// draws all skipped their block (every block settled: the gap pass
+// refreshes the block gaps and so unshrinks them, as liblinear does when
+// its active set has converged).
 func (a bcfwAlg) EarlyCheckDue(stop run.Stop) bool {
 	s := a.s
-	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.evalAt != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
+	if s.evalAt == s.steps {
+		return false
+	}
+	if s.cfg.Shrinking && s.shrink.settled {
+		return true // every block settled: unshrink them with a gap pass
+	}
+	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
 
 // Reached reports whether an exact gap of the current iterate reached
@@ -113,6 +130,9 @@ func (a bcfwAlg) certify(pt *run.Point, _ float64, refresh, keep bool) {
 		s.samp.Refresh(s.gapEst)
 		s.globalGap = pt.Gap
 		s.calls += int64(s.n)
+		if s.cfg.Shrinking {
+			s.unshrink()
+		}
 		pt.Pass, pt.OracleCalls = s.Passes(), s.calls
 	}
 	pt.GapEstimate = s.est.Sum()
@@ -148,6 +168,9 @@ func (a bcfwAlg) rescale(rho float64) {
 	s.samp.Refresh(s.gapEst)
 	s.store.rescale(rho)
 	s.work.pre.invalidate() // w moved: the scores of the answers in flight are stale
+	if s.cfg.Shrinking {
+		s.unshrink() // every gap grew
+	}
 }
 
 // bcfwStep performs one block step of BCFW with the configured sampling,

@@ -37,6 +37,10 @@ type checkpoint struct {
 	BlockU     []float64
 	BlockScale []float64
 	BlockNorm  []float64
+	// ClassAlpha holds the class duals of the exact step (classStore),
+	// Shrink its active set (Config.Shrinking).
+	ClassAlpha []float64
+	Shrink     *savedShrinking
 	SparseIdx  [][]int32
 	SparseVal  [][]float64
 	EllI       []float64
@@ -164,6 +168,9 @@ func (s *Solver) Save(w io.Writer) error {
 			c.Sets[i] = out
 		}
 	}
+	if s.cfg.Shrinking {
+		c.Shrink = s.saveShrinking()
+	}
 	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
 	var err error
 	if c.RNG, err = core.RandomState("solver", s.pcg); err != nil {
@@ -256,6 +263,11 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	if s.store != nil {
 		if err := s.store.restore(c); err != nil {
+			return err
+		}
+	}
+	if s.cfg.Shrinking {
+		if err := s.restoreShrinking(c.Shrink); err != nil {
 			return err
 		}
 	}

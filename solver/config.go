@@ -22,6 +22,13 @@ const (
 	// Away chooses between a FW step and an away step (BCAFW, Osokin et al.
 	// 2016, Alg. 4).
 	Away
+	// Exact minimizes the dual exactly over the block (Keerthi et al. 2008,
+	// Sec. 3, the sequential dual method of liblinear's Crammer-Singer
+	// solver): a block step jumps to the best point of the simplex of the
+	// block's K corners instead of a line on it. It needs a multiclass
+	// problem (oracles.Multiclass), whose block sub-problem is a projection
+	// onto the simplex (see exactStep).
+	Exact
 )
 
 // Cache configures the gap-based cache of oracle answers (Osokin et al. 2016,
@@ -200,6 +207,13 @@ type Config struct {
 	// workers on any machine. Zero or one is BCFW. Not with Batch; it
 	// refuses what Batch refuses.
 	SimulateWorkers int
+	// Shrinking skips, until the next exact gap pass, the blocks whose
+	// block gap was settled (at most SettledFraction times the mean block
+	// gap of the last gap pass) when last computed, and the classes that
+	// cannot gain mass: liblinear's shrinking as gap-based skipping (exact
+	// steps with permutation sampling only; see shrinking). The gap passes
+	// visit every block, so a certified gap stays exact.
+	Shrinking bool
 	// CPTol is the tolerance of the QP of CuttingPlane, relative to the
 	// duality gap of the iteration: the re-optimization over the planes
 	// stops once the QP's own Frank-Wolfe gap is at most CPTol times the
@@ -216,6 +230,8 @@ func (s Step) String() string {
 		return "pairwise"
 	case Away:
 		return "away"
+	case Exact:
+		return "exact"
 	}
 	return fmt.Sprintf("Step(%d)", int(s))
 }
@@ -240,14 +256,14 @@ func ParsePassRule(s string) (PassRule, error) {
 	return 0, fmt.Errorf("unknown multi-plane pass rule %q (want time or cost)", s)
 }
 
-// ParseStep parses "fw", "pairwise" or "away".
+// ParseStep parses "fw", "pairwise", "away" or "exact".
 func ParseStep(s string) (Step, error) {
-	for _, v := range []Step{FWStep, Pairwise, Away} {
+	for _, v := range []Step{FWStep, Pairwise, Away, Exact} {
 		if v.String() == s {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown step %q (want fw, pairwise or away)", s)
+	return 0, fmt.Errorf("unknown step %q (want fw, pairwise, away or exact)", s)
 }
 
 // WithDefaults returns cfg with its zero values replaced by the defaults
@@ -293,7 +309,7 @@ func (cfg *Config) validate(d int) error {
 	if err := core.ValidateExampleSampling(cfg.Sampling); err != nil {
 		return fmt.Errorf("solver: %w", err)
 	}
-	if cfg.Step < FWStep || cfg.Step > Away {
+	if cfg.Step < FWStep || cfg.Step > Exact {
 		return fmt.Errorf("solver: unknown step %d", cfg.Step)
 	}
 	if err := core.ValidateStepSize(cfg.StepSize); err != nil {
@@ -322,8 +338,11 @@ func (cfg *Config) validate(d int) error {
 			return fmt.Errorf("solver: CPTol must be positive and finite, got %v", cfg.CPTol)
 		}
 	}
-	if cfg.Step != FWStep && cfg.StepSize == run.Predefined {
+	if (cfg.Step == Pairwise || cfg.Step == Away) && cfg.StepSize == run.Predefined {
 		return errors.New("solver: pairwise and away steps need line search")
+	}
+	if err := cfg.validateExact(); err != nil {
+		return err
 	}
 	if cfg.Cache.Enabled {
 		c := cfg.Cache
@@ -405,10 +424,10 @@ func (mp *MultiPlane) approximate() bool { return mp.planes() && mp.M > 0 }
 // explicitDuals reports whether the solver keeps the dual variables of every
 // block explicitly (pairwise and away steps).
 func (cfg *Config) explicitDuals() bool {
-	return cfg.Algorithm == run.BCFW && cfg.Step != FWStep
+	return cfg.Algorithm == run.BCFW && cfg.Step != FWStep && cfg.Step != Exact
 }
 
 // keepsCorners reports whether blocks hold corner sets.
 func (cfg *Config) keepsCorners() bool {
-	return cfg.Algorithm == run.BCFW && (cfg.Step != FWStep || cfg.Cache.Enabled || cfg.MultiPlane.planes())
+	return cfg.Algorithm == run.BCFW && (cfg.explicitDuals() || cfg.Cache.Enabled || cfg.MultiPlane.planes())
 }

@@ -24,27 +24,6 @@ func qpObjective(u [][]float64, ell, mu []float64, lambda float64) float64 {
 	return floats.Dot(v, v)/(2*lambda) - lin
 }
 
-// projectSimplex projects x onto the probability simplex (sort-based
-// algorithm of Held, Wolfe and Crowder).
-func projectSimplex(x []float64) {
-	y := append([]float64(nil), x...)
-	for i := 1; i < len(y); i++ { // insertion sort, descending
-		for j := i; j > 0 && y[j] > y[j-1]; j-- {
-			y[j], y[j-1] = y[j-1], y[j]
-		}
-	}
-	var cum, theta float64
-	for k, v := range y {
-		cum += v
-		if t := (cum - 1) / float64(k+1); v-t > 0 {
-			theta = t
-		}
-	}
-	for i := range x {
-		x[i] = math.Max(x[i]-theta, 0)
-	}
-}
-
 // referenceQP minimizes the QP by projected gradient descent with step
 // lambda/|G|, a reference independent of the corrective steps.
 func referenceQP(u [][]float64, ell []float64, lambda float64) float64 {
@@ -62,6 +41,7 @@ func referenceQP(u [][]float64, ell []float64, lambda float64) float64 {
 	mu[0] = 1
 	step := lambda / trace // 1/L with L <= trace(G)/lambda
 	grad := make([]float64, m)
+	scratch := make([]float64, m)
 	for it := 0; it < 200000; it++ {
 		for a := range grad {
 			grad[a] = floats.Dot(G[a], mu)/lambda - ell[a]
@@ -69,7 +49,7 @@ func referenceQP(u [][]float64, ell []float64, lambda float64) float64 {
 		for a := range mu {
 			mu[a] -= step * grad[a]
 		}
-		projectSimplex(mu)
+		projectSimplex(mu, scratch)
 	}
 	return qpObjective(u, ell, mu, lambda)
 }

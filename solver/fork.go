@@ -119,6 +119,8 @@ func forkChanges(old, cfg Config) ([]string, error) {
 		return nil, errors.New("solver: fork: cannot change the box constraints of a run (start a new run)")
 	case cfg.Lambda > old.Lambda:
 		return nil, fmt.Errorf("solver: fork: lambda can only decrease (from %v to %v): Proposition 1 of Osokin et al. (2016) rescales the dual variables by rho = new/old <= 1", old.Lambda, cfg.Lambda)
+	case (old.Step == Exact) != (cfg.Step == Exact) && old.Algorithm == run.BCFW:
+		return nil, fmt.Errorf("solver: fork: cannot switch from %v to %v steps: exact steps keep the class duals of a multiclass problem, the other steps block vectors or duals over corners (start a new run)", old.Step, cfg.Step)
 	case old.Step == FWStep && cfg.Step != FWStep && old.Algorithm == run.BCFW:
 		return nil, fmt.Errorf("solver: fork: cannot switch from Frank-Wolfe to %v steps: FW steps keep the block vectors v_i only, not the dual variables over corners that %v steps move mass between (fork the other way, or start a new run)", cfg.Step, cfg.Step)
 	}
@@ -137,6 +139,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("simulated workers", old.SimulateWorkers, cfg.SimulateWorkers)
 	add("averaging", old.Averaging, cfg.Averaging)
 	add("average", old.AverageKind, cfg.AverageKind)
+	add("shrinking", old.Shrinking, cfg.Shrinking)
 	add("gap every", old.GapEvery, cfg.GapEvery)
 	add("trace every", old.TraceEvery, cfg.TraceEvery)
 	add("seed", old.Seed, cfg.Seed)

@@ -47,6 +47,8 @@ type Solver struct {
 
 	steps, calls        int64
 	hits, misses, drops int64
+	skipped             int64     // blocks shrinking took out of the active set
+	shrink              shrinking // the active set of Config.Shrinking
 	rSq                 []float64 // largest observed |psi_i(y)|^2 per block
 
 	alg      algorithm     // the optimizer of cfg.Algorithm

@@ -99,6 +99,13 @@ func (s *Solver) newStore() (blockStore, error) {
 	if s.cfg.explicitDuals() {
 		return &dualStore{s: s}, nil
 	}
+	if s.cfg.Step == Exact {
+		m, ok := s.p.(*oracles.Multiclass)
+		if !ok {
+			return nil, fmt.Errorf("solver: exact steps need a multiclass problem (oracles.Multiclass), whose blocks are simplices over the classes; got %T (use pairwise steps)", s.p)
+		}
+		return newClassStore(s, m), nil
+	}
 	st := s.storage
 	if st == AutoStorage {
 		st = DenseBlocks

@@ -105,7 +105,7 @@ func (u runUse) flagUse(name string) string {
 		if u.solver == "fw" || u.solver == "cp" {
 			return "applies to the solvers that sample blocks only (bcfw, ssg, online-eg, soft), not " + u.solver
 		}
-	case "step", "cache":
+	case "step", "cache", "shrinking":
 		if !primal {
 			return "applies to the primal bcfw solver only"
 		}

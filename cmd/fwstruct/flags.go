@@ -183,6 +183,7 @@ type solverFlags struct {
 	stepSize   string
 	averaging  bool
 	average    string
+	shrinking  bool
 	cache      bool
 	cacheF     float64
 	cacheNu    float64
@@ -215,7 +216,9 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.algorithm, "solver", "bcfw", "optimizer: bcfw, fw, ssg, cp (cutting plane: fully corrective FW) or online-eg (exponentiated gradient, chain data: ocr, conll);\non factor-graph data (yeast, MULAN) also lp-hard (bcfw on the LP relaxation)\nor soft (soft constraints, Meshi et al. 2015; see --rho)")
 	fs.Float64Var(&f.rho, "rho", 1, "penalty rho of --solver soft on the violated agreement constraints (> 0)")
 	fs.StringVar(&f.sampling, "sampling", "", "block sampling: uniform, perm or gap (default: the --preset's); with --solver soft also example-perm\n(each example's blocks one after another, a fresh random order every pass; default uniform, Meshi Alg. 1)")
-	fs.StringVar(&f.step, "step", "", "block step of bcfw: fw, pairwise or away (default: the --preset's)")
+	fs.StringVar(&f.step, "step", "", "block step of bcfw: fw, pairwise, away or exact (default: the --preset's); exact (multiclass data only)\n"+
+		"solves each example's sub-problem over its K classes exactly, as liblinear -s 4 does, and turns the --preset's cache off")
+	fs.BoolVar(&f.shrinking, "shrinking", false, "with --step exact: skip the examples whose block gap was settled until the next gap pass (liblinear's shrinking)")
 	fs.StringVar(&f.stepSize, "step-size", "line", "step size: line (line search) or predefined (2n/(k+2n))")
 	fs.BoolVar(&f.averaging, "averaging", false, "also track an average of the iterates (the weighted one unless --average says otherwise)")
 	fs.StringVar(&f.average, "average", "wavg", "the average of the iterates --averaging tracks (given alone, it turns averaging on): wavg (weights k),\n"+
@@ -309,6 +312,9 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 			return solver.Config{}, fmt.Errorf("--step: %w", err)
 		}
 	}
+	if step == solver.Exact {
+		cache = false // exact steps score every class: nothing to cache
+	}
 	if f.given("cache") {
 		cache = f.cache
 	}
@@ -342,7 +348,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	}
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
-		Averaging: f.averaging || f.given("average"), AverageKind: kind, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
+		Averaging: f.averaging || f.given("average"), Shrinking: f.shrinking, AverageKind: kind, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
 		Seed: f.seed, CPTol: f.cpTol,
 		Cache:           solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane:      mp,
@@ -373,7 +379,7 @@ func (f *solverFlags) batchSize(alg solverrun.Algorithm) int {
 	if f.given("batch") {
 		return f.batch
 	}
-	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && f.simWorkers == 0 {
+	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && f.simWorkers == 0 && f.step != "exact" {
 		return f.workers
 	}
 	return 0
@@ -412,7 +418,7 @@ func (f *solverFlags) cacheOn(kernelKind string) bool {
 	if f.given("cache") {
 		return f.cache
 	}
-	return f.preset == "recommended" && (f.algorithm == "bcfw" || f.algorithm == "lp-hard") && !f.multiplane && kernelKind == "" &&
+	return f.preset == "recommended" && f.step != "exact" && (f.algorithm == "bcfw" || f.algorithm == "lp-hard") && !f.multiplane && kernelKind == "" &&
 		solver.Recommended().Cache.Enabled
 }
 
