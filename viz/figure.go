@@ -61,6 +61,9 @@ type Series struct {
 	Lo, Hi []float64
 	// Markers draws a marker at every point.
 	Markers bool
+	// MarkersOnly draws the markers without the line between them (points
+	// that are not a curve, e.g. values clipped to the axis).
+	MarkersOnly bool
 	// Dashed draws a dashed line: shorthand for Dash: Dashed (Dash wins
 	// when both are set).
 	Dashed bool
@@ -304,6 +307,7 @@ type line struct {
 	x, y         []float64 // kept points
 	bx, blo, bhi []float64 // kept band points
 	markers      bool
+	noLine       bool // markers only
 	dash         Dash
 	color        string
 	ref          bool // a reference line
@@ -323,7 +327,7 @@ func (f *Figure) lines() ([]line, error) {
 	out := make([]line, 0, len(f.Series)+len(f.HLines))
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	for i, s := range f.Series {
-		l := line{name: s.Name, markers: s.Markers, dash: s.lineDash(), color: seriesColor(s, i)}
+		l := line{name: s.Name, markers: s.Markers || s.MarkersOnly, noLine: s.MarkersOnly, dash: s.lineDash(), color: seriesColor(s, i)}
 		for j := range s.X {
 			if ok(s.X[j], f.LogX) && ok(s.Y[j], f.LogY) {
 				l.x = append(l.x, s.X[j])

@@ -336,6 +336,9 @@ func (f *Figure) lineOption() (map[string]interface{}, error) {
 				s.LineStyle.Width = 1
 				s.ShowSymbol = opts.Bool(false)
 			}
+			if l.noLine {
+				s.LineStyle.Opacity = opts.Float(0)
+			}
 		}))
 	}
 	c.Validate()

@@ -232,9 +232,12 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 		if l.dash != Solid {
 			ln.Dashes = l.dash.vgDashes()
 		}
-		thumbs := []plot.Thumbnailer{ln}
-		if len(l.x) > 0 {
-			p.Add(ln)
+		var thumbs []plot.Thumbnailer
+		if !l.noLine {
+			thumbs = append(thumbs, ln)
+			if len(l.x) > 0 {
+				p.Add(ln)
+			}
 		}
 		if l.markers || len(l.x) == 1 { // a single point has no line to show
 			sc, err := plotter.NewScatter(xys(l.x, l.y))
