@@ -78,6 +78,8 @@ type checkpoint struct {
 	CPGram   []float64
 	CPGMu    []float64
 	CPInner  int64
+	CPUsed   []int64 // nil in checkpoints from before plane retirement
+	CPAdded  int64
 	// The state of online EG (OnlineEG only): the part-wise dual
 	// variables, the marginals, the step sizes and ell_i of every example.
 	EGTheta, EGMarg, EGEta, EGEllI []float64

@@ -220,6 +220,14 @@ type Config struct {
 	// gap at w(k) (the QP's gap when the new plane is added). Zero means
 	// DefaultCPTol (1e-3); unused by the other algorithms.
 	CPTol float64
+	// CPCache is the size of the constraint cache of CuttingPlane
+	// (SVM^struct's, see Solver.cachedPlanes): every example keeps the
+	// CPCache labelings of its oracle calls most recently used, and after
+	// an oracle pass the iteration adds the planes of their most violated
+	// ones, without calling the oracle, while such a plane is violated
+	// enough. Zero means DefaultCPCache (5), negative no cache; the other
+	// algorithms take none.
+	CPCache int
 }
 
 func (s Step) String() string {
@@ -294,6 +302,9 @@ func (cfg Config) WithDefaults() Config {
 	if cfg.Algorithm == run.CuttingPlane && cfg.CPTol == 0 {
 		cfg.CPTol = DefaultCPTol
 	}
+	if cfg.Algorithm == run.CuttingPlane && cfg.CPCache == 0 {
+		cfg.CPCache = DefaultCPCache
+	}
 	return cfg
 }
 
@@ -327,6 +338,9 @@ func (cfg *Config) validate(d int) error {
 		case cfg.Cache.Enabled:
 			return fmt.Errorf("solver: the cache needs the bcfw solver, not %v", cfg.Algorithm)
 		}
+	}
+	if cfg.Algorithm != run.CuttingPlane && cfg.CPCache != 0 {
+		return fmt.Errorf("solver: the constraint cache (CPCache %d) needs the cutting-plane solver, not %v", cfg.CPCache, cfg.Algorithm)
 	}
 	if cfg.Algorithm == run.CuttingPlane {
 		switch {

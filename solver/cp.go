@@ -34,12 +34,22 @@ type cpState struct {
 	mu   []float64   // the weights of the planes, on the simplex
 	gram []float64   // G[a][b] = <u_a, u_b>, row-major, len(mu)^2
 	gmu  []float64   // G mu, maintained by the QP steps
+	// used[t] is the value of added when plane t last had positive weight
+	// after a QP solve (or joined); retire drops the planes unused for
+	// cpRetireAfter additions.
+	used  []int64
+	added int64 // planes added so far (the start excluded)
 	// inner counts the corrective steps of the QP solves (diagnostics).
 	inner int64
 }
 
+// cpRetireAfter is the number of plane additions after which a plane that
+// has had no weight since leaves the working set (SVM^struct retires the
+// constraints inactive for 50 iterations likewise).
+const cpRetireAfter = 50
+
 func newCPState(d int) *cpState {
-	return &cpState{u: [][]float64{make([]float64, d)}, ell: []float64{0}, mu: []float64{1}, gram: []float64{0}, gmu: []float64{0}}
+	return &cpState{u: [][]float64{make([]float64, d)}, ell: []float64{0}, mu: []float64{1}, gram: []float64{0}, gmu: []float64{0}, used: []int64{0}}
 }
 
 func (c *cpState) m() int { return len(c.mu) }
@@ -69,6 +79,46 @@ func (c *cpState) add(u []float64, ell float64) {
 		gm += g[(m-1)*m+t] * c.mu[t]
 	}
 	c.gmu = append(c.gmu, gm)
+	c.added++
+	c.used = append(c.used, c.added)
+}
+
+// retire marks the planes with positive weight as used now and drops those
+// unused for more than cpRetireAfter additions, except the start (vertex 0,
+// which SetLambda moves mass to). A plane without weight contributes
+// nothing to w, ell or G mu, so the iterate stays what it is; the QP of the
+// next iteration is over fewer planes, and since every iteration still
+// makes the Frank-Wolfe step towards its new plane, the convergence of
+// batch Frank-Wolfe carries over.
+func (c *cpState) retire() {
+	keep := 0
+	for t, mu := range c.mu {
+		if mu > 0 {
+			c.used[t] = c.added
+		}
+		if t == 0 || c.added-c.used[t] <= cpRetireAfter {
+			keep++
+		}
+	}
+	m := c.m()
+	if keep == m {
+		return
+	}
+	idx := make([]int, 0, keep)
+	for t := range c.mu {
+		if t == 0 || c.added-c.used[t] <= cpRetireAfter {
+			idx = append(idx, t)
+		}
+	}
+	g := make([]float64, keep*keep)
+	for r, a := range idx {
+		for q, b := range idx {
+			g[r*keep+q] = c.gram[a*m+b]
+		}
+		c.u[r], c.ell[r], c.mu[r], c.gmu[r], c.used[r] = c.u[a], c.ell[a], c.mu[a], c.gmu[a], c.used[a]
+	}
+	clear(c.u[keep:]) // let the dropped planes go
+	c.u, c.ell, c.mu, c.gmu, c.used, c.gram = c.u[:keep], c.ell[:keep], c.mu[:keep], c.gmu[:keep], c.used[:keep], g
 }
 
 // grad returns the gradient of the QP objective
@@ -107,20 +157,20 @@ func (c *cpState) move(a, b int, gamma float64) {
 // gradient (the away plane).
 func (c *cpState) qpGap(lambda float64) (gap float64, fw, away int) {
 	fw, away = -1, -1
-	var mean float64
-	for t := range c.mu {
+	var mean, gFW, gAway float64
+	for t, mu := range c.mu {
 		gt := c.grad(t, lambda)
-		if fw < 0 || gt < c.grad(fw, lambda) {
-			fw = t
+		if fw < 0 || gt < gFW {
+			fw, gFW = t, gt
 		}
-		if c.mu[t] > 0 {
-			mean += c.mu[t] * gt
-			if away < 0 || gt > c.grad(away, lambda) {
-				away = t
+		if mu > 0 {
+			mean += mu * gt
+			if away < 0 || gt > gAway {
+				away, gAway = t, gt
 			}
 		}
 	}
-	return mean - c.grad(fw, lambda), fw, away
+	return mean - gFW, fw, away
 }
 
 // solve re-optimizes mu over all planes: first the Frank-Wolfe step towards
@@ -204,23 +254,34 @@ func (c *cpState) active() int {
 }
 
 // cpStep is the step of a cutting-plane iteration, after fwIteration's
-// oracle pass at w(k): vs = 1/(lambda n) sum_i psi_i(y_i*) and ellS =
-// 1/n sum_i L_i(y_i*) describe the new vertex, gap is the duality gap at
+// oracle pass p at w(k): p.vs = 1/(lambda n) sum_i psi_i(y_i*) and p.ellS =
+// 1/n sum_i L_i(y_i*) describe the new vertex, p.gap is the duality gap at
 // w(k). It adds the aggregated plane and re-optimizes over every plane
 // (the QP of the 1-slack formulation) until the QP's gap is at most
-// Config.CPTol times gap, then sets w and ell.
-func (s *Solver) cpStep(vs []float64, ellS, gap float64) {
+// Config.CPTol times p.gap; with the constraint cache, it puts the pass's
+// labelings into the cache and adds the cache's planes while they are
+// violated enough (cpcache.go). Then it sets w and ell.
+func (s *Solver) cpStep(p *batchPass) error {
 	c := s.cp
 	u := make([]float64, s.d)
-	floats.AddScaled(u, s.lambda, vs)
-	c.add(u, ellS)
+	floats.AddScaled(u, s.lambda, p.vs)
+	c.add(u, p.ellS)
 	steps := 1000 + 100*c.m()
-	c.solve(s.lambda, s.cfg.CPTol*math.Max(gap, 0), steps)
+	c.solve(s.lambda, s.cfg.CPTol*math.Max(p.gap, 0), steps)
 	if s.work.vTmp == nil {
 		s.work.vTmp = make([]float64, s.d)
 	}
+	c.retire()
 	s.ell = c.weights(s.lambda, s.work.vTmp)
+	if s.sets != nil {
+		s.misses++
+		s.cacheLabelings(p)
+		if err := s.cachedPlanes(s.work.vTmp, p.gap); err != nil {
+			return err
+		}
+	}
 	s.x.set(s.work.vTmp)
+	return nil
 }
 
 // Planes returns the number of planes of the cutting-plane working set
@@ -245,11 +306,13 @@ func (s *Solver) InnerSteps() int64 {
 // save and restore write and read the working set of a checkpoint.
 func (c *cpState) save(ck *checkpoint) {
 	ck.CPPlanes, ck.CPEll, ck.CPMu, ck.CPGram, ck.CPGMu, ck.CPInner = c.u, c.ell, c.mu, c.gram, c.gmu, c.inner
+	ck.CPUsed, ck.CPAdded = c.used, c.added
 }
 
 func (c *cpState) restore(ck *checkpoint, d int) error {
 	m := len(ck.CPMu)
-	if m < 1 || len(ck.CPPlanes) != m || len(ck.CPEll) != m || len(ck.CPGram) != m*m || len(ck.CPGMu) != m || ck.CPInner < 0 {
+	if m < 1 || len(ck.CPPlanes) != m || len(ck.CPEll) != m || len(ck.CPGram) != m*m || len(ck.CPGMu) != m || ck.CPInner < 0 ||
+		(ck.CPUsed != nil && len(ck.CPUsed) != m) || ck.CPAdded < 0 {
 		return fmt.Errorf("solver: load: corrupt checkpoint: cutting-plane working set of %d weights, %d planes, %d losses, %d Gram entries", m, len(ck.CPPlanes), len(ck.CPEll), len(ck.CPGram))
 	}
 	var mass float64
@@ -260,6 +323,9 @@ func (c *cpState) restore(ck *checkpoint, d int) error {
 		if err := finiteAll(fmt.Sprintf("cutting plane %d", t), ck.CPPlanes[t]); err != nil {
 			return err
 		}
+		if ck.CPUsed != nil && !(ck.CPUsed[t] >= 0 && ck.CPUsed[t] <= ck.CPAdded) {
+			return fmt.Errorf("solver: load: corrupt checkpoint: cutting plane %d last used at addition %d of %d", t, ck.CPUsed[t], ck.CPAdded)
+		}
 		mass += mu
 	}
 	if math.Abs(mass-1) > 1e-9 {
@@ -269,6 +335,13 @@ func (c *cpState) restore(ck *checkpoint, d int) error {
 		return err
 	}
 	c.u, c.ell, c.mu, c.gram, c.inner = ck.CPPlanes, ck.CPEll, ck.CPMu, ck.CPGram, ck.CPInner
+	c.added, c.used = ck.CPAdded, ck.CPUsed
+	if c.used == nil { // a checkpoint from before retirement: every plane counts as used now
+		c.added, c.used = int64(m-1), make([]int64, m)
+		for t := range c.used {
+			c.used[t] = c.added
+		}
+	}
 	// G mu is maintained incrementally: keep the saved one (so that the run
 	// continues identically) after checking it against a recomputation.
 	c.updateGMu()

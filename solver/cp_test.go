@@ -96,29 +96,83 @@ func TestCPQPMatchesProjectedGradient(t *testing.T) {
 // plane method: after every iteration the dual equals minus the QP
 // objective of the working set, the QP is solved to its stated tolerance,
 // and no point of the hull of the planes has a dual higher by more than
-// that tolerance (projected gradient on the final working set).
+// that tolerance (projected gradient on the final working set); with the
+// constraint cache as well, whose planes join the same QP.
 func TestCuttingPlaneIsFullyCorrective(t *testing.T) {
 	p := smallChain(21)
 	const lambda = 0.1
-	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, CPTol: 1e-6, GapEvery: 1})
-	for k := 1; k <= 12; k++ {
-		mustRun(t, s, run.Stop{Passes: float64(k)})
-		pt := mustEval(t, s)
-		q := qpObjective(s.cp.u, s.cp.ell, s.cp.mu, lambda)
-		if math.Abs(pt.Dual+q) > 1e-9 {
-			t.Fatalf("iteration %d: dual %v, minus the QP objective %v", k, pt.Dual, -q)
+	for _, tc := range []struct {
+		cache int
+		tol   float64
+	}{{-1, 1e-6}, {0, 1e-4}} {
+		s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, CPTol: tc.tol, CPCache: tc.cache, GapEvery: 1})
+		for k := 1; k <= 12; k++ {
+			mustRun(t, s, run.Stop{Passes: float64(k)})
+			pt := mustEval(t, s)
+			q := qpObjective(s.cp.u, s.cp.ell, s.cp.mu, lambda)
+			if math.Abs(pt.Dual+q) > 1e-9 {
+				t.Fatalf("cache %d, iteration %d: dual %v, minus the QP objective %v", tc.cache, k, pt.Dual, -q)
+			}
+			last, _ := s.Last() // the point at w(k-1), whose gap sets the tolerance of the last QP
+			if gap, _, _ := s.cp.qpGap(lambda); last.Steps != int64(k-1) || gap > tc.tol*last.Gap+1e-12 {
+				t.Fatalf("cache %d, iteration %d: QP gap %v above the tolerance (outer gap %v)", tc.cache, k, gap, last.Gap)
+			}
 		}
-		last, _ := s.Last() // the point at w(k-1), whose gap sets the tolerance of the last QP
-		if gap, _, _ := s.cp.qpGap(lambda); last.Steps != int64(k-1) || gap > 1e-6*last.Gap+1e-12 {
-			t.Fatalf("iteration %d: QP gap %v above the tolerance (outer gap %v)", k, gap, last.Gap)
+		best := referenceQP(s.cp.u, s.cp.ell, lambda)
+		if d := mustEval(t, s).Dual; d < -best-1e-6 {
+			t.Fatalf("cache %d: dual %v, best over the hull of the planes %v", tc.cache, d, -best)
+		}
+		tot, act := s.Planes()
+		if tc.cache < 0 && (tot != 13 || act < 1 || act > tot) {
+			t.Fatalf("planes %d (active %d) after 12 iterations, want 13 with the start", tot, act)
+		}
+		if tc.cache >= 0 && (s.hits == 0 || s.misses != 12) {
+			t.Fatalf("with the cache: %d planes from the cache, %d from oracle passes after 12 iterations", s.hits, s.misses)
 		}
 	}
-	best := referenceQP(s.cp.u, s.cp.ell, lambda)
-	if d := mustEval(t, s).Dual; d < -best-1e-6 {
-		t.Fatalf("dual %v, best over the hull of the planes %v", d, -best)
-	}
-	if tot, act := s.Planes(); tot != 13 || act < 1 || act > tot {
-		t.Fatalf("planes %d (active %d) after 12 iterations, want 13 with the start", tot, act)
+}
+
+// TestCuttingPlaneCacheKeepsOptimum runs the cutting plane with and without
+// the constraint cache to a tiny certified gap: the objectives agree to
+// 1e-6 and the weights as strong convexity says, every certificate of the
+// cached run holds up against brute-force decoding, and the cache saves
+// oracle calls.
+func TestCuttingPlaneCacheKeepsOptimum(t *testing.T) {
+	for _, seed := range []uint64{26, 27} {
+		p := smallChain(seed)
+		const lambda, tol = 0.05, 1e-7
+		var runs [2]*Solver
+		for k, cache := range []int{-1, 2} {
+			s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, CPCache: cache, CPTol: 1e-4, GapEvery: 1})
+			if st := mustRun(t, s, run.Stop{Gap: tol, Passes: 5000}); st != run.StatusConverged {
+				t.Fatalf("seed %d, cache %d: %v", seed, cache, st)
+			}
+			// The certificate is exact: the primal by exhaustive decoding
+			// minus the dual of the working set is within the gap claimed.
+			last, _ := s.Last()
+			bf := bruteForcePrimal(p, lambda, s.Weights())
+			dual := -qpObjective(s.cp.u, s.cp.ell, s.cp.mu, lambda)
+			if math.Abs(bf-last.Primal) > 1e-9 || bf-dual > tol+1e-12 || last.OracleCalls%int64(p.Len()) != 0 {
+				t.Fatalf("seed %d, cache %d: claimed gap %v at %d calls, brute-force primal %v - dual %v = %v", seed, cache, last.Gap, last.OracleCalls, bf, dual, bf-dual)
+			}
+			runs[k] = s
+		}
+		plain, cached := runs[0], runs[1]
+		a, b := mustEval(t, plain), mustEval(t, cached)
+		if math.Abs(a.Primal-b.Primal) > 1e-6 || math.Abs(a.Dual-b.Dual) > 1e-6 {
+			t.Fatalf("seed %d: plain cutting plane primal %v dual %v, with the cache %v %v", seed, a.Primal, a.Dual, b.Primal, b.Dual)
+		}
+		var d2 float64
+		for j, v := range plain.Weights() {
+			d := v - cached.Weights()[j]
+			d2 += d * d
+		}
+		if d2 > 2*2*tol/lambda { // lambda/2 |w - w*|^2 <= gap for each
+			t.Fatalf("seed %d: |w_plain - w_cache|^2 = %v", seed, d2)
+		}
+		if cached.hits == 0 || cached.OracleCalls() >= plain.OracleCalls() {
+			t.Fatalf("seed %d: %d cached planes, %d oracle calls with the cache, %d without", seed, cached.hits, cached.OracleCalls(), plain.OracleCalls())
+		}
 	}
 }
 
@@ -194,11 +248,14 @@ func TestCuttingPlaneLoadRejectsCorruptPlanes(t *testing.T) {
 		"NaN loss":                func(c *cpState) { c.ell[1] = math.NaN() },
 		"Gram of another size":    func(c *cpState) { c.gram = c.gram[1:] },
 		"stale G mu":              func(c *cpState) { c.gmu[0] += 1 },
+		"used in the future":      func(c *cpState) { c.used[1] = c.added + 1 },
+		"used lists of two sizes": func(c *cpState) { c.used = c.used[1:] },
 	} {
 		t.Run(name, func(t *testing.T) {
 			orig := *s.cp
 			clone := cpState{u: append([][]float64(nil), orig.u...), ell: append([]float64(nil), orig.ell...),
-				mu: append([]float64(nil), orig.mu...), gram: append([]float64(nil), orig.gram...), gmu: append([]float64(nil), orig.gmu...)}
+				mu: append([]float64(nil), orig.mu...), gram: append([]float64(nil), orig.gram...), gmu: append([]float64(nil), orig.gmu...),
+				used: append([]int64(nil), orig.used...), added: orig.added}
 			corrupt(&clone)
 			s.cp = &clone
 			defer func() { s.cp = &orig }()
@@ -229,5 +286,37 @@ func TestCuttingPlaneInvalidSettings(t *testing.T) {
 	}
 	if a, err := run.ParseAlgorithm("cp"); err != nil || a != run.CuttingPlane || a.String() != "cp" {
 		t.Fatalf("ParseAlgorithm(cp) = %v, %v", a, err)
+	}
+}
+
+// TestCuttingPlaneForkCache switches the constraint cache on and off in
+// forks of a run: the event says so, the planes carry over, and each fork
+// goes on to a certified gap.
+func TestCuttingPlaneForkCache(t *testing.T) {
+	p := smallChain(28)
+	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: 0.1, CPCache: -1, GapEvery: 1})
+	mustRun(t, s, run.Stop{Passes: 3})
+	on, err := s.Fork(Config{Algorithm: run.CuttingPlane, CPCache: 3, GapEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last, _ := on.Last(); last.Event != "fork: constraint cache off -> size 3" {
+		t.Fatalf("fork event %q", last.Event)
+	}
+	if a, b := on.cp.m(), s.cp.m(); a != b {
+		t.Fatalf("fork has %d planes, the run %d", a, b)
+	}
+	if st := mustRun(t, on, run.Stop{Gap: 1e-4, Passes: 500}); st != run.StatusConverged || on.hits == 0 {
+		t.Fatalf("fork with the cache: %v, %d cached planes", st, on.hits)
+	}
+	off, err := on.Fork(Config{Algorithm: run.CuttingPlane, CPCache: -1, GapEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.sets != nil {
+		t.Fatal("a fork without the cache keeps the cached labelings")
+	}
+	if st := mustRun(t, off, run.Stop{Gap: 1e-5, Passes: 500}); st != run.StatusConverged {
+		t.Fatalf("fork without the cache: %v", st)
 	}
 }

@@ -35,6 +35,9 @@ import (
 //     Frank-Wolfe -> pairwise or away is an error: FW steps keep v_i only,
 //     not the convex combination of corners those steps move mass between.
 //   - StepSize and Seed (the random state is reseeded when Seed changes).
+//   - CPCache (the cutting plane's constraint cache): the labelings cached
+//     are kept (evicted down to the new size as labelings arrive); a cache
+//     turned on starts empty.
 //   - MultiPlane (on, off, N, T, M, Rule, CostRatio): see multiPlane.fork;
 //     multi-plane BCFW needs permutation sampling, so a fork that switches it
 //     on from another sampling must set Sampling to Permutation as well.
@@ -143,6 +146,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("gap every", old.GapEvery, cfg.GapEvery)
 	add("trace every", old.TraceEvery, cfg.TraceEvery)
 	add("seed", old.Seed, cfg.Seed)
+	add("constraint cache", cpCacheName(old.CPCache), cpCacheName(cfg.CPCache))
 	return ch, nil
 }
 
@@ -151,6 +155,18 @@ func stepSizeName(s run.StepSize) string {
 		return "predefined"
 	}
 	return "line search"
+}
+
+// cpCacheName describes the constraint cache of the cutting plane (empty
+// for the other algorithms, which have none).
+func cpCacheName(size int) string {
+	switch {
+	case size == 0:
+		return ""
+	case size < 0:
+		return "off"
+	}
+	return fmt.Sprintf("size %d", size)
 }
 
 func cacheName(c Cache) string {

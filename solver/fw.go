@@ -81,7 +81,9 @@ func (a *batchAlg) iterate(record bool) error {
 		return nil
 	}
 	if a.cutting {
-		s.cpStep(p.vs, p.ellS, p.gap) // the fully corrective step (cp.go)
+		if err := s.cpStep(p); err != nil { // the fully corrective step (cp.go)
+			return err
+		}
 	} else {
 		// vs <- v - v_s, the negative FW direction; v <- v - gamma (v - v_s).
 		vs := p.vs
@@ -143,6 +145,9 @@ func (a *batchAlg) setup() error {
 	a.pass.at = -1
 	if a.cutting {
 		a.s.cp = newCPState(a.s.d)
+		if a.s.cfg.CPCache > 0 {
+			a.s.sets = make([]cornerSet, a.s.n)
+		}
 	}
 	return nil
 }

@@ -41,9 +41,12 @@ type Solver struct {
 	sets  []cornerSet // corner sets (cache, working sets and/or explicit duals), nil when unused
 	reuse planeReuse  // how steps reuse the planes of the sets
 	cp    *cpState    // the planes of CuttingPlane, nil for the other algorithms
-	samp  *core.Sampler
-	pcg   *rand.PCG
-	rng   *rand.Rand
+	// cpCache is the scratch of the cutting plane's constraint cache (its
+	// labelings live in sets).
+	cpCache cpCacheScratch
+	samp    *core.Sampler
+	pcg     *rand.PCG
+	rng     *rand.Rand
 
 	steps, calls        int64
 	hits, misses, drops int64

@@ -178,6 +178,8 @@ var variants = []struct {
 	{"ssg suffix averaging", Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage}},
 	{"ssg uniform averaging", Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage}},
 	{"cutting plane", Config{Algorithm: run.CuttingPlane}},
+	{"cutting plane no cache", Config{Algorithm: run.CuttingPlane, CPCache: -1}},
+	{"cutting plane cache 2", Config{Algorithm: run.CuttingPlane, CPCache: 2, CPTol: 0.1}},
 }
 
 // TestGapIsPrimalMinusDual checks the certificate at every trace point of

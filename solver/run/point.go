@@ -57,6 +57,8 @@ type Point struct {
 	ChiGapEstimate float64
 
 	// Cache and active-set statistics (cumulative counts, current sizes).
+	// For the cutting plane with its constraint cache, the hits are the
+	// planes taken from the cache and the misses those of oracle passes.
 	CacheHits   int64
 	CacheMisses int64
 	DropSteps   int64
