@@ -240,9 +240,10 @@ func (p *Figure1Panel) Suboptimality(m Figure1Method) [][]run.Point {
 func (p *Figure1Panel) Objective() *viz.Figure {
 	f := &viz.Figure{Title: fmt.Sprintf("primal suboptimality, lambda = %.3g", p.Lambda), XLabel: viz.Passes.String(),
 		YLabel: "primal suboptimality", LogX: true, LogY: true}
-	for i, m := range p.Methods {
+	for _, m := range p.Methods {
 		s := viz.Aggregate(m.Name, p.Suboptimality(m), viz.Passes, func(pt run.Point) float64 { return pt.Primal }, nil)
-		s.Color = viz.Color(i)
+		st := StyleOf(m.Name)
+		s.Color, s.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, s)
 	}
 	return f
@@ -253,9 +254,10 @@ func (p *Figure1Panel) Objective() *viz.Figure {
 func (p *Figure1Panel) TestError() *viz.Figure {
 	f := &viz.Figure{Title: fmt.Sprintf("test error, lambda = %.3g", p.Lambda), XLabel: viz.Passes.String(),
 		YLabel: "test error", LogX: true}
-	for i, m := range p.Methods {
+	for _, m := range p.Methods {
 		s := viz.Aggregate(m.Name, m.Traces, viz.Passes, func(pt run.Point) float64 { return pt.TestLoss }, nil)
-		s.Color = viz.Color(i)
+		st := StyleOf(m.Name)
+		s.Color, s.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, s)
 	}
 	return f

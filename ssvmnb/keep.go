@@ -37,8 +37,9 @@ func KeepRun(r viz.Run) error {
 	return nil
 }
 
-// KeptRun returns the run kept under name by KeepRun, or an error saying
-// which cell to run first when there is none.
+// KeptRun returns the run kept under name by KeepRun, in its style (its
+// method's, StyleOf, unless it was kept with one), or an error saying which
+// cell to run first when there is none.
 func KeptRun(name string) (viz.Run, error) {
 	path, err := sessionFile(name + keptSuffix)
 	if err != nil {
@@ -52,13 +53,14 @@ func KeptRun(name string) (viz.Run, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&r); err != nil {
 		return viz.Run{}, fmt.Errorf("ssvmnb: kept run %q: %s: %w", name, path, err)
 	}
+	r.Style = styleOf(r)
 	return r, nil
 }
 
 // Restyle gives the series of f the colors of their methods (StyleOf), so
-// that a figure drawn by a helper that colors its runs by position (e.g.
-// SoftObjectives, HardObjectives, Accuracies) shows every method in its
-// notebook-wide color: a series named after a method, or after a method
+// that a figure built by hand, or by a helper that colors its runs by
+// position, shows every method in its notebook-wide color (the figures of
+// this package already draw every run in its style): a series named after a method, or after a method
 // followed by a space and a suffix (" g_rho"), takes that method's color;
 // the longest matching method wins. Other series keep theirs. It returns f.
 func Restyle(f *viz.Figure, methods ...string) *viz.Figure {

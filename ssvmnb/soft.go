@@ -15,12 +15,13 @@ import (
 )
 
 // SoftObjectives plots Meshi's Fig. 1 (left) for several soft runs: per run
-// (one color each) the soft primal g_rho and dual f_rho (solid, "g_rho" and
+// (in its style, see styleOf) the soft primal g_rho and dual f_rho (solid, "g_rho" and
 // "f_rho") and the hard primal g(w, delta) (dashed, "g") against passes,
 // and the reference g* as a horizontal line when finite and positive.
 func SoftObjectives(reference float64, runs ...viz.Run) *viz.Figure {
 	f := &viz.Figure{Title: "Soft and hard objectives", XLabel: viz.Passes.String(), YLabel: "objective"}
-	for i, r := range runs {
+	for _, r := range runs {
+		color := styleOf(r).Color
 		for _, c := range []struct {
 			suffix string
 			value  func(run.Point) float64
@@ -30,7 +31,7 @@ func SoftObjectives(reference float64, runs ...viz.Run) *viz.Figure {
 			{" f_rho", func(p run.Point) float64 { return p.Dual }, false},
 			{" g", func(p run.Point) float64 { return p.HardPrimal }, true},
 		} {
-			s := viz.Series{Name: r.Name + c.suffix, Color: viz.Color(i), Dashed: c.dashed}
+			s := viz.Series{Name: r.Name + c.suffix, Color: color, Dashed: c.dashed}
 			for _, p := range r.Trace {
 				s.X = append(s.X, p.Pass)
 				s.Y = append(s.Y, c.value(p))
@@ -195,12 +196,13 @@ func (h *HardRun) VizRun() viz.Run {
 
 // HardObjectives plots Meshi's Fig. 2 (top): the hard objective
 // (soft.HardObjective) of several runs, soft and hard, against x (solver
-// time in the paper), with the reference g* as a horizontal line when
-// finite and positive.
+// time in the paper), each in its style (see styleOf), with the reference
+// g* as a horizontal line when finite and positive.
 func HardObjectives(x viz.XAxis, reference float64, runs ...viz.Run) *viz.Figure {
 	f := &viz.Figure{Title: "Hard objective g", XLabel: x.String(), YLabel: "hard objective g", LogX: x == viz.Seconds}
-	for i, r := range runs {
-		s := viz.Series{Name: r.Name, Color: viz.Color(i)}
+	for _, r := range runs {
+		st := styleOf(r)
+		s := viz.Series{Name: r.Name, Color: st.Color, Dash: st.Dash}
 		for _, p := range r.Trace {
 			s.X = append(s.X, x.Of(p))
 			s.Y = append(s.Y, soft.HardObjective(p))
@@ -214,11 +216,13 @@ func HardObjectives(x viz.XAxis, reference float64, runs ...viz.Run) *viz.Figure
 }
 
 // Accuracies plots Meshi's Fig. 2 (bottom): 1 - test loss of several runs
-// against x (with a normalized Hamming loss, the test Hamming accuracy).
+// against x (with a normalized Hamming loss, the test Hamming accuracy),
+// each in its style (see styleOf).
 func Accuracies(x viz.XAxis, runs ...viz.Run) *viz.Figure {
 	f := &viz.Figure{Title: "Test accuracy", XLabel: x.String(), YLabel: "1 - test loss", LogX: x == viz.Seconds}
-	for i, r := range runs {
-		s := viz.Series{Name: r.Name, Color: viz.Color(i), Markers: true}
+	for _, r := range runs {
+		st := styleOf(r)
+		s := viz.Series{Name: r.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, p := range r.Trace {
 			s.X = append(s.X, x.Of(p))
 			s.Y = append(s.Y, 1-p.TestLoss)

@@ -39,19 +39,18 @@ func StyleOf(method string) viz.Style {
 	if st, ok := styles[method]; ok {
 		return st
 	}
-	used := map[viz.Style]bool{}
-	for _, st := range styles {
-		used[st] = true
-	}
-	var st viz.Style
-	for k := 0; ; k++ {
-		if st = viz.MethodStyle(k); !used[st] || k > 3*len(styles)+27 {
-			break
-		}
-	}
-	styles[method] = st
+	st := styles.Of(method)
 	writeStyles(styles) // best effort: without a session folder styles last one cell
 	return st
+}
+
+// styleOf returns the style of a run: its own, else its method's
+// (StyleOf).
+func styleOf(r viz.Run) viz.Style {
+	if r.Style.Color != "" {
+		return r.Style
+	}
+	return StyleOf(r.Name)
 }
 
 // SetStyle fixes the style of a method for the figures that follow.
@@ -68,10 +67,10 @@ func SetStyle(method string, st viz.Style) error {
 
 // memStyles holds the styles of each session folder in this program, for
 // when the folder cannot be written.
-var memStyles = map[string]map[string]viz.Style{}
+var memStyles = map[string]viz.Styles{}
 
-func readStyles() map[string]viz.Style {
-	out := map[string]viz.Style{}
+func readStyles() viz.Styles {
+	out := viz.Styles{}
 	if b, err := os.ReadFile(stylesFile()); err == nil && json.Unmarshal(b, &out) == nil {
 		return out
 	}
@@ -81,7 +80,7 @@ func readStyles() map[string]viz.Style {
 	return out
 }
 
-func writeStyles(styles map[string]viz.Style) error {
+func writeStyles(styles viz.Styles) error {
 	memStyles[sessionDir()] = styles
 	b, err := json.Marshal(styles)
 	if err != nil {

@@ -114,6 +114,34 @@ func MethodStyle(k int) Style {
 	return Style{Color: methodColors[k%n], Dash: methodDashes[(k/n)%len(methodDashes)]}
 }
 
+// Styles is a table of method styles, one per method name: a method keeps
+// its style in every figure that shows it, live or comparison, static or
+// interactive (both renderers draw a series in its Color and Dash). Of
+// assigns a method without one the first MethodStyle no method of the
+// table has. ssvmnb keeps one table per notebook session (ssvmnb.StyleOf)
+// and gives every run it draws its method's style.
+type Styles map[string]Style
+
+// Of returns the style of method, assigning one (and recording it in t)
+// when the method has none yet.
+func (t Styles) Of(method string) Style {
+	if st, ok := t[method]; ok {
+		return st
+	}
+	used := map[Style]bool{}
+	for _, st := range t {
+		used[st] = true
+	}
+	var st Style
+	for k := 0; ; k++ {
+		if st = MethodStyle(k); !used[st] || k > 3*len(t)+27 {
+			break
+		}
+	}
+	t[method] = st
+	return st
+}
+
 // companion returns the dash of a companion curve (the averaged iterate's
 // gap, the training loss) of a method drawn with d: dashed for a solid or
 // dotted method, dotted otherwise.

@@ -1,0 +1,58 @@
+package ssvmnb
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
+)
+
+// TestMethodKeepsItsStyle: a method has one color in its live chart
+// (ProgressFigure, as the trainer's running chart draws it), in every
+// comparison figure whatever the order of the runs (Gaps, Objectives,
+// SoftObjectives, HardObjectives, Accuracies, kept runs), and in the
+// interactive (ECharts) rendering of those figures.
+func TestMethodKeepsItsStyle(t *testing.T) {
+	isolated(t)
+	data := syntheticData(t)
+	a := MustSession("a", data, solver.Config{Lambda: 0.01, GapEvery: 2})
+	b := MustSession("b", data, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 7})
+	a.Live, b.Live = false, false
+	a.MustRun(4)
+	b.MustRun(4)
+	want := map[string]string{"a": StyleOf("a").Color, "b": StyleOf("b").Color}
+	if want["a"] == want["b"] {
+		t.Fatalf("two methods share the color %s", want["a"])
+	}
+	live := b.ProgressFigure()
+	if s := live.Series[len(live.Series)-1]; s.Name != "duality gap" || s.Color != want["b"] {
+		t.Fatalf("live chart of b: %q in %s, want %s", s.Name, s.Color, want["b"])
+	}
+	if err := KeepRun(b.VizRun()); err != nil {
+		t.Fatal(err)
+	}
+	kept := Must(KeptRun("b"))
+	kept.Style = viz.Style{} // kept before styles were kept: its method's
+	kb := Must(KeptRun("b"))
+	plain := viz.Run{Name: "b", Trace: b.Trace()} // a run without a style
+	for _, f := range []*viz.Figure{
+		Gaps(viz.Passes, b, a), Objectives(viz.Passes, b, a),
+		SoftObjectives(0, plain, a.VizRun()), HardObjectives(viz.Passes, 0, kb, a.VizRun()),
+		Accuracies(viz.Passes, plain, a.VizRun()), HardObjectives(viz.Passes, 0, kept, a.VizRun()),
+	} {
+		opt, err := f.EChartsOption()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range f.Series {
+			method := strings.Fields(s.Name)[0]
+			if s.Color != want[method] {
+				t.Errorf("%s: series %q in %s, want %s (the color of %s)", f.Title, s.Name, s.Color, want[method], method)
+			}
+			if !strings.Contains(string(opt), `"name":"`+s.Name+`"`) || !strings.Contains(string(opt), `"color":"`+want[method]+`"`) {
+				t.Errorf("%s: the interactive chart lacks %q in %s", f.Title, s.Name, want[method])
+			}
+		}
+	}
+}
