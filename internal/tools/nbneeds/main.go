@@ -11,7 +11,8 @@
 //	"metadata": {"fwstruct": {"needs": ["horses", "usps"]}, ...}
 //
 // with the names of datasets.Load: ocr, usps, conll, yeast (found by
-// datasets.Locate) and horses (datasets.LocateHorses), each looked for in
+// datasets.Locate), horses (datasets.LocateHorses) and hansards
+// (datasets.LocateHansards), each looked for in
 // $FWSTRUCT_DATA and in the user cache directory. Notebooks that fall back
 // to other data (ssvmnb.Load("ocr") runs on synthetic data without OCR)
 // need not list it. nbneeds prints the missing names on one line, separated
@@ -55,9 +56,12 @@ type notebook struct {
 // unknown name is an error.
 func locate(name string) (bool, error) {
 	var err error
-	if name == "horses" {
+	switch name {
+	case "horses":
 		_, err = datasets.LocateHorses("")
-	} else {
+	case "hansards":
+		_, err = datasets.LocateHansards("")
+	default:
 		ds, derr := datasets.ByName(name)
 		if derr != nil {
 			return false, derr
