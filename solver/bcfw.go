@@ -63,7 +63,7 @@ func (a bcfwAlg) setup() error {
 	var err error
 	s.store, err = s.newStore()
 	if s.cfg.Shrinking {
-		s.shrink.reset(s.gapEst)
+		s.shrink.Reset(s.gapEst)
 	}
 	return err
 }
@@ -88,7 +88,7 @@ func (a bcfwAlg) EarlyCheckDue(stop run.Stop) bool {
 	if s.evalAt == s.steps {
 		return false
 	}
-	if s.cfg.Shrinking && s.shrink.settled {
+	if s.cfg.Shrinking && s.shrink.Settled {
 		return true // every block settled: unshrink them with a gap pass
 	}
 	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.est.Sum() <= stop.EarlyCheck*stop.Gap

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -49,7 +50,7 @@ func referenceQP(u [][]float64, ell []float64, lambda float64) float64 {
 		for a := range mu {
 			mu[a] -= step * grad[a]
 		}
-		projectSimplex(mu, scratch)
+		core.ProjectSimplex(mu, scratch)
 	}
 	return qpObjective(u, ell, mu, lambda)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -118,7 +119,7 @@ func (s *Solver) exactBlock(i int) float64 {
 		for m, k := range act {
 			z[m] = alpha[k] + t*h[k]
 		}
-		projectSimplex(z, b.sorted)
+		core.ProjectSimplex(z, b.sorted)
 	}
 	clear(d)
 	for m, k := range act {
@@ -129,34 +130,4 @@ func (s *Solver) exactBlock(i int) float64 {
 	}
 	b.apply(i, d)
 	return g
-}
-
-// projectSimplex replaces z by its Euclidean projection onto the
-// probability simplex {a >= 0, sum a = 1} (Duchi et al. 2008, Fig. 1):
-// a_k = max(z_k - theta, 0) with theta from the sorted z. sorted is a
-// scratch of len(z).
-func projectSimplex(z, sorted []float64) {
-	u := sorted[:len(z)]
-	copy(u, z)
-	// insertion sort, descending: K is small
-	for a := 1; a < len(u); a++ {
-		v := u[a]
-		b := a - 1
-		for b >= 0 && u[b] < v {
-			u[b+1] = u[b]
-			b--
-		}
-		u[b+1] = v
-	}
-	var cum, theta float64
-	for j, v := range u {
-		cum += v
-		t := (cum - 1) / float64(j+1)
-		if v-t > 0 {
-			theta = t
-		}
-	}
-	for k, v := range z {
-		z[k] = max(v-theta, 0)
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/run/runtest"
 )
@@ -64,7 +65,7 @@ func bruteForceBlock(s *Solver, i int, vRest []float64, ellRest float64) []float
 			grad[k] = loss[k] - s.lambda*floats.Dot(w, psis[k])
 			alpha[k] += grad[k] / lip
 		}
-		projectSimplex(alpha, scratch)
+		core.ProjectSimplex(alpha, scratch)
 		if floats.Distance(alpha, old, math.Inf(1)) < 1e-13 {
 			break
 		}
@@ -97,30 +98,6 @@ func TestExactBlockIsBruteForceQP(t *testing.T) {
 				t.Fatalf("%+v block %d: exact dual %v below brute force %v", tc, i, dg, dw)
 			}
 			checkConsistency(t, s)
-		}
-	}
-}
-
-// TestProjectSimplex checks the projection against its optimality
-// conditions: the result is on the simplex and z - a is constant on the
-// support of a and at most that constant off it.
-func TestProjectSimplex(t *testing.T) {
-	for _, z := range [][]float64{{0.2, 0.3, 0.5}, {3, -1, 0}, {1, 1, 1, 1}, {-5, -6}, {0.9, 0.05, 0.05, 2}, {7}} {
-		a := append([]float64(nil), z...)
-		projectSimplex(a, make([]float64, len(a)))
-		if math.Abs(floats.Sum(a)-1) > 1e-12 || floats.Min(a) < 0 {
-			t.Fatalf("Proj(%v) = %v: not on the simplex", z, a)
-		}
-		theta := math.NaN()
-		for k := range a {
-			if a[k] > 0 {
-				theta = z[k] - a[k]
-			}
-		}
-		for k := range a {
-			if d := z[k] - a[k]; (a[k] > 0 && math.Abs(d-theta) > 1e-12) || (a[k] == 0 && z[k] > theta+1e-12) {
-				t.Fatalf("Proj(%v) = %v: not optimal at %d (theta %v)", z, a, k, theta)
-			}
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package solver
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+)
 
 // shrinking is the active set of Config.Shrinking, liblinear's shrinking
 // (Keerthi et al. 2008, Sec. 3.3; Fan et al. 2008, App. E) as gap-based
@@ -10,35 +14,18 @@ import "errors"
 // active set, and the steps sweep the active blocks in a fresh random
 // order every sweep. Skipped blocks cost nothing and count as no step.
 // Within a block, a class without mass scoring below every class with
-// mass (liblinear's be_shrunk) is no longer scored (classStore.shrinkClasses). When the set is empty (every
-// block settled, liblinear's "active set converged") the next step asks
+// mass (liblinear's be_shrunk) is no longer scored
+// (classStore.shrinkClasses). When the set is empty (every block settled,
+// liblinear's "active set converged") the next step asks
 // for an exact gap pass (bcfwAlg.EarlyCheckDue); every gap pass visits
 // every block with the exact oracle, so a certified gap covers the shrunk
 // blocks too, and it rebuilds the set from its block gaps (unshrinking).
-type shrinking struct {
-	active []int32 // the blocks of the current sweep, in order
-	pos    int     // the next position in active
-	keep   int     // active[:keep] holds the blocks of this sweep that stay
-	// settled is set when a whole sweep found every block settled.
-	settled bool
-}
-
-// reset makes every block with a positive (or unknown) gap estimate
-// active, as after a gap pass.
-func (sh *shrinking) reset(gapEst []float64) {
-	sh.active = sh.active[:0]
-	for i, g := range gapEst {
-		if g > 0 {
-			sh.active = append(sh.active, int32(i))
-		}
-	}
-	sh.pos, sh.keep, sh.settled = len(sh.active), len(sh.active), len(sh.active) == 0
-}
+type shrinking = core.ActiveSet
 
 // unshrink makes every block with a positive gap estimate and every class
 // active again (after a gap pass).
 func (s *Solver) unshrink() {
-	s.shrink.reset(s.gapEst)
+	s.shrink.Reset(s.gapEst)
 	s.store.(*classStore).unshrink()
 }
 
@@ -46,29 +33,20 @@ func (s *Solver) unshrink() {
 // ends when every active block was visited: the settled ones leave, the
 // others are shuffled for the next sweep.
 func (s *Solver) shrinkStep() error {
-	sh := &s.shrink
-	if sh.pos >= len(sh.active) {
-		sh.active = sh.active[:sh.keep]
-		s.rng.Shuffle(len(sh.active), func(a, b int) { sh.active[a], sh.active[b] = sh.active[b], sh.active[a] })
-		sh.pos, sh.keep = 0, 0
-		if len(sh.active) == 0 {
-			// Every block settled: the step is a no-op that counts, so a
-			// run without a gap tolerance still spends its budget, and
-			// EarlyCheckDue asks for a gap pass.
-			sh.settled = true
-			s.steps++
-			s.reuse.stepped(0, nil)
-			return nil
-		}
-	}
-	i := int(sh.active[sh.pos])
-	sh.pos++
+	i, ok := s.shrink.Next(s.rng)
 	s.steps++
-	if g := s.exactBlock(i); g > SettledFraction*s.globalGap/float64(s.n) {
-		sh.active[sh.keep] = int32(i)
-		sh.keep++
-	} else {
-		s.skipped++ // leaves the active set
+	if !ok {
+		// Every block settled: the step is a no-op that counts, so a run
+		// without a gap tolerance still spends its budget, and
+		// EarlyCheckDue asks for a gap pass.
+		s.reuse.stepped(0, nil)
+		return nil
+	}
+	g := s.exactBlock(i)
+	stays := g > SettledFraction*s.globalGap/float64(s.n)
+	s.shrink.Visited(stays)
+	if !stays {
+		s.skipped++
 	}
 	s.reuse.stepped(i, nil)
 	return nil
@@ -81,18 +59,17 @@ func (s *Solver) shrinkStep() error {
 // gap of 1e-6; 1e-2 three times the gap passes, 0.1 twice the work.)
 const SettledFraction = 1e-3
 
-// savedShrinking is the active set in a checkpoint.
+// savedShrinking is the state of shrinking in a checkpoint: the active
+// set of blocks and the active classes of every block (classStore.act,
+// nact).
 type savedShrinking struct {
-	Active    []int32
-	Pos, Keep int
-	Settled   bool
-	// the active classes of the blocks (classStore.act, nact)
+	Blocks              core.ActiveSet
 	Classes, NumClasses []int32
 }
 
 func (s *Solver) saveShrinking() *savedShrinking {
-	sh, b := &s.shrink, s.store.(*classStore)
-	return &savedShrinking{Active: sh.active, Pos: sh.pos, Keep: sh.keep, Settled: sh.settled, Classes: b.act, NumClasses: b.nact}
+	b := s.store.(*classStore)
+	return &savedShrinking{Blocks: s.shrink, Classes: b.act, NumClasses: b.nact}
 }
 
 // restoreShrinking reads the active sets of c; without them (a fork
@@ -102,13 +79,9 @@ func (s *Solver) restoreShrinking(c *savedShrinking) error {
 		s.unshrink()
 		return nil
 	}
-	sh, b := &s.shrink, s.store.(*classStore)
+	b := s.store.(*classStore)
 	n, K := s.n, b.k
-	bad := c.Pos < 0 || c.Pos > len(c.Active) || c.Keep < 0 || c.Keep > c.Pos || len(c.Active) > n ||
-		len(c.Classes) != n*K || len(c.NumClasses) != n
-	for _, i := range c.Active {
-		bad = bad || i < 0 || int(i) >= n
-	}
+	bad := c.Blocks.Validate(n) != nil || len(c.Classes) != n*K || len(c.NumClasses) != n
 	for i := 0; !bad && i < n; i++ {
 		m := c.NumClasses[i]
 		bad = m < 0 || int(m) > K
@@ -119,8 +92,8 @@ func (s *Solver) restoreShrinking(c *savedShrinking) error {
 	if bad {
 		return errors.New("solver: load: corrupt checkpoint: active sets of shrinking out of range")
 	}
-	sh.active = append(sh.active[:0], c.Active...)
-	sh.pos, sh.keep, sh.settled = c.Pos, c.Keep, c.Settled
+	s.shrink = c.Blocks
+	s.shrink.Active = append([]int32(nil), c.Blocks.Active...)
 	copy(b.act, c.Classes)
 	copy(b.nact, c.NumClasses)
 	return nil

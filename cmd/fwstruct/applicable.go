@@ -88,7 +88,7 @@ func (u runUse) flagUse(name string) string {
 		if u.kernel != "poly" {
 			return "applies to --kernel poly only"
 		}
-	case "kernel-cache":
+	case "kernel-cache", "kernel-cache-float32":
 		if u.kernel == "" {
 			return "needs --kernel (the kernelized solver)"
 		}
@@ -105,7 +105,15 @@ func (u runUse) flagUse(name string) string {
 		if u.solver == "fw" || u.solver == "cp" {
 			return "applies to the solvers that sample blocks only (bcfw, ssg, online-eg, soft), not " + u.solver
 		}
-	case "step", "cache", "shrinking":
+	case "step", "shrinking":
+		if u.kernel != "" && u.solver == "bcfw" {
+			return "" // --step exact, --shrinking: the kernelized bcfw's exact steps
+		}
+		if !primal {
+			return "applies to the primal bcfw solver only"
+		}
+		return solvers("bcfw", "lp-hard")
+	case "cache":
 		if !primal {
 			return "applies to the primal bcfw solver only"
 		}

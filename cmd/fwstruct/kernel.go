@@ -26,6 +26,7 @@ type kernelFlags struct {
 	degree  int
 	coef0   float64
 	cacheMB int
+	cache32 bool
 }
 
 func (k *kernelFlags) register(fs *flag.FlagSet) {
@@ -34,12 +35,21 @@ func (k *kernelFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&k.degree, "degree", 3, "kernel: degree of poly")
 	fs.Float64Var(&k.coef0, "coef0", 1, "kernel: coef0 of poly")
 	fs.IntVar(&k.cacheMB, "kernel-cache", 512, "kernel: memory for cached kernel rows, in MB (0: none)")
+	fs.BoolVar(&k.cache32, "kernel-cache-float32", false, "kernel: keep the cached rows as float32 (twice the rows in --kernel-cache; values rounded to float32)")
 }
 
 func (k *kernelFlags) enabled() bool { return k.kind != "" }
 
 // config builds the kernelized solver's configuration from the solver
 // flags and the kernel flags.
+// cacheOption returns the kernel row cache the flags ask for.
+func (k *kernelFlags) cacheOption() kernel.Option {
+	if k.cache32 {
+		return kernel.WithCacheFloat32(int64(k.cacheMB) << 20)
+	}
+	return kernel.WithCache(int64(k.cacheMB) << 20)
+}
+
 func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
 	kind, err := kernel.ParseKind(k.kind)
 	if err != nil {
@@ -55,8 +65,8 @@ func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
 	switch {
 	case base.Algorithm != solverrun.BCFW && base.Algorithm != solverrun.FW:
 		return kernel.Config{}, fmt.Errorf("--kernel runs --solver bcfw or fw, not %v", base.Algorithm)
-	case base.Step != solver.FWStep || base.Cache.Enabled || base.Box != nil:
-		return kernel.Config{}, fmt.Errorf("--kernel takes no --step, --cache or box flags")
+	case (base.Step != solver.FWStep && base.Step != solver.Exact) || base.Cache.Enabled || base.Box != nil:
+		return kernel.Config{}, fmt.Errorf("--kernel takes no --cache or box flags, and of --step only exact")
 	case sf.accuracy != 1:
 		return kernel.Config{}, fmt.Errorf("--kernel takes no --oracle-accuracy")
 	case k.cacheMB < 0:
@@ -66,6 +76,7 @@ func (k *kernelFlags) config(sf *solverFlags) (kernel.Config, error) {
 		Lambda: base.Lambda, Kernel: kernel.Kernel{Kind: kind, Gamma: k.gamma, Degree: k.degree, Coef0: k.coef0},
 		Algorithm: base.Algorithm, Sampling: base.Sampling, StepSize: base.StepSize, Averaging: base.Averaging,
 		GapEvery: base.GapEvery, TraceEvery: base.TraceEvery, Seed: base.Seed,
+		Exact: base.Step == solver.Exact, Shrinking: base.Shrinking,
 	}
 	if kind == kernel.Linear {
 		cfg.Kernel = kernel.Kernel{Kind: kernel.Linear}
@@ -106,7 +117,7 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 		warnConditioning(stderr, "train", loaded, cfg.Lambda)
 	}
 	pb := newBar(o.bar, stderr, stop.Passes)
-	opts := []kernel.Option{kernel.WithTrainLoss(o.trainLoss), kernel.WithWorkers(sf.workers), kernel.WithCache(int64(kf.cacheMB) << 20),
+	opts := []kernel.Option{kernel.WithTrainLoss(o.trainLoss), kernel.WithWorkers(sf.workers), kf.cacheOption(),
 		kernel.WithProgress(func(pt solverrun.Point) {
 			if !o.quiet {
 				pb.clear()

@@ -15,8 +15,12 @@ import (
 // and, with |w_i - w_s|^2 = k(x_i, x_i) |alpha_i - e_{y*}|^2/(lambda n)^2,
 // the step gamma = g_i / (lambda |w_i - w_s|^2) clipped to [0, 1].
 func (s *Solver) bcfwStep() {
+	if s.cfg.Exact {
+		s.exactStep()
+		return
+	}
 	i := s.samp.Next(s.rng)
-	var row []float64
+	var row cacheRow
 	if s.cache != nil {
 		row = s.cache.get(i)
 	}

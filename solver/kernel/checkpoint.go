@@ -56,6 +56,8 @@ type checkpoint struct {
 	PendingWNorm          float64
 	PendingEll, PendingTr float64
 	PendingActive         float64
+	GlobalGap             float64
+	Active                *core.ActiveSet // Config.Shrinking
 }
 
 // Save writes the state of the solver so that Load continues the run
@@ -73,6 +75,10 @@ func (s *Solver) Save(w io.Writer) error {
 	if p := s.pending; p != nil {
 		c.PendingAt, c.PendingCounted, c.PendingYStar, c.PendingH, c.PendingHBar = p.at, p.counted, p.yStar, p.hStar, p.hBar
 		c.PendingWNorm, c.PendingEll, c.PendingTr, c.PendingActive = p.wNormSq, p.ell, p.trainErr, p.active
+	}
+	c.GlobalGap = s.globalGap
+	if s.cfg.Shrinking {
+		c.Active = &s.active
 	}
 	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
 	var err error
@@ -165,6 +171,12 @@ func (s *Solver) restore(c *checkpoint) error {
 		return errors.New("counters out of range")
 	}
 	s.exactAt, s.exactGap = c.ExactAt, c.ExactGap
+	if s.cfg.Shrinking {
+		if c.Active == nil || c.Active.Validate(n) != nil || math.IsNaN(c.GlobalGap) || c.GlobalGap < 0 {
+			return errors.New("active set of shrinking missing or out of range")
+		}
+		s.active, s.globalGap = *c.Active, c.GlobalGap
+	}
 	if err := s.samp.Restore(c.Perm, c.PermPos, c.Unvisited, s.gapEst); err != nil {
 		return err
 	}

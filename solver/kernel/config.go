@@ -37,6 +37,12 @@ type Config struct {
 	TraceEvery float64
 	// Seed seeds the sampling.
 	Seed uint64
+	// Exact replaces the Frank-Wolfe block step by the exact minimization
+	// over the block's simplex (exactStep; BCFW with line search only).
+	Exact bool
+	// Shrinking skips the blocks an exact step found settled until the
+	// next gap pass (Exact with permutation sampling only; see exactStep).
+	Shrinking bool
 }
 
 // WithDefaults returns cfg with its zero values replaced by the defaults.
@@ -66,7 +72,7 @@ func (cfg *Config) validate() error {
 	if err := core.ValidateStepSize(cfg.StepSize); err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	return nil
+	return cfg.validateExact()
 }
 
 // wiring is what a run is connected to; none of it changes the iterates,
@@ -112,7 +118,23 @@ func WithCache(budget int64) Option {
 			return fmt.Errorf("kernel: cache budget must be >= 0, got %d", budget)
 		}
 		s.budget = budget
-		s.cache = newRowCache(s.n, budget)
+		s.cache = newRowCache(s.n, budget, false)
+		return nil
+	}
+}
+
+// WithCacheFloat32 is WithCache with the rows kept as float32: twice the
+// rows in the budget (USPS's 7,291 rows take 213 MB in all), at the price
+// of kernel values rounded to float32 (relative error 6e-8) wherever a step
+// reads them from the cache, so that, unlike WithCache, results depend on
+// the cache (the rounding is far below the accuracy the solver is run to).
+func WithCacheFloat32(budget int64) Option {
+	return func(s *Solver) error {
+		if budget < 0 {
+			return fmt.Errorf("kernel: cache budget must be >= 0, got %d", budget)
+		}
+		s.budget = budget
+		s.cache = newRowCache(s.n, budget, true)
 		return nil
 	}
 }

@@ -152,6 +152,10 @@ func (s *Solver) record(refresh bool) error {
 			s.est.Reset(s.gapEst)
 			s.samp.Refresh(s.gapEst)
 			s.ell = ps.ell
+			s.globalGap = pt.Gap
+			if s.cfg.Shrinking {
+				s.active.Reset(s.gapEst)
+			}
 		}
 	}
 	if s.cfg.Algorithm == run.FW {

@@ -84,25 +84,28 @@ func addTerm(dst, a []float64, y int32, kv float64) {
 // beta_j(c) k(x_j, x_i) for every class c into dst. row is example i's
 // cache row or nil; with fill, missing entries are stored in it and counted
 // (steps only), else it is only read.
-func (s *Solver) trainScores(e *expansion, i int, row []float64, fill bool, dst []float64) {
+func (s *Solver) trainScores(e *expansion, i int, row cacheRow, fill bool, dst []float64) {
 	clear(dst)
 	kk := s.k
+	if row.none() {
+		for _, j := range e.sv {
+			kv := s.cfg.Kernel.between(s.in, int(j), s.in, i)
+			addTerm(dst, e.alpha[int(j)*kk:int(j+1)*kk], s.in.y[j], kv)
+		}
+		s.scale(dst)
+		return
+	}
 	for _, j := range e.sv {
-		var kv float64
+		kv, ok := row.at(j)
 		switch {
-		case row == nil:
-			kv = s.cfg.Kernel.between(s.in, int(j), s.in, i)
-		case math.IsNaN(row[j]):
+		case !ok:
 			kv = s.cfg.Kernel.between(s.in, int(j), s.in, i)
 			if fill {
-				row[j] = kv
+				row.put(j, kv)
 				s.cache.misses++
 			}
-		default:
-			kv = row[j]
-			if fill {
-				s.cache.hits++
-			}
+		case fill:
+			s.cache.hits++
 		}
 		addTerm(dst, e.alpha[int(j)*kk:int(j+1)*kk], s.in.y[j], kv)
 	}

@@ -79,10 +79,11 @@ func (s *Solver) normSq(delta []float64, blocks []int32) float64 {
 			if dot == 0 {
 				continue
 			}
-			kv := 0.0
-			if row != nil && row[j] == row[j] {
-				kv = row[j]
-			} else {
+			kv, ok := 0.0, false
+			if !row.none() {
+				kv, ok = row.at(j)
+			}
+			if !ok {
 				kv = s.cfg.Kernel.between(s.in, i, s.in, int(j))
 			}
 			part[a] += kv * dot

@@ -76,6 +76,8 @@ func TestLinearKernelMatchesPrimal(t *testing.T) {
 		{"bcfw gap sampling", solver.Config{Sampling: run.GapSampling, GapEvery: 2}},
 		{"bcfw predefined", solver.Config{StepSize: run.Predefined}},
 		{"bcfw averaging", solver.Config{Averaging: true}},
+		{"exact", solver.Config{Step: solver.Exact}},
+		{"exact perm averaging", solver.Config{Step: solver.Exact, Sampling: run.Permutation, Averaging: true}},
 		{"fw", solver.Config{Algorithm: run.FW}},
 		{"fw averaging", solver.Config{Algorithm: run.FW, Averaging: true, GapEvery: 3}},
 	} {
@@ -90,7 +92,7 @@ func TestLinearKernelMatchesPrimal(t *testing.T) {
 				t.Fatal(err)
 			}
 			kc := Config{Lambda: pc.Lambda, Algorithm: pc.Algorithm, Sampling: pc.Sampling, StepSize: pc.StepSize,
-				Averaging: pc.Averaging, GapEvery: pc.GapEvery, TraceEvery: pc.TraceEvery, Seed: pc.Seed}
+				Averaging: pc.Averaging, GapEvery: pc.GapEvery, TraceEvery: pc.TraceEvery, Seed: pc.Seed, Exact: pc.Step == solver.Exact}
 			ks := mustNew(t, train, kc, WithTest(test), WithTrainLoss(true))
 			passes := 12.0
 			mustRun(t, ps, run.Stop{Passes: passes})
@@ -324,8 +326,10 @@ func TestConformance(t *testing.T) {
 		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5},
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true},
 		{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1},
+		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true},
+		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation, Averaging: true},
 	} {
-		t.Run(fmt.Sprintf("%v %v %v", cfg.Algorithm, cfg.Sampling, cfg.Kernel), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v %v %v exact %v shrinking %v", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Exact, cfg.Shrinking), func(t *testing.T) {
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.02, 2, 9
 			runtest.Conformance(t, runtest.Family{
 				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true)) },
@@ -499,4 +503,42 @@ func TestConvergesToCertifiedGap(t *testing.T) {
 	if last.Gap > 1e-4 || last.Steps != s.Steps() {
 		t.Fatalf("last point %+v at step %d", last, s.Steps())
 	}
+}
+
+// TestExactShrinkingCertificate runs exact steps with and without
+// shrinking to a certified gap: the certificate agrees with a brute-force
+// recomputation, both reach the optimum of Frank-Wolfe steps, and
+// shrinking skips blocks (fewer oracle calls) yet claims convergence only
+// at a gap pass over every block.
+func TestExactShrinkingCertificate(t *testing.T) {
+	p := oraclestest.Multiclass(60, 4, 5, 8)
+	const tol = 1e-8
+	k := Kernel{Kind: RBF, Gamma: 0.3}
+	ref := mustNew(t, p, Config{Lambda: 0.02, Kernel: k, Sampling: run.Permutation, Exact: true, GapEvery: 5})
+	mustRun(t, ref, run.Stop{Gap: tol, Passes: 10000})
+	opt, _ := ref.Last()
+	var calls []int64
+	for _, cfg := range []Config{
+		{Sampling: run.Permutation, Exact: true, GapEvery: 5},
+		{Sampling: run.Permutation, Exact: true, Shrinking: true, GapEvery: 5},
+	} {
+		cfg.Lambda, cfg.Kernel = 0.02, k
+		s := mustNew(t, p, cfg, WithCache(1<<20))
+		if st := mustRun(t, s, run.Stop{Gap: tol, Passes: 10000}); st != run.StatusConverged {
+			t.Fatalf("shrinking %v: status %v", cfg.Shrinking, st)
+		}
+		last, _ := s.Last()
+		bp, bd := bruteObjectives(s)
+		if !close(bp, last.Primal, 1e-9) || !close(bd, last.Dual, 1e-9) || bp-bd > tol*(1+1e-6) {
+			t.Fatalf("shrinking %v: primal %v dual %v, brute force %v %v", cfg.Shrinking, last.Primal, last.Dual, bp, bd)
+		}
+		if math.Abs(last.Primal-opt.Primal) > 2*tol {
+			t.Fatalf("shrinking %v: primal %v, reference %v", cfg.Shrinking, last.Primal, opt.Primal)
+		}
+		calls = append(calls, s.OracleCalls())
+	}
+	if calls[1] >= calls[0] {
+		t.Fatalf("shrinking made %d oracle calls, without %d", calls[1], calls[0])
+	}
+	t.Logf("oracle calls to gap %g: %d without shrinking, %d with", tol, calls[0], calls[1])
 }

@@ -74,7 +74,11 @@ type Solver struct {
 	cache        *rowCache
 
 	wiring
-	scores []float64 // k scores of the current block
+	scores    []float64 // k scores of the current block
+	z, sorted []float64 // scratch of the exact step
+
+	active    core.ActiveSet // the blocks of shrinking (Config.Shrinking)
+	globalGap float64        // the gap of the last gap pass (+Inf before)
 }
 
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
@@ -126,6 +130,11 @@ func New(p *oracles.Multiclass, cfg Config, opts ...Option) (*Solver, error) {
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0) // solver.Solver's stream
 	s.rng = rand.New(s.pcg)
 	s.scores = make([]float64, k)
+	s.z, s.sorted = make([]float64, k), make([]float64, k)
+	s.globalGap = math.Inf(1)
+	if cfg.Shrinking {
+		s.active.Reset(s.gapEst)
+	}
 	if cfg.Algorithm == run.FW {
 		s.loop = core.NewLoop(1, cfg.GapEvery, cfg.TraceEvery, 1, true)
 	} else {
@@ -195,6 +204,9 @@ func (e batchEngine) RecordCost(refresh bool) float64 {
 
 func (e engine) EarlyCheckDue(stop run.Stop) bool {
 	s := e.s
+	if s.cfg.Shrinking && s.active.Settled && s.loop.LastEval != s.steps {
+		return true // every block settled: a gap pass unshrinks them
+	}
 	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == run.BCFW &&
 		s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
 }
