@@ -30,10 +30,12 @@ type bcfwAlg struct{ engineBase }
 // Step makes a BCFW step, an exact block step (exact.go), or the next
 // step of a mini-batch (minibatch.go).
 func (a bcfwAlg) Step() error {
-	if a.s.cfg.Step == Exact {
+	switch {
+	case a.s.cfg.Step == Exact:
 		return a.s.exactStep()
-	}
-	if a.s.cfg.Batch > 1 || a.s.cfg.SimulateWorkers > 0 {
+	case a.s.cfg.Async:
+		return a.s.asyncStep()
+	case a.s.cfg.queued():
 		return a.s.queuedStep()
 	}
 	return a.s.bcfwStep()

@@ -214,6 +214,12 @@ type Config struct {
 	// steps with permutation sampling only; see shrinking). The gap passes
 	// visit every block, so a certified gap stays exact.
 	Shrinking bool
+	// Async runs BCFW asynchronously (async.go): the workers solve block
+	// oracles on their own, possibly stale copy of w while one updater
+	// applies the block steps as the answers arrive (Wang et al. 2016,
+	// Alg. 1). Not reproducible bit for bit; not with Batch or
+	// SimulateWorkers; it refuses what Batch refuses.
+	Async bool
 	// CPTol is the tolerance of the QP of CuttingPlane, relative to the
 	// duality gap of the iteration: the re-optimization over the planes
 	// stops once the QP's own Frank-Wolfe gap is at most CPTol times the

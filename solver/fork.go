@@ -79,7 +79,7 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	c.Config = target
-	if target.Batch != s.cfg.Batch || target.SimulateWorkers != s.cfg.SimulateWorkers {
+	if target.Batch != s.cfg.Batch || target.SimulateWorkers != s.cfg.SimulateWorkers || target.Async != s.cfg.Async {
 		c.Batch = nil // a fork with another execution draws its own blocks
 	}
 	if err := s.adaptCheckpoint(c, fresh, f); err != nil {
@@ -140,6 +140,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
 	add("batch", old.Batch, cfg.Batch)
 	add("simulated workers", old.SimulateWorkers, cfg.SimulateWorkers)
+	add("async", old.Async, cfg.Async)
 	add("averaging", old.Averaging, cfg.Averaging)
 	add("average", old.AverageKind, cfg.AverageKind)
 	add("shrinking", old.Shrinking, cfg.Shrinking)

@@ -136,14 +136,18 @@ func (cfg *Config) validateBatch() error {
 		return fmt.Errorf("solver: batch must be >= 0 (0 or 1: BCFW), got %d", cfg.Batch)
 	case cfg.SimulateWorkers < 0:
 		return fmt.Errorf("solver: simulated workers must be >= 0 (0 or 1: BCFW), got %d", cfg.SimulateWorkers)
-	case cfg.Batch > 1 && cfg.SimulateWorkers > 1:
-		return errors.New("solver: a mini-batch and the delay simulator are two executions of BCFW; choose one")
-	case cfg.Batch <= 1 && cfg.SimulateWorkers <= 1:
+	case (cfg.Batch > 1 && cfg.SimulateWorkers > 0) || (cfg.Async && (cfg.Batch > 1 || cfg.SimulateWorkers > 0)):
+		return errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution are three executions of BCFW; choose one")
+	case cfg.Batch <= 1 && cfg.SimulateWorkers == 0 && !cfg.Async:
 		return nil
-	case cfg.SimulateWorkers > 1:
+	case cfg.SimulateWorkers > 0:
 		what = fmt.Sprintf("the delay simulator (%d workers)", cfg.SimulateWorkers)
+	case cfg.Async:
+		what = "the asynchronous execution"
 	}
 	switch {
+	case cfg.Step == Exact:
+		return fmt.Errorf("solver: %s does not combine with exact steps, which are sequential: each block's solve reads the w the previous one left", what)
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: %s needs the bcfw solver; %v parallelizes its oracle passes with the workers alone", what, cfg.Algorithm)
 	case cfg.MultiPlane.Enabled:
@@ -151,6 +155,10 @@ func (cfg *Config) validateBatch() error {
 	}
 	return nil
 }
+
+// queued reports whether the BCFW steps go through the queue of answers in
+// flight (a mini-batch, the delay simulator or the asynchronous execution).
+func (cfg *Config) queued() bool { return cfg.Batch > 1 || cfg.SimulateWorkers > 0 || cfg.Async }
 
 // queuedStep makes the block step of the entry at the head of the queue,
 // filling the queue first (a new mini-batch when the last one is used up;
@@ -169,8 +177,14 @@ func (s *Solver) queuedStep() error {
 	if err != nil {
 		return err
 	}
+	return s.applyHead()
+}
+
+// applyHead makes the block step of the entry at the head of the queue.
+func (s *Solver) applyHead() error {
+	p := &s.work.pre
 	p.slot = p.next
-	err = s.blockStep(int(p.blocks[p.slot]))
+	err := s.blockStep(int(p.blocks[p.slot]))
 	p.slot = -1
 	if err != nil {
 		return err
@@ -254,9 +268,9 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 	}
 	m := len(b.Blocks)
 	switch {
-	case s.cfg.Batch <= 1 && s.cfg.SimulateWorkers == 0:
-		return errors.New("oracle answers in flight in a run without a mini-batch or the delay simulator")
-	case m > max(s.cfg.Batch, s.cfg.SimulateWorkers) || len(b.Ys) != m || len(b.Hs) != m || len(b.Ats) != m || b.Next < 0 || b.Next >= m:
+	case !s.cfg.queued():
+		return errors.New("oracle answers in flight in a run without a mini-batch, the delay simulator or the asynchronous execution")
+	case (m > max(s.cfg.Batch, s.cfg.SimulateWorkers) && !s.cfg.Async) || len(b.Ys) != m || len(b.Hs) != m || len(b.Ats) != m || b.Next < 0 || b.Next >= m:
 		return errors.New("the queue of oracle answers in flight is malformed")
 	}
 	for j, i := range b.Blocks {

@@ -67,6 +67,7 @@ type Solver struct {
 	oracle, exact oracleFunc
 	approx        bool                   // the step oracle is approximate (oracles.Approximate)
 	relative      oracles.RelativeOracle // the step oracle relative to the dual state, nil when not (relative.go)
+	async         *asyncState            // the workers of an asynchronous run under way (async.go), nil before
 
 	wiring
 	work solverScratch
@@ -109,8 +110,8 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
 	s.relative, _ = p.(oracles.RelativeOracle)
-	if s.relative != nil && cfg.Batch > 1 {
-		return nil, errors.New("solver: a mini-batch does not combine with a relative approximate oracle: its accuracy condition is relative to the dual state at the current w, which prefetched calls do not see")
+	if s.relative != nil && cfg.queued() {
+		return nil, errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution do not combine with a relative approximate oracle: its accuracy condition is relative to the dual state at the current w, which calls in advance do not see")
 	}
 	if e := oracles.ExactProblem(p); e != nil {
 		s.exact = oracles.OracleFunc(e)
@@ -160,6 +161,7 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	}
 	s.stop = stop
 	st, err := s.loop.Run(ctx, stop, s.alg)
+	s.stopAsync()
 	return s.result(st), err
 }
 

@@ -150,7 +150,7 @@ func (u runUse) flagUse(name string) string {
 		}
 	case "cp-tol":
 		return solvers("cp")
-	case "batch", "simulate-workers":
+	case "batch", "simulate-workers", "async":
 		switch {
 		case !primal:
 			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"

@@ -196,6 +196,7 @@ type solverFlags struct {
 	workers    int
 	batch      int
 	simWorkers int
+	async      bool
 	accuracy   float64
 	cpTol      float64
 
@@ -238,6 +239,8 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
 	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
 		"(every oracle answer applied K-1 steps after the iterate it saw; Wang et al. 2016), to measure passes-to-gap at K workers on any machine (0: off)")
+	fs.BoolVar(&f.async, "async", false, "asynchronous bcfw: --workers solve oracles on possibly stale copies of w, one updater applies the block steps\n"+
+		"as the answers arrive (Wang et al. 2016); not reproducible bit for bit")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
 	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
 	fs.BoolVar(&f.multiplane, "multiplane", false, "multi-plane BCFW (Shah et al. 2015): per-example working sets of planes and approximate passes\n(sampling perm unless --sampling says otherwise; the --preset does not apply)")
@@ -354,6 +357,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		MultiPlane:      mp,
 		Batch:           f.batchSize(alg),
 		SimulateWorkers: f.simWorkers,
+		Async:           f.async,
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
 		box := &solver.Box{}
@@ -379,7 +383,7 @@ func (f *solverFlags) batchSize(alg solverrun.Algorithm) int {
 	if f.given("batch") {
 		return f.batch
 	}
-	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && f.simWorkers == 0 && f.step != "exact" {
+	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && f.simWorkers == 0 && !f.async && f.step != "exact" {
 		return f.workers
 	}
 	return 0

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestParallelFlags: --batch, --simulate-workers and --async train to a
+// certified gap, and every inapplicable or conflicting use is one line of
+// error naming the flag.
+func TestParallelFlags(t *testing.T) {
+	base := []string{"train", "--data", "synthetic", "--synthetic-words", "20", "--quiet", "--lambda", "0.1", "--gap-every", "1"}
+	for _, extra := range [][]string{
+		{"--workers", "2"},
+		{"--workers", "2", "--batch", "3", "--preset", "paper"},
+		{"--simulate-workers", "8"},
+		{"--async", "--workers", "2"},
+	} {
+		args := append(append(append([]string{}, base...), "--gap-tol", "0.05", "--passes", "200"), extra...)
+		if code, out, errOut := runCLIWithin(t, time.Minute, args...); code != 0 || !strings.Contains(out, "done (converged)") {
+			t.Errorf("%v: exit %d, %s %s", extra, code, out, errOut)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--batch", "-1"}, "--batch must be >= 0"},
+		{[]string{"--simulate-workers", "-2"}, "--simulate-workers must be >= 0"},
+		{[]string{"--batch", "2", "--solver", "fw"}, "--batch applies to --solver bcfw or lp-hard only"},
+		{[]string{"--async", "--solver", "ssg"}, "--async applies to --solver bcfw or lp-hard only"},
+		{[]string{"--batch", "2", "--multiplane"}, "--batch applies to bcfw without --multiplane only"},
+		{[]string{"--batch", "2", "--async"}, "choose one"},
+		{[]string{"--simulate-workers", "4", "--batch", "2"}, "choose one"},
+	} {
+		code, out, errOut := runCLIWithin(t, 30*time.Second, append(append([]string{}, base...), tc.args...)...)
+		if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want one line saying %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
