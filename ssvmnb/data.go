@@ -3,7 +3,7 @@ package ssvmnb
 import (
 	"errors"
 	"fmt"
-	"os"
+	"strings"
 	"sync"
 
 	"github.com/fwstruct/fwstruct/datasets"
@@ -116,26 +116,30 @@ func loadData(name string, opt datasets.Options) (*Data, error) {
 		register(h.Test, horseView(h.TestImages))
 		d.Description = fmt.Sprintf("Weizmann horses: %d training and %d test images as superpixel graphs", h.Train.Len(), h.Test.Len())
 		return d, nil
-	case "yeast":
-		tr, te, err := datasets.Load(name, opt)
-		if err != nil {
-			return nil, err
-		}
-		labels, err := yeastLabels(opt.Path)
-		if err != nil {
-			return nil, err
-		}
-		d.Train, d.Test = tr, te
-		register(tr, labelSetView(labels))
-		register(te, labelSetView(labels))
-		d.Description = fmt.Sprintf("Yeast (MULAN): %d training and %d test genes, %d labels", tr.Len(), te.Len(), len(labels))
-		return d, nil
 	}
-	tr, te, err := datasets.Load(name, opt)
+	ld, err := datasets.LoadData(name, opt)
 	if err != nil {
 		return nil, err
 	}
-	d.Train, d.Test = tr, te
+	d.Train, d.Test = ld.Train, ld.Test
+	if ld.Name == "yeast" || ld.Name == "mulan" {
+		// Multi-label data: predictions show the label names of the MULAN
+		// XML file.
+		if len(ld.Labels) == 0 {
+			return nil, fmt.Errorf("%s: multi-label data without label names", ld.TrainPath)
+		}
+		register(ld.Train, labelSetView(ld.Labels))
+		if ld.Test != nil {
+			register(ld.Test, labelSetView(ld.Labels))
+		}
+		d.Description = fmt.Sprintf("Yeast (MULAN): %d training and %d test genes, %d labels", ld.Train.Len(), lenOf(ld.Test), len(ld.Labels))
+		if ld.Name == "mulan" {
+			d.Description = fmt.Sprintf("MULAN data %s: %d training and %d test examples, %d labels (%s)",
+				ld.TrainPath, ld.Train.Len(), lenOf(ld.Test), len(ld.Labels), labelList(ld.Labels))
+		}
+		return d, nil
+	}
+	tr, te := ld.Train, ld.Test
 	switch name {
 	case "ocr":
 		d.Description = fmt.Sprintf("OCR-%v (Taskar et al.'s handwritten words, fold 0): %d training and %d test words", opt.Split, tr.Len(), te.Len())
@@ -151,26 +155,21 @@ func loadData(name string, opt datasets.Options) (*Data, error) {
 	return d, nil
 }
 
-// yeastLabels reads the label names of the Yeast dataset.
-func yeastLabels(explicit string) ([]string, error) {
-	root, err := datasets.Locate(datasets.Yeast, explicit)
-	if err != nil {
-		return nil, err
+// lenOf returns the number of examples of p, 0 for none.
+func lenOf(p oracles.Problem) int {
+	if p == nil {
+		return 0
 	}
-	paths, err := datasets.Yeast.Paths(root)
-	if err != nil {
-		return nil, err
+	return p.Len()
+}
+
+// labelList lists label names for a description, the first 6 and how many
+// more.
+func labelList(names []string) string {
+	if len(names) <= 6 {
+		return strings.Join(names, ", ")
 	}
-	files, err := datasets.FindMULAN(paths[0])
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(files.XML)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return datasets.ReadMULANLabels(f, files.XML)
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:6], ", "), len(names)-6)
 }
 
 // views holds how to show the examples of problems loaded by Load whose

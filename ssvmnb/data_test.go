@@ -274,3 +274,49 @@ func TestSegmentationNeedsItsImages(t *testing.T) {
 		t.Fatalf("unregistered segmentation: %v", err)
 	}
 }
+
+// TestMULANPredictionsNameTheLabels: a user's own MULAN data loaded by path
+// shows its predictions with the label names of its XML file, not label
+// indices or 0/1 labelings, and its description names the labels.
+func TestMULANPredictionsNameTheLabels(t *testing.T) {
+	dir := t.TempDir()
+	arff := "@relation 'moods: -C 3'\n@attribute loud numeric\n@attribute tempo numeric\n" +
+		"@attribute amazed-suprised {0,1}\n@attribute happy-pleased {0,1}\n@attribute quiet-still {0,1}\n@data\n"
+	var train, test strings.Builder
+	train.WriteString(arff)
+	test.WriteString(arff)
+	for i := 0; i < 12; i++ {
+		loud, tempo := float64(i%4), float64(i%3)
+		row := fmt.Sprintf("%g,%g,%d,%d,%d\n", loud, tempo, i%2, (i/2)%2, 1-i%2)
+		train.WriteString(row)
+		if i < 4 {
+			test.WriteString(row)
+		}
+	}
+	xml := `<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/labels">` +
+		`<label name="amazed-suprised"/><label name="happy-pleased"/><label name="quiet-still"/></labels>`
+	for name, text := range map[string]string{"moods-train.arff": train.String(), "moods-test.arff": test.String(), "moods.xml": xml} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Load(filepath.Join(dir, "moods-train.arff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d.Description, "3 labels (amazed-suprised, happy-pleased, quiet-still)") {
+		t.Errorf("description %q", d.Description)
+	}
+	w := make([]float64, d.Test.Dim())
+	for i := 0; i < d.Test.Len(); i++ {
+		h, err := PredictionHTML(d.Test, i, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// w = 0 predicts no label: every true label is missed, by name.
+		if !strings.Contains(h, "true, missed: ") || !strings.Contains(h, "predicted and true: none") ||
+			!(strings.Contains(h, "amazed-suprised") || strings.Contains(h, "happy-pleased") || strings.Contains(h, "quiet-still")) {
+			t.Errorf("example %d: %s", i, h)
+		}
+	}
+}
