@@ -6,6 +6,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/schollz/progressbar/v3 v3.18.0
+	golang.org/x/sys v0.38.0
 	golang.org/x/term v0.37.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
@@ -25,7 +26,6 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/exp v0.0.0-20250106191152-7588d65b2ba8 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )
