@@ -61,9 +61,10 @@ func holdOut(tb testing.TB, p *oracles.Multiclass, m int, seed uint64) (train, v
 // then holds most of the entries it will hold), then times
 // b.N block steps (oracle by kernel expansion over the support vectors,
 // line search, update).
-func benchStepsUSPS(b *testing.B, budget int64) {
+func benchStepsUSPS(b *testing.B, budget int64, exact bool) {
 	train, _ := loadUSPS(b)
-	s, err := New(train, Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1)}, WithCache(budget))
+	cfg := Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: exact}
+	s, err := New(train, cfg, WithCache(budget))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,8 +89,16 @@ func benchStepsUSPS(b *testing.B, budget int64) {
 // (RBF, gamma = 0.0125, C = 100, after 5 passes: about 2,500 support
 // vectors) without a kernel cache, and with a cache holding every row.
 func BenchmarkKernelBCFWStepUSPS(b *testing.B) {
-	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0) })
-	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache) })
+	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, false) })
+	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache, false) })
+}
+
+// BenchmarkKernelExactStepUSPS is BenchmarkKernelBCFWStepUSPS with exact
+// block steps (Config.Exact: the projection onto the simplex in place of
+// the line search; the kernel sums are the same).
+func BenchmarkKernelExactStepUSPS(b *testing.B) {
+	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, true) })
+	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache, true) })
 }
 
 // BenchmarkUSPSValidation chooses the kernel parameters and lambda on a
