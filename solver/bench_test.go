@@ -47,11 +47,12 @@ func loadOCR(b testing.TB) (small, large *oracles.Chain) {
 // benchSteps warms a solver up for a few passes, then times b.N steps of
 // its algorithm (block steps of BCFW, online EG's steps), reporting the
 // oracle calls per step.
-func benchSteps(b *testing.B, p oracles.Problem, cfg Config) {
-	s, err := New(p, cfg)
+func benchSteps(b *testing.B, p oracles.Problem, cfg Config, opts ...Option) {
+	s, err := New(p, cfg, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(s.stopAsync) // the workers of an asynchronous run stepped outside Run
 	if _, err := s.Run(context.Background(), run.Stop{Passes: 3}); err != nil {
 		b.Fatal(err)
 	}

@@ -189,16 +189,16 @@ type Config struct {
 	// Seed seeds the random sampling; runs with equal seeds are identical.
 	Seed uint64
 	// Batch is tau, the number of distinct blocks of a mini-batch BCFW
-	// step (Wang et al. 2016, Alg. 1 on shared memory): the tau oracle
-	// calls run in parallel on the solver's workers (WithWorkers) against
-	// one w, then the blocks' steps are applied one by one in the order
-	// they were drawn, each with its own line search at the current
-	// iterate (see minibatch.go). Zero or one is BCFW. The trajectory
-	// depends on Batch and Seed, never on the number of workers, so that a
-	// run is reproducible on any machine and a checkpoint resumes the same
-	// run wherever it is loaded; the CLI's --workers sets both. BCFW only;
-	// not with the cache, multi-plane BCFW or a relative approximate
-	// oracle (see validate).
+	// step (Wang et al. 2016, Alg. 1 without delay; see the package doc
+	// and minibatch.go): the tau oracle calls run in parallel on the
+	// solver's workers (WithWorkers) against one w, then the blocks' steps
+	// are applied one by one in the order they were drawn, each with its
+	// own line search at the current iterate. Zero or one is BCFW. The
+	// trajectory depends on Batch and Seed, never on the number of
+	// workers, so that a run is reproducible on any machine and a
+	// checkpoint resumes the same run wherever it is loaded. BCFW only;
+	// not with multi-plane BCFW, exact steps or a relative approximate
+	// oracle.
 	Batch int
 	// SimulateWorkers is K > 1 for the delay simulator (delay.go): BCFW
 	// run sequentially with the staleness K asynchronous workers would

@@ -34,4 +34,55 @@
 // presentation layer (viz, the notebook layer ssvmnb, cmd/fwstruct) drives
 // any family through run.Solver. The package knows nothing about files,
 // plots or notebooks.
+//
+// # Every core: mini-batch, asynchronous and simulated executions of BCFW
+//
+// Wang, Sadhanala, Dai, Neiswanger, Sra and Xing (2016, "Parallel and
+// Distributed Block-Coordinate Frank-Wolfe Algorithms", ICML; arXiv
+// 1409.6086) give BCFW a parallel theory: Alg. 1 (AP-BCFW) has workers
+// solve block oracles on a possibly stale iterate while a server applies
+// the updates of tau distinct blocks at a time; the synchronous mini-batch
+// is the case without delay, and their analysis depends on the expected,
+// not the worst, delay. Three executions of BCFW's block steps implement it
+// over one queue of oracle answers in flight (minibatch.go):
+//
+//   - Config.Batch = tau (mini-batch, minibatch.go): tau distinct blocks
+//     (core.Sampler.Distinct), their oracle calls in parallel on the
+//     workers against one w, their steps applied in draw order. The run
+//     depends on the seed and tau only, never on the worker count: this is
+//     why tau is a Config field and the workers an Option (a checkpoint
+//     resumes the same run on any machine, and TestGoldenWorkers holds).
+//     The CLI's --workers N > 1 sets --batch N unless --batch is given.
+//   - Config.Async (async.go): the workers solve oracles on their own copy
+//     of w; the updater applies the answers as they arrive. Not
+//     reproducible bit for bit.
+//   - Config.SimulateWorkers = K (delay.go): the asynchronous schedule of K
+//     equally fast workers run sequentially and deterministically (each
+//     answer applied K-1 steps after the iterate it saw), so passes-to-gap
+//     at 8, 16 or 64 workers can be measured on any machine; K = 1 is BCFW
+//     bit for bit.
+//
+// Each block step keeps its own exact line search at the current iterate,
+// with the answer's score recomputed there; the paper instead moves along
+// the combined direction of the batch with one step size (predefined or
+// line-searched). The two agree for FW steps with the predefined step size
+// (steps on distinct blocks commute); the per-block search is our choice,
+// as it needs no cross terms between the blocks' directions and applies
+// unchanged to pairwise and away steps, box constraints and the gap-based
+// cache. Every reported gap is computed at the one iterate the updater
+// holds, so certificates stay exact.
+//
+// All three combine with every sampling, FW, pairwise and away steps, box
+// constraints, averaging and the gap-based cache (the cache rule is
+// evaluated at the w of a block's draw; a block expected to hit gets no
+// oracle call in advance). They refuse, each with a one-line error:
+// multi-plane BCFW (its approximate passes call no oracle and are
+// sequential by design; the workers parallelize its exact gap passes),
+// exact block steps (sequential by definition), the batch algorithms FW,
+// the cutting plane and SSG (FW and the cutting plane already call every
+// oracle of an iteration against one w, on the workers), and a relative
+// approximate oracle (its accuracy condition is relative to the dual
+// state at the current w). The soft-constraint and kernelized families do
+// not have these executions yet: their workers parallelize the gap passes
+// only, and the CLI refuses --batch, --async and --simulate-workers there.
 package solver
