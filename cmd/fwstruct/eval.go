@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -79,8 +80,35 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *set == "train" {
 		p = train
 	}
-	printMetrics(stdout, *set, describeData(name, data.split), p, w)
+	which := "weights"
+	if *average {
+		which = "averaged weights"
+	}
+	// A path given as the data names the training file: the blocks name
+	// the format Recognize told, the header the file evaluated.
+	printEvaluated(stdout, *modelPath, which, *set, loaded, loaded.Name, data.split, p)
+	printMetrics(stdout, *set, describeData(loaded.Name, data.split), p, w)
 	return nil
+}
+
+// printEvaluated prints what eval evaluates, before the results: the model
+// file with the weights used, and the split with the file it was read from
+// (the data of the model, or the one the flags name) and its format, e.g.
+//
+//	model:    model.json (averaged weights)
+//	test set: data/emotions-test.arff (mulan, 202 examples)
+func printEvaluated(w io.Writer, modelPath, which, set string, d *datasets.Data, name, split string, p oracles.Problem) {
+	file := d.TestPath
+	if set == "train" {
+		file = d.TrainPath
+	}
+	desc := describeData(name, split)
+	fmt.Fprintf(w, "model:    %s (%s)\n", modelPath, which)
+	if file == "" {
+		fmt.Fprintf(w, "%s set: %s, %d examples (the dataset's %s split, no file of its own)\n", set, desc, p.Len(), set)
+		return
+	}
+	fmt.Fprintf(w, "%s set: %s (%s, %d examples)\n", set, file, desc, p.Len())
 }
 
 // recordedOptions returns the data options the model records: every data

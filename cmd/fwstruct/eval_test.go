@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -41,10 +42,10 @@ func TestEvalRebuildsTheTrainingData(t *testing.T) {
 				t.Fatal(errOut)
 			}
 			points := readTraceFile(t, trace)
-			want := fmt.Sprintf("test loss %.6f ", points[len(points)-1].TestLoss)
+			want := fmt.Sprintf("\ntest loss %.6f ", points[len(points)-1].TestLoss)
 			t.Chdir(t.TempDir())
 			code, out, errOut := runCLI(t, "eval", "--model", model)
-			if code != 0 || !strings.HasPrefix(out, want) {
+			if code != 0 || !strings.Contains(out, want) {
 				t.Fatalf("eval: exit %d, %q %s; want %q", code, out, errOut, want)
 			}
 		})
@@ -61,5 +62,49 @@ func TestEvalRebuildsTheTrainingData(t *testing.T) {
 	code, _, errOut = runCLI(t, "eval", "--model", model)
 	if code != 1 || !strings.Contains(errOut, "has changed since it was trained") {
 		t.Errorf("changed data: exit %d, %s", code, errOut)
+	}
+}
+
+// TestEvalNamesWhatItEvaluates, through the binary: eval says which model
+// (and which of its weights) it evaluates on which file, the test file
+// beside a MULAN training file named as the data (not the training file),
+// the training file with --set train, and labels each block of results
+// by its prediction.
+func TestEvalNamesWhatItEvaluates(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	train := writeToyMULAN(t, dir)
+	test := strings.Replace(train, "-train.arff", "-test.arff", 1)
+	model := filepath.Join(dir, "model.json")
+	if code, _, errOut := runBinary(t, "train", "--data", train, "--solver", "soft", "--lambda", "0.05", "--passes", "2", "--quiet", "--model", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runBinary(t, "eval", "--model", model)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	lines := strings.Split(out, "\n")
+	n := regexp.MustCompile(`\(mulan, (\d+) examples\)$`).FindStringSubmatch(lines[1])
+	if len(lines) < 4 || lines[0] != "model:    "+model+" (weights)" || n == nil || lines[1] != "test set: "+test+" (mulan, "+n[1]+" examples)" {
+		t.Fatalf("eval's header:\n%s", out)
+	}
+	blocks := regexp.MustCompile(`(?m)^test loss [\d.]+ \((.*)\)$`).FindAllStringSubmatch(out, -1)
+	if len(blocks) != 2 || blocks[0][1] != "exact MAP, mulan, "+n[1]+" examples" || blocks[1][1] != "LP + rounding, mulan, "+n[1]+" examples" {
+		t.Fatalf("eval's blocks %q:\n%s", blocks, out)
+	}
+	if strings.Contains(out, train) {
+		t.Errorf("eval of the test set names the training file:\n%s", out)
+	}
+	code, out, errOut = runBinary(t, "eval", "--model", model, "--set", "train")
+	if code != 0 || !strings.Contains(out, "\ntrain set: "+train+" (mulan, ") || !strings.Contains(out, "\ntrain loss ") {
+		t.Fatalf("eval --set train: exit %d, %s %s", code, out, errOut)
+	}
+	// Data without files of its own says so.
+	synth := filepath.Join(dir, "synthetic.json")
+	if code, _, errOut := runBinary(t, "train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "1", "--quiet", "--model", synth); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, _ := runBinary(t, "eval", "--model", synth); code != 0 || !strings.Contains(out, "\ntest set: synthetic, 20 examples (the dataset's test split, no file of its own)\n") {
+		t.Fatalf("synthetic: exit %d, %s", code, out)
 	}
 }

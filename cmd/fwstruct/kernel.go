@@ -309,7 +309,12 @@ func evalKernel(stdout io.Writer, path string, data *dataFlags, fs *flag.FlagSet
 		return err
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%s loss %.6f (%s, %d examples%s; kernel %v, %d support vectors)\n", set, loss, describeData(name, data.split), mp.Len(), unseenNote(mp), km.Kernel, len(km.SV))
+	which := "kernel model"
+	if average {
+		which = "averaged kernel model"
+	}
+	printEvaluated(&buf, path, which, set, loaded, loaded.Name, data.split, mp)
+	fmt.Fprintf(&buf, "%s loss %.6f (%s, %d examples%s; kernel %v, %d support vectors)\n", set, loss, describeData(loaded.Name, data.split), mp.Len(), unseenNote(mp), km.Kernel, len(km.SV))
 	_, err = stdout.Write(buf.Bytes())
 	return err
 }

@@ -62,11 +62,11 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 		t.Fatalf("bad last point %+v", last)
 	}
 	code, out, errOut = runCLI(t, "eval", "--model", model)
-	if code != 0 || !strings.HasPrefix(out, "test loss ") {
+	if code != 0 || !strings.Contains(out, "\ntest loss ") {
 		t.Fatalf("eval exit %d: %s %s", code, out, errOut)
 	}
 	code, out, _ = runCLI(t, "eval", "--model", model, "--average", "--set", "train")
-	if code != 0 || !strings.HasPrefix(out, "train loss ") {
+	if code != 0 || !strings.Contains(out, "(averaged weights)\ntrain set: ") || !strings.Contains(out, "\ntrain loss ") {
 		t.Fatalf("eval --average exit %d: %s", code, out)
 	}
 }

@@ -131,7 +131,7 @@ func TestSummaryDescribesTheFinalIterate(t *testing.T) {
 				t.Fatalf("trace test loss %v, eval's %v", last.TestLoss, testLoss)
 			}
 			_, evalOut, _ := runCLI(t, "eval", "--model", model)
-			if want := fmt.Sprintf("test loss %.6f ", last.TestLoss); !strings.HasPrefix(evalOut, want) {
+			if want := fmt.Sprintf("\ntest loss %.6f ", last.TestLoss); !strings.Contains(evalOut, want) {
 				t.Fatalf("eval printed %q, want %q", evalOut, want)
 			}
 			summary := out[strings.Index(out, "done ("):]

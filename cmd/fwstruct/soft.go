@@ -151,7 +151,8 @@ func averageWeights(s trainer) []float64 {
 // printMetrics prints the task loss of the weights on p and, when p has
 // task metrics (oracles.Evaluator: Hamming loss and example-based F1 for
 // multi-label data), every metric. On factor-graph data it also prints
-// those of LP-plus-rounding prediction (Meshi et al. 2015, Sec. 6).
+// those of LP-plus-rounding prediction (Meshi et al. 2015, Sec. 6), and
+// labels each block with its prediction ("exact MAP", "LP + rounding").
 func printMetrics(w io.Writer, set, desc string, p oracles.Problem, weights []float64) {
 	show := func(head string, q oracles.Problem) {
 		loss, ms := soft.Metrics(q, weights, 0)
@@ -160,11 +161,14 @@ func printMetrics(w io.Writer, set, desc string, p oracles.Problem, weights []fl
 			fmt.Fprintf(w, "  %-16s %.6f\n", m.Name, m.Value)
 		}
 	}
-	show(fmt.Sprintf("%s, %d examples%s", desc, p.Len(), unseenNote(p)), p)
+	head := fmt.Sprintf("%s, %d examples%s", desc, p.Len(), unseenNote(p))
 	if _, ok := p.(*factorgraph.Exact); ok {
 		m, _ := factorModel(p)
 		if r, err := factorgraph.NewRounded(m); err == nil {
-			show("LP + rounding", r)
+			show("exact MAP, "+head, p)
+			show("LP + rounding, "+head, r)
+			return
 		}
 	}
+	show(head, p)
 }
