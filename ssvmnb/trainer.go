@@ -79,8 +79,9 @@ type Trainer struct {
 // New returns a trainer on data with configuration cfg: a solver.Config,
 // soft.Config or kernel.Config, which selects the solver family (the soft
 // solver needs factor-graph data such as yeast, the kernelized one
-// multiclass data). It is not kept in the session: see Session for
-// trainers that live across cells.
+// multiclass data). When the features are too large for lambda
+// (solver.MeasureConditioning) a note says so and what to do. It is not
+// kept in the session: see Session for trainers that live across cells.
 func New(name string, data *Data, cfg any) (*Trainer, error) {
 	if data == nil {
 		return nil, fmt.Errorf("ssvmnb: %s: a run needs data (see Load and NewData)", name)
@@ -88,6 +89,9 @@ func New(name string, data *Data, cfg any) (*Trainer, error) {
 	e, err := newEngine(data, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
+	}
+	if e.family() != familyKernel {
+		warnIll(data, e.lambda(), name)
 	}
 	return &Trainer{Name: name, Live: true, eng: e, on: data, data: data.spec, initial: e.config()}, nil
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/kernel"
@@ -246,5 +248,29 @@ func TestTrainerRefusesDataItCannotTrain(t *testing.T) {
 	}
 	if _, err := Session("x", multiclassData(t), kernel.Config{Lambda: 0.1}); err == nil || !strings.Contains(err.Error(), "family") {
 		t.Fatalf("a session of another family: %v", err)
+	}
+}
+
+// TestNewWarnsWhenIllConditioned: unscaled emotions-like features are far
+// too large for lambda; a new run says so and names the remedy (the
+// loader's standardization), which silences the note.
+func TestNewWarnsWhenIllConditioned(t *testing.T) {
+	notes := isolated(t)
+	path, err := gendata.Emotions(t.TempDir(), "emotions", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New("raw", MustLoad(path), soft.Config{Lambda: 0.01, Rho: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if s := notes.String(); !strings.Contains(s, "ill-conditioned") || !strings.Contains(s, "datasets.ScaleStandardize") {
+		t.Fatalf("notes for unscaled data: %q", s)
+	}
+	notes.Reset()
+	if _, err := New("scaled", MustLoad(path, datasets.Options{Scaling: datasets.ScaleStandardize}), solver.Config{Lambda: 0.01}); err != nil {
+		t.Fatal(err)
+	}
+	if notes.Len() != 0 {
+		t.Fatalf("notes for standardized data: %q", notes.String())
 	}
 }

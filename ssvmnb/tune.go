@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
@@ -50,7 +51,7 @@ func Tune(ctx context.Context, data *Data, base any, cfg tune.Config) (*tune.Res
 	if lambdas == nil {
 		lambdas = tune.DefaultLambdas(d.Train.Len())
 	}
-	warnIll(d, slices.Max(lambdas), "even at the largest lambda of the grid")
+	warnIll(data, slices.Max(lambdas), "even at the largest lambda of the grid")
 	res, err := tune.Run(ctx, d, base, cfg)
 	if p != nil {
 		p.end()
@@ -65,23 +66,31 @@ func Tune(ctx context.Context, data *Data, base any, cfg tune.Config) (*tune.Res
 	if err := Show(res.Figure()); err != nil {
 		return res, err
 	}
-	warnIll(d, c.Lambda, "at the chosen lambda")
+	warnIll(data, c.Lambda, "at the chosen lambda")
 	if edge := res.Edge(); edge != "" {
 		note(fmt.Sprintf("the chosen lambda %.4g is the %s of the grid: a better one may lie beyond; extend tune.Config.Lambdas", c.Lambda, edge))
 	}
 	return res, nil
 }
 
-// warnIll shows a note when the training features are too large for
+// warnIll shows a note when the training features of data are too large
+// for lambda (solver.MeasureConditioning), naming the remedy: standardized
+// features when data has numeric features loaded unscaled, else a larger
 // lambda.
-func warnIll(d *datasets.Data, lambda float64, where string) {
-	c, err := solver.MeasureConditioning(d.Train, lambda)
+func warnIll(data *Data, lambda float64, where string) {
+	c, err := solver.MeasureConditioning(data.Train, lambda)
 	if err != nil {
 		return
 	}
 	remedy := "use a larger lambda"
-	if datasets.Scalable(d.Name) && d.Scaler == nil {
-		remedy = "standardize the features: ssvmnb.Load(name, datasets.Options{Scaling: datasets.ScaleStandardize}) (or use a larger lambda)"
+	if sp := data.spec; sp != nil && sp.Options.Scaling == datasets.ScaleNone && sp.Options.Scaler == nil {
+		name := sp.Name
+		if f, err := datasets.Recognize(name); err == nil && (sp.Options.Path != "" || strings.ContainsAny(name, `./\`)) {
+			name = f // a path: its format
+		}
+		if datasets.Scalable(name) {
+			remedy = fmt.Sprintf("standardize the features: ssvmnb.Load(%q, datasets.Options{Scaling: datasets.ScaleStandardize}) (or use a larger lambda)", sp.Name)
+		}
 	}
 	if w := c.Warning(remedy); w != "" {
 		note(where + ": " + w)
