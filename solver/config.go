@@ -51,6 +51,15 @@ type Cache struct {
 	// Corners in the active set of pairwise or away steps are never evicted,
 	// so such a block may hold more while they are active.
 	MaxSize int
+	// InitialGap is the global gap g(k_0) of the Nu criterion before the
+	// first gap pass (Alg. 5 takes it from the last gap pass, and there is
+	// none yet); zero means +Inf: no Nu hit before the first gap pass.
+	// The reference code of Osokin et al. starts from 1, the duality gap
+	// at w = 0 when every loss is at most 1 (exactly 1 for a normalized
+	// Hamming loss), so that the cache already hits during the first
+	// GapEvery passes; with it and their other defaults (MaxSize 100,
+	// Stop.EarlyCheck 0.8) our schedule is theirs.
+	InitialGap float64
 }
 
 // PassRule decides when an outer iteration of multi-plane BCFW stops making
@@ -371,6 +380,9 @@ func (cfg *Config) validate(d int) error {
 		}
 		if c.MaxSize < 1 {
 			return fmt.Errorf("solver: cache MaxSize must be >= 1, got %d", c.MaxSize)
+		}
+		if !(c.InitialGap >= 0) {
+			return fmt.Errorf("solver: cache InitialGap must be >= 0 (0: none), got %v", c.InitialGap)
 		}
 	}
 	if cfg.AverageKind < run.WeightedAverage || cfg.AverageKind > run.UniformAverage {

@@ -174,6 +174,9 @@ func cacheName(c Cache) string {
 	if !c.Enabled {
 		return "off"
 	}
+	if c.InitialGap > 0 {
+		return fmt.Sprintf("F=%g nu=%g size %d initial gap %g", c.F, c.Nu, c.MaxSize, c.InitialGap)
+	}
 	return fmt.Sprintf("F=%g nu=%g size %d", c.F, c.Nu, c.MaxSize)
 }
 

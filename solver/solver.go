@@ -129,6 +129,9 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	}
 	s.est.Reset(s.gapEst)
 	s.globalGap = math.Inf(1)
+	if cfg.Cache.Enabled && cfg.Cache.InitialGap > 0 {
+		s.globalGap = cfg.Cache.InitialGap
+	}
 	s.rSq = make([]float64, n)
 	s.work.init(s)
 	if err := s.alg.setup(); err != nil {
