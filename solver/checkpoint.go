@@ -6,7 +6,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
@@ -135,14 +138,23 @@ func (s *Solver) fingerprint() oracles.Fingerprint {
 // continue the run identically. The problem and the wiring (test problem,
 // progress callback, workers) are not saved.
 func (s *Solver) Save(w io.Writer) error {
+	return s.save(w, true)
+}
+
+// save is Save; without fingerprint the checkpoint does not record the
+// problem's (an in-memory copy for Fork, which costs no oracle pass).
+func (s *Solver) save(w io.Writer, fingerprint bool) error {
 	c := checkpoint{
-		Version: checkpointVersion, Train: s.fingerprint(),
-		Config: s.cfg,
-		Lambda: s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
+		Version: checkpointVersion,
+		Config:  s.cfg,
+		Lambda:  s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
 		RSq: s.rSq, Elapsed: s.loop.Elapsed, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, EvalAt: s.evalAt, Events: s.events,
+	}
+	if fingerprint {
+		c.Train = s.fingerprint()
 	}
 	s.reuse.save(&c)
 	if s.x.box != nil {
@@ -212,6 +224,9 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 	}
 	if err := s.restore(&c); err != nil {
 		return nil, err
+	}
+	if err := s.checkState(&c); err != nil {
+		return nil, fmt.Errorf("solver: load: corrupt checkpoint: %w", err)
 	}
 	s.train = &train
 	return s, nil
@@ -385,6 +400,135 @@ func (cs *cornerSet) restore(sv savedSet, d int) error {
 	cs.ys, cs.idx, cs.val = sv.Ys, sv.Idx, sv.Val
 	if cs.keepGram {
 		cs.gram = sv.Gram
+	}
+	return nil
+}
+
+// checkState checks the invariants a loaded state must satisfy, which a
+// gob-valid edit of the checkpoint breaks (Lacoste-Julien et al. 2013,
+// App. B.4): every cached corner is the problem's own (its loss and psi
+// recomputed), the explicit duals lie on their simplices, v = sum_i v_i and
+// ell = sum_i ell_i, and, by an exact oracle pass at the loaded iterate,
+// every block gap and the certified gap are nonnegative (the dual does not
+// exceed the primal).
+func (s *Solver) checkState(c *checkpoint) error {
+	if err := s.checkCorners(); err != nil {
+		return err
+	}
+	if s.alg.blocks() {
+		if err := s.checkBlockSums(c); err != nil {
+			return err
+		}
+	}
+	if s.exact == nil || !s.alg.dual() {
+		return nil // no certificate to check
+	}
+	withBlocks := s.alg.blocks()
+	sumH, _, err := s.oraclePass(s.x.w, withBlocks)
+	if err != nil {
+		return err
+	}
+	primal := s.lambda/2*floats.Dot(s.x.w, s.x.w) + sumH/float64(s.n)
+	if withBlocks {
+		for i, g := range s.work.gBlock {
+			if core.NegativeGap(g, primal) {
+				return fmt.Errorf("block %d has gap %.6g < 0 at the saved iterate: its dual state is not feasible", i, g)
+			}
+		}
+	}
+	pt := run.Blank()
+	s.alg.certify(&pt, sumH, false, false)
+	if core.NegativeGap(pt.Gap, primal) {
+		return fmt.Errorf("the saved dual %.10g exceeds the primal %.10g at the saved iterate", pt.Dual, primal)
+	}
+	return nil
+}
+
+// checkCorners checks that the corners of the corner sets are the
+// problem's: their losses, psi vectors and hashes recomputed, and with
+// explicit duals that the masses of every block sum to 1.
+func (s *Solver) checkCorners() (err error) {
+	if s.sets == nil {
+		return nil
+	}
+	i := 0
+	defer func() { // a labeling the problem cannot evaluate
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corner set of block %d: the problem cannot evaluate a labeling (%v)", i, r)
+		}
+	}()
+	var psi oracles.SparseVec
+	for ; i < len(s.sets); i++ {
+		set := &s.sets[i]
+		var mass float64
+		for k := range set.entries {
+			e := &set.entries[k]
+			y := set.labeling(k)
+			if e.hash != oracles.HashLabeling(y) {
+				return fmt.Errorf("corner %d of block %d: hash of another labeling", k, i)
+			}
+			s.p.Psi(i, y, &psi)
+			if loss := s.p.Loss(i, y); loss != e.loss {
+				return fmt.Errorf("corner %d of block %d: loss %v, the problem's is %v", k, i, e.loss, loss)
+			}
+			saved := set.psi(k)
+			if !slices.Equal(saved.Idx, psi.Idx) || !slices.Equal(saved.Val, psi.Val) {
+				return fmt.Errorf("corner %d of block %d: psi is not the problem's", k, i)
+			}
+			mass += e.alpha
+		}
+		if s.cfg.explicitDuals() && math.Abs(mass-1) > 1e-9 {
+			return fmt.Errorf("the dual variables of block %d sum to %v, not 1", i, mass)
+		}
+	}
+	return nil
+}
+
+// checkBlockSums checks v = sum_i v_i and ell = sum_i ell_i (within the
+// rounding of the incremental updates since the last re-anchoring). Block
+// vectors are read from the checkpoint (the stores' accumulate would
+// refresh what they maintain and change the trajectory); explicit duals
+// (corner sets, class duals) are summed by accumulate, which refreshes only
+// ell_i from them: those are compared with the saved ones, then restored.
+func (s *Solver) checkBlockSums(c *checkpoint) error {
+	sum := make([]float64, s.d)
+	switch s.store.kind() {
+	case DenseBlocks:
+		for i, scale := range c.BlockScale {
+			floats.AddScaled(sum, scale, c.BlockU[i*s.d:(i+1)*s.d])
+		}
+	case SparseBlocks:
+		for i := range c.SparseIdx {
+			for k, j := range c.SparseIdx[i] {
+				sum[j] += c.SparseVal[i][k]
+			}
+		}
+	default:
+		saved := slices.Clone(s.ellI)
+		s.store.accumulate(sum)
+		for i, e := range s.ellI {
+			if math.Abs(e-saved[i]) > 1e-6*max(math.Abs(e), 1/float64(s.n)) {
+				return fmt.Errorf("ell_%d = %v, but the dual variables of the block give %v", i, saved[i], e)
+			}
+		}
+		copy(s.ellI, saved)
+	}
+	scale := 1.0
+	for j := range sum {
+		scale = max(scale, math.Abs(sum[j]), math.Abs(s.x.v[j]))
+	}
+	for j := range sum {
+		if math.Abs(sum[j]-s.x.v[j]) > 1e-6*scale {
+			return fmt.Errorf("v[%d] = %v is not the sum of the blocks' %v", j, s.x.v[j], sum[j])
+		}
+	}
+	var ell, abs float64
+	for _, e := range s.ellI {
+		ell += e
+		abs += math.Abs(e)
+	}
+	if math.Abs(ell-s.ell) > 1e-6*max(1, abs) {
+		return fmt.Errorf("ell = %v is not the sum of the blocks' %v", s.ell, ell)
 	}
 	return nil
 }

@@ -2,13 +2,13 @@ package solver
 
 import (
 	"bytes"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"strings"
 
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -88,6 +88,7 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 	if err := f.restore(c); err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
+	f.train = s.train // the same problem
 	if cfg.GapEvery != s.cfg.GapEvery {
 		f.loop.Reschedule(f.steps)
 	}
@@ -184,11 +185,11 @@ func cacheName(c Cache) string {
 // with s (through its gob encoding, as Save writes it).
 func (s *Solver) checkpointCopy() (*checkpoint, error) {
 	var buf bytes.Buffer
-	if err := s.Save(&buf); err != nil {
+	if err := s.save(&buf, false); err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
 	var c checkpoint
-	if err := gob.NewDecoder(&buf).Decode(&c); err != nil {
+	if err := core.ReadCheckpoint(&buf, "solver: fork", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
 	return &c, nil

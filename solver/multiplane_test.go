@@ -2,7 +2,6 @@ package solver
 
 import (
 	"bytes"
-	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,6 +14,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -821,12 +821,12 @@ func TestLoadChecksMultiPlaneState(t *testing.T) {
 				t.Fatal(err)
 			}
 			var c checkpoint
-			if err := gob.NewDecoder(&buf).Decode(&c); err != nil {
+			if err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
 				t.Fatal(err)
 			}
 			tc.tamper(&c)
 			buf.Reset()
-			if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+			if err := core.WriteCheckpoint(&buf, "test", &c); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := Load(&buf, p); err == nil {

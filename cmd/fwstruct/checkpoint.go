@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,8 +22,13 @@ import (
 )
 
 // checkpointFormat names the checkpoint files of fwstruct train: one line
-// of JSON (checkpointHeader) followed by the solver's state (solver.Save).
-const checkpointFormat = "fwstruct-checkpoint/1"
+// of JSON (checkpointHeader) followed by the solver's state (solver.Save,
+// framed and checksummed). Format 1 had no checksum of the header line, and
+// its state neither a checksum nor the fingerprint of the data: refused.
+const (
+	checkpointFormat   = "fwstruct-checkpoint/2"
+	checkpointFormatV1 = "fwstruct-checkpoint/1"
+)
 
 // maxHeader bounds the header line of a checkpoint.
 const maxHeader = 1 << 20
@@ -37,12 +43,28 @@ type checkpointHeader struct {
 	Flags map[string]string `json:"flags"`
 	// Passes is the effective passes made when the checkpoint was written.
 	Passes float64 `json:"passes"`
+	// CRC is the CRC-32C, in hex, of the header line with CRC empty.
+	CRC string `json:"crc"`
+}
+
+// headerCRC returns the CRC of h with its CRC field empty.
+func headerCRC(h checkpointHeader) (string, error) {
+	h.CRC = ""
+	b, err := json.Marshal(h)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%08x", crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli))), nil
 }
 
 // writeCheckpoint writes h and the state of s to path atomically.
 func writeCheckpoint(path string, h checkpointHeader, s solverrun.Solver) error {
 	h.Format = checkpointFormat
 	h.Passes = s.Passes()
+	var err error
+	if h.CRC, err = headerCRC(h); err != nil {
+		return err
+	}
 	line, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -79,8 +101,14 @@ func readCheckpointHeader(r *bufio.Reader) (checkpointHeader, error) {
 	if err := json.Unmarshal(bytes.TrimSpace(line), &h); err != nil {
 		return h, fmt.Errorf("not a checkpoint of fwstruct train: %w", jsonError(err))
 	}
+	if h.Format == checkpointFormatV1 {
+		return h, fmt.Errorf("format %s of an older fwstruct, which recorded too little to check it against the data and for corruption: start the run again", quote(h.Format))
+	}
 	if h.Format != checkpointFormat {
 		return h, fmt.Errorf("format %s, want %s (a checkpoint written by fwstruct train --checkpoint)", quote(h.Format), quote(checkpointFormat))
+	}
+	if crc, err := headerCRC(h); err != nil || crc != h.CRC {
+		return h, errors.New("corrupt checkpoint: the checksum of the header line does not match (the file was altered or damaged)")
 	}
 	return h, nil
 }

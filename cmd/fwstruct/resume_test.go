@@ -192,7 +192,17 @@ func TestResumeRefusesOtherData(t *testing.T) {
 	if code, _, stderr := runCLI(t, "train", "--data", csv, "--passes", "4", "--quiet", "--checkpoint", ck); code != 0 {
 		t.Fatal(stderr)
 	}
-	garbage := writeTestFile(t, filepath.Join(dir, "garbage.ckpt"), []byte("{\"format\":\"fwstruct-checkpoint/1\",\"flags\":{}}\nnot gob"))
+	h := checkpointHeader{Format: checkpointFormat, Flags: map[string]string{}}
+	var err error
+	if h.CRC, err = headerCRC(h); err != nil {
+		t.Fatal(err)
+	}
+	line, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := writeTestFile(t, filepath.Join(dir, "garbage.ckpt"), append(line, "\nnot gob"...))
+	older := writeTestFile(t, filepath.Join(dir, "older.ckpt"), []byte("{\"format\":\"fwstruct-checkpoint/1\",\"flags\":{}}\nnot gob"))
 	cases := []struct {
 		args []string
 		want string
@@ -204,6 +214,7 @@ func TestResumeRefusesOtherData(t *testing.T) {
 		{[]string{"--resume", filepath.Join(dir, "missing.ckpt")}, "missing.ckpt"},
 		{[]string{"--resume", csv}, "not a checkpoint of fwstruct train"},
 		{[]string{"--resume", garbage}, "not a readable checkpoint"},
+		{[]string{"--resume", older}, "of an older fwstruct"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := runCLI(t, append([]string{"train", "--resume", ck}, tc.args...)...)

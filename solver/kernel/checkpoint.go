@@ -112,7 +112,40 @@ func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
 	if err := s.restore(&c); err != nil {
 		return nil, fmt.Errorf("kernel: load: corrupt checkpoint: %w", err)
 	}
+	if err := s.checkState(); err != nil {
+		return nil, fmt.Errorf("kernel: load: corrupt checkpoint: %w", err)
+	}
 	return s, nil
+}
+
+// checkState checks what the dual variables determine and the checkpoint
+// also records: ell = b^T alpha = 1/n sum_i (1 - alpha_i(y_i)) (within the
+// rounding of the steps' updates), and the pending oracle pass of batch FW,
+// which certifies the next gap, recomputed at the loaded iterate.
+func (s *Solver) checkState() error {
+	var ell float64
+	for i := 0; i < s.n; i++ {
+		ell += 1 - s.alpha[i*s.k+int(s.in.y[i])]
+	}
+	ell /= float64(s.n)
+	if math.Abs(ell-s.ell) > 1e-9*max(1, ell) {
+		return fmt.Errorf("ell = %v, but the dual variables give %v", s.ell, ell)
+	}
+	p := s.pending
+	if p == nil {
+		return nil
+	}
+	e := s.current()
+	q := s.oraclePass(&e)
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+	ok := near(p.wNormSq, q.wNormSq) && near(p.ell, q.ell) && near(p.trainErr, q.trainErr) && near(p.active, q.active)
+	for i := 0; ok && i < s.n; i++ {
+		ok = p.yStar[i] == q.yStar[i] && near(p.hStar[i], q.hStar[i]) && near(p.hBar[i], q.hBar[i])
+	}
+	if !ok {
+		return errors.New("the pending oracle pass is not the pass at the saved iterate")
+	}
+	return nil
 }
 
 func (s *Solver) restore(c *checkpoint) error {

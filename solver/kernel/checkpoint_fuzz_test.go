@@ -3,14 +3,15 @@ package kernel
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fwstruct/fwstruct/internal/fuzzfields"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -88,14 +89,57 @@ func FuzzLoadFields(f *testing.F) {
 	p := fuzzProblem()
 	f.Fuzz(func(t *testing.T, seed uint8, field uint16, val uint64) {
 		var c checkpoint
-		if err := gob.NewDecoder(bytes.NewReader(seeds[int(seed)%len(seeds)])).Decode(&c); err != nil {
+		if err := core.ReadCheckpoint(bytes.NewReader(seeds[int(seed)%len(seeds)]), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
 			t.Fatal(err)
 		}
 		fuzzfields.Set(&c, int(field), val)
 		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+		if err := core.WriteCheckpoint(&buf, "test", &c); err != nil {
 			return
 		}
 		loadAndRun(t, p, buf.Bytes())
 	})
+}
+
+// TestLoadChecksInvariants: gob-valid edits that keep the checksum valid
+// but contradict the dual variables are refused: ell, and the pending
+// oracle pass of batch FW that certifies the next gap.
+func TestLoadChecksInvariants(t *testing.T) {
+	p := fuzzProblem()
+	pending := 0
+	for k, saved := range fuzzCheckpoints(t) {
+		edits := []struct {
+			want string
+			edit func(c *checkpoint) bool
+		}{
+			{"ell =", func(c *checkpoint) bool { c.Ell += 0.05; return true }},
+			{"pending oracle pass", func(c *checkpoint) bool {
+				if c.PendingAt < 0 {
+					return false
+				}
+				pending++
+				c.PendingH[1] += 0.5
+				return true
+			}},
+		}
+		for _, tc := range edits {
+			var c checkpoint
+			if err := core.ReadCheckpoint(bytes.NewReader(saved), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.edit(&c) {
+				continue
+			}
+			var out bytes.Buffer
+			if err := core.WriteCheckpoint(&out, "test", &c); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Load(&out, p); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("checkpoint %d: Load returned %v, want an error about %q", k, err, tc.want)
+			}
+		}
+	}
+	if pending == 0 {
+		t.Error("no checkpoint with a pending pass")
+	}
 }

@@ -3,13 +3,13 @@ package soft
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"math"
 	"testing"
 	"time"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/internal/fuzzfields"
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -80,12 +80,12 @@ func FuzzLoadFields(f *testing.F) {
 	m := fuzzModel(f)
 	f.Fuzz(func(t *testing.T, seed uint8, field uint16, val uint64) {
 		var c checkpoint
-		if err := gob.NewDecoder(bytes.NewReader(seeds[int(seed)%len(seeds)])).Decode(&c); err != nil {
+		if err := core.ReadCheckpoint(bytes.NewReader(seeds[int(seed)%len(seeds)]), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
 			t.Fatal(err)
 		}
 		fuzzfields.Set(&c, int(field), val)
 		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+		if err := core.WriteCheckpoint(&buf, "test", &c); err != nil {
 			return
 		}
 		loadAndRun(t, m, buf.Bytes())

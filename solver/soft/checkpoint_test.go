@@ -3,12 +3,12 @@ package soft
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"io"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/run/runtest"
 )
@@ -105,12 +105,12 @@ func TestLoadRejects(t *testing.T) {
 		{"rho", "rho", func(c *checkpoint) { c.Config.Rho = -1 }},
 	} {
 		var c checkpoint
-		if err := gob.NewDecoder(bytes.NewReader(saved)).Decode(&c); err != nil {
+		if err := core.ReadCheckpoint(bytes.NewReader(saved), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
 			t.Fatal(err)
 		}
 		tc.edit(&c)
 		var out bytes.Buffer
-		if err := gob.NewEncoder(&out).Encode(&c); err != nil {
+		if err := core.WriteCheckpoint(&out, "test", &c); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Load(&out, m); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -109,3 +109,29 @@ func ValidateStop(ctx context.Context, stop run.Stop) error {
 	}
 	return nil
 }
+
+// NegativeGap reports whether an exact duality gap is negative beyond
+// rounding: below -1e-9 max(1, |primal|). Weak duality makes every exact
+// gap nonnegative, so such a gap is an inconsistent oracle, changed data or
+// a corrupt state, never a result.
+func NegativeGap(gap, primal float64) bool {
+	return gap < -1e-9*max(1, math.Abs(primal))
+}
+
+// CheckCertificate returns an error when the exact evaluation pt certifies
+// a negative duality gap (NegativeGap) at the iterate or at its average:
+// a run reports it as its error, never as convergence.
+func CheckCertificate(pt run.Point) error {
+	if pt.ApproximateGap {
+		return nil
+	}
+	for _, c := range []struct {
+		what              string
+		gap, primal, dual float64
+	}{{"", pt.Gap, pt.Primal, pt.Dual}, {"averaged ", pt.GapAvg, pt.PrimalAvg, pt.DualAvg}} {
+		if NegativeGap(c.gap, c.primal) {
+			return fmt.Errorf("negative %sduality gap %.6g (primal %.10g, dual %.10g): an exact gap is never below 0, so the max oracle is inconsistent with Loss and Psi, the data changed under the run, or the state is corrupt", c.what, c.gap, c.primal, c.dual)
+		}
+	}
+	return nil
+}
