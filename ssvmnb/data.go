@@ -139,6 +139,14 @@ func loadData(name string, opt datasets.Options) (*Data, error) {
 		}
 		return d, nil
 	}
+	if (ld.Name == "svmlight" || ld.Name == "csv") && len(ld.Labels) > 0 {
+		// Multiclass data read from a file: predictions show the class
+		// labels of the file, not class indices.
+		register(ld.Train, classView(ld.Labels))
+		if ld.Test != nil {
+			register(ld.Test, classView(ld.Labels))
+		}
+	}
 	tr, te := ld.Train, ld.Test
 	switch name {
 	case "ocr":

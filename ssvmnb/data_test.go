@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -318,5 +319,31 @@ func TestMULANPredictionsNameTheLabels(t *testing.T) {
 			!(strings.Contains(h, "amazed-suprised") || strings.Contains(h, "happy-pleased") || strings.Contains(h, "quiet-still")) {
 			t.Errorf("example %d: %s", i, h)
 		}
+	}
+}
+
+// TestCSVPredictionsNameTheClasses: multiclass data read from a CSV file
+// shows its predictions with the class labels of the file.
+func TestCSVPredictionsNameTheClasses(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	rows.WriteString("size,kind\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&rows, "%d,%s\n", i%4, []string{"oak", "pine", "birch"}[i%3])
+	}
+	path := filepath.Join(dir, "trees.csv")
+	if err := os.WriteFile(path, []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load("csv", datasets.Options{Path: path, TestPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := PredictionHTML(d.Test, 1, make([]float64, d.Test.Dim()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h, "truth: pine") || !regexp.MustCompile(`predicted: <span style="color:#[0-9a-f]+">(oak|pine|birch)</span>`).MatchString(h) {
+		t.Errorf("prediction %s", h)
 	}
 }

@@ -213,3 +213,23 @@ func (v labelSetView) html(p oracles.Problem, i int, w []float64) (string, error
 	return fmt.Sprintf(`<div style="%s;display:block">example %d<br>predicted and true: %s<br>predicted, not true: %s<br>true, missed: %s<br>%s</div>`,
 		boxStyle, i, list(right, "#1a7f37"), list(wrong, "#cf222e"), list(missed, "#9a6700"), lossLine(p, i, y)), nil
 }
+
+// classView shows multiclass predictions with the class labels of the
+// data file (class k is the k-th name).
+type classView []string
+
+func (v classView) html(p oracles.Problem, i int, w []float64) (string, error) {
+	y := p.Predict(i, w, nil)
+	truth := p.Truth(i)
+	name := func(k int32) string {
+		if k == oracles.NoClass {
+			return "(a label the training data does not have)"
+		}
+		if k < 0 || int(k) >= len(v) {
+			return fmt.Sprint(k)
+		}
+		return v[k]
+	}
+	return fmt.Sprintf(`<div style="%s">example %d<br>predicted: %s<br>truth: %s<br>%s</div>`,
+		boxStyle, i, colored(y, truth, name), html.EscapeString(name(truth[0])), lossLine(p, i, y)), nil
+}
