@@ -311,6 +311,7 @@ type line struct {
 	dash         Dash
 	color        string
 	ref          bool // a reference line
+	label        bool // a mark label (placeLegend only)
 }
 
 // ok reports whether v can be drawn on an axis.

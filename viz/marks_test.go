@@ -233,3 +233,19 @@ for (const width of [800, 420]) {
 		}
 	}
 }
+
+// TestLegendAvoidsMarkLabels: the legend goes to a corner that hides
+// curve points rather than over mark labels.
+func TestLegendAvoidsMarkLabels(t *testing.T) {
+	f := &Figure{Series: []Series{{Name: "along the bottom", X: []float64{0, 2, 4, 6, 8, 10}, Y: []float64{0, 0.01, 0, 0.01, 0, 0.01}},
+		{Name: "second", X: []float64{0, 10}, Y: []float64{0.02, 0.02}}},
+		YRange: [2]float64{0, 1},
+		Marks:  []Mark{{X: 0.2, Label: "a long label at the left: fork: sampling uniform -> gap"}, {X: 9.8, Label: "a long label at the right: lambda 0.1 -> 0.01"}}}
+	p, err := f.plot(px(640), px(400))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Legend.Top {
+		t.Errorf("the legend is at the top, over the mark labels (left %v)", p.Legend.Left)
+	}
+}

@@ -298,7 +298,7 @@ func markLines(p *plot.Plot, marks []Mark, width, height vg.Length) []line {
 		mid := top - row/2
 		out = append(out,
 			line{x: []float64{x(xs[i]), x(xs[i])}, y: []float64{p.Y.Min, y(max(0, top-row))}},
-			line{x: []float64{x(s.left), x(s.right)}, y: []float64{y(mid), y(mid)}})
+			line{x: []float64{x(s.left), x(s.right)}, y: []float64{y(mid), y(mid)}, label: true})
 	}
 	return out
 }
@@ -322,8 +322,14 @@ func addMarks(p *plot.Plot, marks []Mark) {
 	}
 }
 
+// labelWeight is what hiding a point of a mark label costs in placeLegend,
+// in points of curves: a legend hides a label only where every corner
+// does.
+const labelWeight = 1000
+
 // placeLegend puts the legend in the corner of the data area that hides the
-// fewest points of the curves (sampled along their segments) and bands.
+// fewest points of the curves (sampled along their segments), bands and
+// mark labels (those weigh labelWeight).
 func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) {
 	n, longest := 0, 0
 	for _, l := range ls {
@@ -343,7 +349,7 @@ func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) {
 	type corner struct{ top, left bool }
 	corners := []corner{{true, false}, {true, true}, {false, false}, {false, true}}
 	hidden := make([]int, len(corners))
-	mark := func(x, y float64) {
+	mark := func(x, y float64, weight int) {
 		for i, c := range corners {
 			inX := x >= 1-boxW
 			if c.left {
@@ -354,25 +360,29 @@ func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) {
 				inY = y >= 1-boxH
 			}
 			if inX && inY {
-				hidden[i]++
+				hidden[i] += weight
 			}
 		}
 	}
 	for _, l := range ls {
+		weight := 1
+		if l.label {
+			weight = labelWeight
+		}
 		for j := range l.x {
 			x, y := nx(l.x[j]), ny(l.y[j])
-			mark(x, y)
+			mark(x, y, weight)
 			if j+1 < len(l.x) {
 				x1, y1 := nx(l.x[j+1]), ny(l.y[j+1])
 				for k := 1; k < 10; k++ {
 					t := float64(k) / 10
-					mark(x+t*(x1-x), y+t*(y1-y))
+					mark(x+t*(x1-x), y+t*(y1-y), weight)
 				}
 			}
 		}
 		for j := range l.bx {
-			mark(nx(l.bx[j]), ny(l.blo[j]))
-			mark(nx(l.bx[j]), ny(l.bhi[j]))
+			mark(nx(l.bx[j]), ny(l.blo[j]), weight)
+			mark(nx(l.bx[j]), ny(l.bhi[j]), weight)
 		}
 	}
 	best := 0
