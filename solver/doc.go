@@ -82,7 +82,12 @@
 // the cutting plane and SSG (FW and the cutting plane already call every
 // oracle of an iteration against one w, on the workers), and a relative
 // approximate oracle (its accuracy condition is relative to the dual
-// state at the current w). The soft-constraint and kernelized families do
-// not have these executions yet: their workers parallelize the gap passes
-// only, and the CLI refuses --batch, --async and --simulate-workers there.
+// state at the current w). The soft-constraint solver (solver/soft) does
+// not take them, by design: its blocks are the nodes of factor graphs and
+// a block's "oracle" is an argmax over one node's table, a microsecond of
+// memory-bound work that a hand-off to another goroutine costs more than;
+// its workers parallelize the gap passes. The kernelized solver
+// (solver/kernel), whose oracle scores every label through the kernel
+// expansion and would gain, does not have them yet. The CLI refuses
+// --batch, --async and --simulate-workers for both.
 package solver
