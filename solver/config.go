@@ -76,9 +76,10 @@ const (
 	RuleTime PassRule = iota
 	// RuleCost measures it with a deterministic cost model in units of one
 	// plane evaluation <psi, w>: an exact step costs MultiPlane.CostRatio +
-	// 1 (the oracle call and the update), an approximate step on block i
-	// costs |W_i| + 1 (scoring the working set and the update). Runs with
-	// equal seeds are then identical, for tests and notebooks.
+	// MultiPlane.UpdateCost (the oracle call and the update), an
+	// approximate step on block i costs |W_i| + UpdateCost (scoring the
+	// working set and the update). Runs with equal seeds are then
+	// identical, for tests and notebooks.
 	RuleCost
 )
 
@@ -133,6 +134,13 @@ type MultiPlane struct {
 	// RuleCost (> 0, required there; MeasureCostRatio estimates it once for
 	// a problem). It is ignored by RuleTime.
 	CostRatio float64
+	// UpdateCost is the cost of a step's update (the line search, the
+	// iterate's and the block's updates) in plane evaluations for RuleCost;
+	// zero means 1. A dense block update costs O(d) where a plane
+	// evaluation costs the nonzeros of psi, so it is often many planes
+	// (MeasureUpdateCost estimates it); counted as 1 it makes approximate
+	// passes look cheaper than they are, and the rule makes too many.
+	UpdateCost float64
 }
 
 // Box holds per-coordinate bounds on w (Osokin et al. 2016, App. H). A nil
@@ -412,6 +420,9 @@ func (mp *MultiPlane) validate(cfg *Config) error {
 	if mp.CostRatio < 0 || math.IsNaN(mp.CostRatio) || math.IsInf(mp.CostRatio, 0) {
 		return fmt.Errorf("solver: multi-plane CostRatio must be finite and >= 0, got %v", mp.CostRatio)
 	}
+	if mp.UpdateCost < 0 || math.IsNaN(mp.UpdateCost) || math.IsInf(mp.UpdateCost, 0) {
+		return fmt.Errorf("solver: multi-plane UpdateCost must be finite and >= 0, got %v", mp.UpdateCost)
+	}
 	switch {
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: multi-plane working sets need the bcfw solver, not %v", cfg.Algorithm)
@@ -443,6 +454,9 @@ func (mp MultiPlane) String() string {
 	rule := "time"
 	if mp.Rule == RuleCost {
 		rule = fmt.Sprintf("cost %g", mp.CostRatio)
+		if mp.UpdateCost > 0 {
+			rule += fmt.Sprintf(" update %g", mp.UpdateCost)
+		}
 	}
 	return fmt.Sprintf("N=%s T=%s M=%s rule %s", show(mp.N, "0"), show(mp.T, "inf"), show(mp.M, "0"), rule)
 }

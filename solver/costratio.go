@@ -1,12 +1,15 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // MeasureCostRatio estimates MultiPlane.CostRatio for the cost rule of
@@ -91,4 +94,57 @@ func MeasureCostRatio(p oracles.Problem, w []float64, samples int) (float64, err
 func middle(x []float64) float64 {
 	sort.Float64s(x)
 	return x[len(x)/2]
+}
+
+// MeasureUpdateCost estimates MultiPlane.UpdateCost for the cost rule of
+// multi-plane BCFW with configuration cfg (its multi-plane settings on) on
+// problem p: the time of a step's update (line search, iterate and block
+// updates) in plane evaluations. It runs passes exact passes of cfg
+// (zero means 3) to fill the working sets, then times n approximate steps,
+// each against the scoring of its block's working set alone, and
+// returns the ratio of the median update time (step minus scoring) to the
+// median time of a plane evaluation in the scoring, at least 1. As with
+// MeasureCostRatio, measure once and keep the value in the Config.
+func MeasureUpdateCost(p oracles.Problem, cfg Config, passes int) (float64, error) {
+	if !cfg.MultiPlane.Enabled {
+		return 0, errors.New("solver: measure update cost: the configuration has no multi-plane settings")
+	}
+	if passes <= 0 {
+		passes = 3
+	}
+	cfg.MultiPlane.Rule, cfg.MultiPlane.CostRatio, cfg.MultiPlane.M = RuleTime, 0, -1 // exact passes only
+	cfg.GapEvery, cfg.TraceEvery = math.Inf(1), 0
+	s, err := New(p, cfg)
+	if err != nil {
+		return 0, fmt.Errorf("solver: measure update cost: %w", err)
+	}
+	if _, err := s.Run(context.Background(), run.Stop{Passes: float64(passes)}); err != nil {
+		return 0, fmt.Errorf("solver: measure update cost: %w", err)
+	}
+	m, ok := s.reuse.(*multiPlane)
+	if !ok || s.sets == nil {
+		return 0, errors.New("solver: measure update cost: the configuration keeps no working sets")
+	}
+	var tUpdate, tPlane []float64
+	for k := 0; k < s.n; k++ {
+		m.approx, m.pos = true, 0 // approximate steps, never ending a pass
+		t0 := time.Now()
+		if err := s.bcfwStep(); err != nil {
+			return 0, fmt.Errorf("solver: measure update cost: %w", err)
+		}
+		tStep := time.Since(t0).Seconds()
+		perm, pos, _ := s.samp.State() // permutation sampling: the block just stepped
+		i := perm[pos-1]
+		t0 = time.Now()
+		h := s.cornerScores(&s.sets[i])
+		tScore := time.Since(t0).Seconds()
+		planes := len(h)
+		tUpdate = append(tUpdate, tStep-tScore)
+		tPlane = append(tPlane, tScore/float64(planes))
+	}
+	cost := middle(tUpdate) / middle(tPlane)
+	if !(cost >= 1) {
+		cost = 1
+	}
+	return cost, nil
 }

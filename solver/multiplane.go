@@ -90,13 +90,13 @@ func (m *multiPlane) stepped(_ int, set *cornerSet) {
 	}
 	if m.approx {
 		m.approxSteps++
-		m.cost += float64(len(s.work.h)) + 1
+		m.cost += float64(len(s.work.h)) + m.cfg.updateCost()
 		if s.avgApprox != nil {
 			s.avgApprox.Fold(s.ell)
 		}
 	} else {
 		m.exactSteps++
-		m.cost += m.cfg.CostRatio + 1
+		m.cost += m.cfg.CostRatio + m.cfg.updateCost()
 		if s.avg != nil {
 			s.avg.Fold(s.ell)
 		}

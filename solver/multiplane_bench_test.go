@@ -97,3 +97,64 @@ func BenchmarkMultiPlaneStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMultiPlaneRulesOCR compares the pass rules of multi-plane BCFW
+// on OCR-small at lambda = 1/n, to a certified gap of 0.01 (a gap pass
+// every 5 passes), 3 seeds: the time rule, the cost rule with the update
+// counted as one plane evaluation (UpdateCost unset), and the cost rule
+// with MeasureUpdateCost's estimate; both cost rules use
+// MeasureCostRatio's ratio at the weights of a short run. It reports the
+// median solver seconds and effective passes of each, and the cost
+// rules' seconds relative to the time rule's (measured in one run, so
+// that the ratio survives a loaded machine better than the seconds).
+func BenchmarkMultiPlaneRulesOCR(b *testing.B) {
+	ocr, _ := loadOCR(b)
+	lambda := 1 / float64(ocr.Len())
+	base := Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 5, MultiPlane: MultiPlane{Enabled: true}}
+	warm, err := New(ocr, base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := warm.Run(context.Background(), run.Stop{Passes: 10}); err != nil {
+		b.Fatal(err)
+	}
+	ratio, err := MeasureCostRatio(ocr, warm.Weights(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	update, err := MeasureUpdateCost(ocr, base, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("cost ratio %.1f plane evaluations, update cost %.1f", ratio, update)
+	rules := []struct {
+		name string
+		mp   MultiPlane
+	}{
+		{"time", MultiPlane{Enabled: true}},
+		{"cost-update1", MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: ratio}},
+		{"cost-measured", MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: ratio, UpdateCost: update}},
+	}
+	for k := 0; k < b.N; k++ {
+		secs := make([][]float64, len(rules))
+		passes := make([][]float64, len(rules))
+		for seed := uint64(1); seed <= 3; seed++ {
+			for r, rule := range rules {
+				cfg := base
+				cfg.Seed, cfg.MultiPlane = seed, rule.mp
+				s, err := New(ocr, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 2000})
+				if err != nil || res.Status != run.StatusConverged {
+					b.Fatalf("%s: %v, %v", rule.name, res.Status, err)
+				}
+				secs[r], passes[r] = append(secs[r], res.Last.Seconds), append(passes[r], res.Last.Pass)
+			}
+		}
+		for r, rule := range rules {
+			b.Logf("%-14s median %.2f s (%.2fx the time rule), %.0f passes; seconds %v", rule.name, median(secs[r]), median(secs[r])/median(secs[0]), median(passes[r]), secs[r])
+		}
+	}
+}

@@ -34,3 +34,12 @@ func (r *slopeRule) more(d, c float64) bool {
 	}
 	return !(gainB*costA < gainA*costB)
 }
+
+// updateCost is the cost of a step's update in plane evaluations
+// (UpdateCost, 1 when unset).
+func (mp *MultiPlane) updateCost() float64 {
+	if mp.UpdateCost > 0 {
+		return mp.UpdateCost
+	}
+	return 1
+}

@@ -835,3 +835,23 @@ func TestLoadChecksMultiPlaneState(t *testing.T) {
 		})
 	}
 }
+
+// TestMeasureUpdateCost: the update of a dense block of a large dimension
+// costs more plane evaluations than that of a small one, both at least
+// one; a configuration without working sets is an error.
+func TestMeasureUpdateCost(t *testing.T) {
+	cfg := Config{Lambda: 0.1, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true}}
+	small := oraclestest.Chain(oraclestest.ChainConfig{N: 40, MaxLen: 4, Labels: 3, Features: 4, Density: 0.5, Seed: 1})
+	large := oraclestest.Chain(oraclestest.ChainConfig{N: 40, MaxLen: 4, Labels: 10, Features: 2000, Density: 0.005, Seed: 1})
+	us, err := MeasureUpdateCost(small, cfg, 0)
+	if err != nil || !(us >= 1) {
+		t.Fatalf("small problem: %v, %v", us, err)
+	}
+	ul, err := MeasureUpdateCost(large, cfg, 0)
+	if err != nil || !(ul > 2*us) {
+		t.Fatalf("update cost %v on d = %d, %v on d = %d (%v)", ul, large.Dim(), us, small.Dim(), err)
+	}
+	if _, err := MeasureUpdateCost(small, Config{Lambda: 0.1}, 0); err == nil {
+		t.Fatal("accepted a configuration without multi-plane settings")
+	}
+}

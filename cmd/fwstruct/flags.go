@@ -205,6 +205,7 @@ type solverFlags struct {
 	mpM         int
 	mpRule      string
 	mpCostRatio float64
+	mpUpdate    float64
 
 	set *flag.FlagSet // the flag set registered with, to tell which flags were given
 }
@@ -249,6 +250,7 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.mpM, "mp-m", 1000, "multi-plane: most approximate passes per outer iteration, M (0: none; --mp-n 0 --mp-m 0 is BCFW)")
 	fs.StringVar(&f.mpRule, "mp-rule", "time", "multi-plane: the rule ending the approximate passes measures solver time (time) or a deterministic cost (cost)")
 	fs.Float64Var(&f.mpCostRatio, "mp-cost-ratio", 0, "multi-plane cost rule: cost of an oracle call in plane evaluations (needed with --mp-rule cost)")
+	fs.Float64Var(&f.mpUpdate, "mp-update-cost", 0, "multi-plane cost rule: cost of a step's update in plane evaluations (0: 1; solver.MeasureUpdateCost estimates it)")
 }
 
 // multiPlane returns the multi-plane settings the flags describe.
@@ -263,7 +265,7 @@ func (f *solverFlags) multiPlane() (solver.MultiPlane, error) {
 		}
 		return v
 	}
-	return solver.MultiPlane{Enabled: f.multiplane, N: zero(f.mpN), T: zero(f.mpT), M: zero(f.mpM), Rule: rule, CostRatio: f.mpCostRatio}, nil
+	return solver.MultiPlane{Enabled: f.multiplane, N: zero(f.mpN), T: zero(f.mpT), M: zero(f.mpM), Rule: rule, CostRatio: f.mpCostRatio, UpdateCost: f.mpUpdate}, nil
 }
 
 // solverFlagNames lists the flags of solverFlags that fix the trajectory
@@ -342,6 +344,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		flagCheck{"mp-t", ">= 0 (0: keep planes until --mp-n drops them)", float64(f.mpT), f.mpT >= 0},
 		flagCheck{"mp-m", ">= 0 (0: no approximate passes)", float64(f.mpM), f.mpM >= 0},
 		flagCheck{"mp-cost-ratio", "finite and >= 0", f.mpCostRatio, f.mpCostRatio >= 0 && !math.IsInf(f.mpCostRatio, 1)},
+		flagCheck{"mp-update-cost", "finite and >= 0", f.mpUpdate, f.mpUpdate >= 0 && !math.IsInf(f.mpUpdate, 1)},
 	); err != nil {
 		return solver.Config{}, err
 	}
