@@ -38,6 +38,10 @@ type algorithm interface {
 	// rescale applies the algorithm's part of SetLambda's Proposition 1
 	// with rho = new/old lambda, before the solver's lambda changes.
 	rescale(rho float64)
+	// raise applies SetLambda's increase, after the solver's lambda has
+	// changed: the dual variables stay, the vectors A alpha / lambda (the
+	// block vectors and the iterate) scale by f = old/new lambda.
+	raise(f float64)
 	// save and restore write and read the algorithm's own state in a
 	// checkpoint (restore runs last, after the solver's counters).
 	save(c *checkpoint)

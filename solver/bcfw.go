@@ -175,6 +175,14 @@ func (a bcfwAlg) rescale(rho float64) {
 	}
 }
 
+// raise: every block vector scales by f (the explicit dual variables,
+// whose block vectors are computed with the current lambda, need
+// nothing), and the iterate is their sum again.
+func (a bcfwAlg) raise(f float64) {
+	a.s.store.scaleAll(f)
+	a.s.reanchor()
+}
+
 // bcfwStep performs one block step of BCFW with the configured sampling,
 // step type and plane reuse: Lacoste-Julien et al. (2013) Alg. 4 and Osokin
 // et al. (2016) Alg. 2 (gap sampling), Alg. 3 (pairwise), Alg. 4 (away),

@@ -126,6 +126,9 @@ func (a *egAlg) certify(pt *run.Point, sumH float64, _, _ bool) {
 // rescale is never called: SetLambda refuses online EG (fixedLambda).
 func (a *egAlg) rescale(float64) {}
 
+// raise is never called either (fixedLambda).
+func (a *egAlg) raise(float64) {}
+
 // fixedLambda refuses SetLambda: Proposition 1 of Osokin et al. (2016)
 // mixes the dual variables with the ground truth, which leaves the family
 // of Gibbs distributions.

@@ -26,8 +26,9 @@ import (
 //     when the new configuration keeps corner sets; a cache turned on starts
 //     from the ground truth, as a new run does (Alg. 5).
 //   - GapEvery and TraceEvery: the schedule restarts from the fork.
-//   - Lambda, decreased only: Proposition 1 of Osokin et al. (2016), as
-//     SetLambda (it resets the weighted average).
+//   - Lambda, as SetLambda: a decrease by Proposition 1 of Osokin et al.
+//     (2016), an increase keeping the dual variables (and making an exact
+//     gap pass); both reset the weighted average.
 //   - Averaging and AverageKind: an average turned on, or of another kind,
 //     starts at the fork.
 //   - Step: pairwise <-> away, and pairwise or away -> Frank-Wolfe (the block
@@ -68,7 +69,7 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	target := cfg
-	target.Lambda = s.lambda // decreased below, with Proposition 1
+	target.Lambda = s.lambda // changed below, as SetLambda does
 	wiring := []Option{WithTest(s.test), WithWorkers(s.workers), WithTrainLoss(s.trainLoss), WithStorage(s.storage)}
 	f, err := New(s.p, target, append(wiring, opts...)...)
 	if err != nil {
@@ -96,7 +97,7 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		f.loop.NextTrace = f.loop.Advance(f.steps, f.steps, cfg.TraceEvery)
 	}
 	pending := len(f.events) // changes of s not recorded yet stay as they are
-	if cfg.Lambda < s.lambda {
+	if cfg.Lambda != s.lambda {
 		if err := f.SetLambda(cfg.Lambda); err != nil {
 			return nil, fmt.Errorf("solver: fork: %w", err)
 		}
@@ -121,8 +122,6 @@ func forkChanges(old, cfg Config) ([]string, error) {
 		return nil, fmt.Errorf("solver: fork: cannot switch the algorithm from %v to %v: their states differ (start a new run)", old.Algorithm, cfg.Algorithm)
 	case !reflect.DeepEqual(cfg.Box, old.Box):
 		return nil, errors.New("solver: fork: cannot change the box constraints of a run (start a new run)")
-	case cfg.Lambda > old.Lambda:
-		return nil, fmt.Errorf("solver: fork: lambda can only decrease (from %v to %v): Proposition 1 of Osokin et al. (2016) rescales the dual variables by rho = new/old <= 1", old.Lambda, cfg.Lambda)
 	case (old.Step == Exact) != (cfg.Step == Exact) && old.Algorithm == run.BCFW:
 		return nil, fmt.Errorf("solver: fork: cannot switch from %v to %v steps: exact steps keep the class duals of a multiclass problem, the other steps block vectors or duals over corners (start a new run)", old.Step, cfg.Step)
 	case old.Step == FWStep && cfg.Step != FWStep && old.Algorithm == run.BCFW:

@@ -125,28 +125,30 @@ func TestForkChanges(t *testing.T) {
 	}
 }
 
-// TestForkLambdaMatchesSetLambda: a fork that decreases lambda continues
+// TestForkLambdaMatchesSetLambda: a fork that changes lambda (either way) continues
 // as the original after SetLambda does.
 func TestForkLambdaMatchesSetLambda(t *testing.T) {
 	p := smallChain(23)
 	for _, cfg := range []Config{{Lambda: 0.1, Seed: 2, GapEvery: 3}, {Lambda: 0.1, Seed: 2, GapEvery: 3, Step: Pairwise, Cache: Cache{Enabled: true}}} {
-		a := mustNew(t, p, cfg)
-		mustRun(t, a, run.Stop{Passes: 5})
-		c := a.Config()
-		c.Lambda = 0.03
-		f, err := a.Fork(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.SetLambda(0.03); err != nil {
-			t.Fatal(err)
-		}
-		mustRun(t, a, run.Stop{Passes: 14})
-		mustRun(t, f, run.Stop{Passes: 14})
-		wa, wf := a.Weights(), f.Weights()
-		for j := range wa {
-			if wa[j] != wf[j] {
-				t.Fatalf("%+v: weights differ at %d: %v vs %v", cfg, j, wa[j], wf[j])
+		for _, lambda := range []float64{0.03, 0.3} { // down (Prop. 1) and up (the duals kept)
+			a := mustNew(t, p, cfg)
+			mustRun(t, a, run.Stop{Passes: 5})
+			c := a.Config()
+			c.Lambda = lambda
+			f, err := a.Fork(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.SetLambda(lambda); err != nil {
+				t.Fatal(err)
+			}
+			mustRun(t, a, run.Stop{Passes: 14})
+			mustRun(t, f, run.Stop{Passes: 14})
+			wa, wf := a.Weights(), f.Weights()
+			for j := range wa {
+				if wa[j] != wf[j] {
+					t.Fatalf("%+v to lambda %v: weights differ at %d: %v vs %v", cfg, lambda, j, wa[j], wf[j])
+				}
 			}
 		}
 	}
@@ -183,7 +185,6 @@ func TestForkRefusals(t *testing.T) {
 		"FW to pairwise":   {Step: Pairwise},
 		"FW to away":       {Step: Away},
 		"another solver":   {Algorithm: run.SSG},
-		"larger lambda":    {Lambda: 1},
 		"a box":            {Box: &Box{Upper: fill(p.Dim(), 1)}},
 		"invalid GapEvery": {GapEvery: -1},
 	} {

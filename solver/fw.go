@@ -184,6 +184,18 @@ func (a *batchAlg) rescale(rho float64) {
 	}
 }
 
+// raise: the pass at the old lambda is not reused, and w = 1/lambda sum
+// mu u (the planes of the cutting plane and its weights mu do not depend
+// on lambda) scales by f.
+func (a *batchAlg) raise(f float64) {
+	a.pass.at, a.pass.valid = -1, false
+	v := append([]float64(nil), a.s.x.v...)
+	for j := range v {
+		v[j] *= f
+	}
+	a.s.x.set(v)
+}
+
 func (a *batchAlg) save(c *checkpoint) {
 	c.BatchPassCounted = a.pass.at == a.s.steps
 	if a.cutting {

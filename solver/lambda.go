@@ -7,8 +7,9 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
-// SetLambda decreases the regularization parameter to newLambda while
-// keeping w, as in Osokin et al. (2016), Proposition 1: with
+// SetLambda changes the regularization parameter to newLambda.
+//
+// A decrease keeps w, as in Osokin et al. (2016), Proposition 1: with
 // rho = newLambda/lambda, the dual variables become alpha_i(y) := rho
 // alpha_i(y) for y != y_i and alpha_i(y_i) := 1 - sum_{y != y_i} alpha_i(y),
 // so that w and every w_i stay the same, ell_i := rho ell_i, and every block
@@ -18,17 +19,27 @@ import (
 // identity, so exact gaps stay exact. It is the warm start of the
 // regularization path (Alg. 7, lines 13-21) and of warm-started grid search.
 //
-// It requires L_i(y_i) = 0 for every example and 0 < newLambda <= lambda,
-// resets the weighted average and restarts the schedule of gap passes.
+// It requires L_i(y_i) = 0 for every example, resets the weighted average
+// and restarts the schedule of gap passes.
+//
+// An increase keeps the dual variables alpha instead, which stay feasible
+// for every lambda (the dual's domain, a product of simplices, does not
+// depend on it): every w_i = A alpha_[i] / (lambda n) and w scale by
+// lambda/newLambda and ell stays, so the dual objective at alpha is that
+// of the new problem. The stale block gaps no longer hold: the algorithms
+// with block gaps (BCFW and its variants) make an exact gap pass at once,
+// counted as n oracle calls and recorded in the trace, which refreshes
+// them; the batch methods evaluate at their next step. SSG, which has no
+// dual variables, keeps w.
 func (s *Solver) SetLambda(newLambda float64) error {
 	if !(newLambda > 0) || math.IsInf(newLambda, 1) {
 		return fmt.Errorf("solver: lambda must be positive and finite, got %v", newLambda)
 	}
-	if newLambda > s.lambda {
-		return fmt.Errorf("solver: SetLambda can only decrease lambda (from %v to %v): Proposition 1 rescales the dual variables by rho = new/old <= 1", s.lambda, newLambda)
-	}
 	if f, ok := s.alg.(interface{ fixedLambda() error }); ok {
 		return f.fixedLambda()
+	}
+	if newLambda > s.lambda {
+		return s.raiseLambda(newLambda)
 	}
 	if err := CheckZeroTruthLoss(s.p); err != nil {
 		return err
@@ -49,6 +60,32 @@ func (s *Solver) SetLambda(newLambda float64) error {
 	// next Run (or Current) records the iterate at the new one.
 	s.loop.LastEval, s.evalAt = -1, -1
 	s.loop.Reschedule(s.clock())
+	return nil
+}
+
+// raiseLambda is SetLambda's increase: the dual variables stay, the
+// vectors A alpha / lambda scale by f = lambda/newLambda.
+func (s *Solver) raiseLambda(newLambda float64) error {
+	f := s.lambda / newLambda
+	dualBefore := s.dual(s.x.v, s.x.w, s.ell)
+	s.noteEvent(fmt.Sprintf("lambda %g -> %g", s.lambda, newLambda))
+	s.lambda, s.cfg.Lambda = newLambda, newLambda
+	s.alg.raise(f)
+	s.resetAverages()
+	if s.alg.dual() {
+		s.reuse.rebase(s.dual(s.x.v, s.x.w, s.ell) - dualBefore)
+	}
+	s.loop.LastEval, s.evalAt = -1, -1
+	s.loop.Reschedule(s.clock())
+	if s.alg.blocks() {
+		// The block gaps of the new problem, for the sampler, the cache
+		// and the stopping test: an exact gap pass, counted.
+		if err := s.record(true); err != nil {
+			return fmt.Errorf("solver: SetLambda: the gap pass at lambda %g: %w", newLambda, err)
+		}
+		s.loop.LastEval, s.evalAt = s.steps, s.steps
+		s.loop.Reschedule(s.clock())
+	}
 	return nil
 }
 

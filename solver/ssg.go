@@ -48,6 +48,7 @@ func (a ssgAlg) projects() bool                          { return true }
 func (a ssgAlg) dual() bool                              { return false }
 func (a ssgAlg) certify(*run.Point, float64, bool, bool) {}
 func (a ssgAlg) rescale(float64)                         {}
+func (a ssgAlg) raise(float64)                           {}
 
 // schedule: the clock counts steps, n to a pass; the evaluations are
 // observe-only.

@@ -57,6 +57,11 @@ type blockStore interface {
 	// y_i to the explicit dual variables, the freed mass going to the
 	// ground truth (the block vectors, which stay the same, need nothing).
 	rescale(rho float64)
+	// scaleAll sets every v_i <- f v_i without touching the iterate (the
+	// caller re-anchors it): SetLambda's increase. Explicit dual variables
+	// need nothing, their block vectors being computed with the current
+	// lambda.
+	scaleAll(f float64)
 	// kind returns the representation (AutoStorage for explicit duals).
 	kind() Storage
 	// fill writes block vectors v_i = dense(i) into c in this store's

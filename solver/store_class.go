@@ -279,6 +279,10 @@ func (b *classStore) dense(i int) []float64 {
 
 func (b *classStore) scaleMass(int, float64, *corner) {}
 
+// scaleAll: the block vectors are computed from the class duals with the
+// current lambda.
+func (b *classStore) scaleAll(float64) {}
+
 // rescale: alpha_i(k) := rho alpha_i(k) for k != y_i, the freed mass to
 // the ground truth.
 func (b *classStore) rescale(rho float64) {

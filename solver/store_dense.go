@@ -129,7 +129,13 @@ func (b *denseStore) dense(i int) []float64 {
 
 func (b *denseStore) scaleMass(int, float64, *corner) {}
 func (b *denseStore) rescale(float64)                 {}
-func (b *denseStore) kind() Storage                   { return DenseBlocks }
+
+func (b *denseStore) scaleAll(f float64) {
+	for i := range b.scale {
+		b.scale[i] *= f
+	}
+}
+func (b *denseStore) kind() Storage { return DenseBlocks }
 
 func (b *denseStore) fill(c *checkpoint, n int, dense func(int) []float64) error {
 	c.BlockU = make([]float64, 0, n*b.d)

@@ -137,6 +137,8 @@ func (b *dualStore) rescale(rho float64) {
 	}
 }
 
+func (b *dualStore) scaleAll(float64) {}
+
 func (b *dualStore) kind() Storage { return AutoStorage }
 
 func (b *dualStore) fill(*checkpoint, int, func(int) []float64) error {

@@ -183,7 +183,15 @@ func (b *sparseStore) dense(i int) []float64 {
 
 func (b *sparseStore) scaleMass(int, float64, *corner) {}
 func (b *sparseStore) rescale(float64)                 {}
-func (b *sparseStore) kind() Storage                   { return SparseBlocks }
+
+func (b *sparseStore) scaleAll(f float64) {
+	for _, val := range b.val {
+		for k := range val {
+			val[k] *= f
+		}
+	}
+}
+func (b *sparseStore) kind() Storage { return SparseBlocks }
 
 func (b *sparseStore) fill(c *checkpoint, n int, dense func(int) []float64) error {
 	c.SparseIdx = make([][]int32, n)

@@ -132,9 +132,11 @@ func (t *Trainer) Change(change any) error {
 	return t.save()
 }
 
-// SetLambda changes lambda mid-run, recorded in the trace at the current
-// pass, and saves the session. For the runs of package solver see
-// solver.Solver.SetLambda (Osokin et al. 2016, Proposition 1); the soft
+// SetLambda changes lambda mid-run, in either direction, recorded in the
+// trace at the current pass, and saves the session. For the runs of
+// package solver see solver.Solver.SetLambda: a decrease keeps w (Osokin
+// et al. 2016, Proposition 1), an increase keeps the dual variables (w =
+// A alpha / lambda rescales; BCFW then makes an exact gap pass). The soft
 // and kernelized solvers cannot, and say so.
 func (t *Trainer) SetLambda(lambda float64) error {
 	switch t.eng.family() {

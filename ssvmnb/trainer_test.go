@@ -52,14 +52,14 @@ func multiclassData(*testing.T) *Data {
 }
 
 var families = []familyCase{
-	{"bcfw", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2}, "down"},
+	{"bcfw", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2}, "both"},
 	{"bcfw-gap-pairwise-cache", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling,
-		Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true}, "down"},
+		Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true}, "both"},
 	{"mp-bcfw", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.Permutation,
-		MultiPlane: solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 40}}, "down"},
-	{"fw", chainData, solver.Config{Lambda: 0.01, Algorithm: run.FW}, "down"},
-	{"ssg", chainData, solver.Config{Lambda: 0.01, Seed: 3, Algorithm: run.SSG, GapEvery: 2}, "down"},
-	{"cp", chainData, solver.Config{Lambda: 0.01, Algorithm: run.CuttingPlane}, "down"},
+		MultiPlane: solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 40}}, "both"},
+	{"fw", chainData, solver.Config{Lambda: 0.01, Algorithm: run.FW}, "both"},
+	{"ssg", chainData, solver.Config{Lambda: 0.01, Seed: 3, Algorithm: run.SSG, GapEvery: 2}, "both"},
+	{"cp", chainData, solver.Config{Lambda: 0.01, Algorithm: run.CuttingPlane}, "both"},
 	{"soft", factorData, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 4}, ""},
 	{"kernel", multiclassData, kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, GapEvery: 2, Seed: 2}, ""},
 }
