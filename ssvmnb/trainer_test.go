@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/internal/gendata"
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/kernel"
@@ -272,5 +274,44 @@ func TestNewWarnsWhenIllConditioned(t *testing.T) {
 	}
 	if notes.Len() != 0 {
 		t.Fatalf("notes for standardized data: %q", notes.String())
+	}
+}
+
+// failing is a problem whose max oracle returns NaN once it has answered
+// ok more calls (-1: never fails), which makes the solver's call fail
+// (oracles.OracleFunc).
+type failing struct {
+	oracles.Problem
+	ok atomic.Int64
+}
+
+func (f *failing) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
+	y, h := f.Problem.MaxOracle(i, w, dst)
+	if f.ok.Add(-1) < 0 {
+		h = math.NaN()
+	}
+	return y, h
+}
+
+// TestFailedEvaluationIsAnErrorPoint: when the exact evaluation fails, Run
+// returns the error and Current a point whose values are NaN (never the
+// last good point) and whose event carries the error.
+func TestFailedEvaluationIsAnErrorPoint(t *testing.T) {
+	tr, te := synthetic(t)
+	p := &failing{Problem: tr}
+	p.ok.Store(math.MaxInt64)
+	tn, err := New("fails", NewData("failing", p, te), solver.Config{Lambda: 0.01, GapEvery: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.MustRun(3)
+	good := tn.Current()
+	p.ok.Store(int64(tr.Len())) // the steps of the next pass succeed, the gap pass after them fails
+	if _, err := tn.Run(2); err == nil || !strings.Contains(err.Error(), "fails") {
+		t.Fatalf("Run with a failing oracle: %v", err)
+	}
+	cur := tn.Current()
+	if !strings.HasPrefix(cur.Event, "evaluation failed: ") || !math.IsNaN(cur.Primal) || !math.IsNaN(cur.Gap) || cur.Pass != tn.Passes() || cur.Pass == good.Pass {
+		t.Fatalf("current point after a failed evaluation: %+v (the good one at pass %v)", cur, good.Pass)
 	}
 }
