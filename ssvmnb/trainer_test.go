@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -313,5 +316,57 @@ func TestFailedEvaluationIsAnErrorPoint(t *testing.T) {
 	cur := tn.Current()
 	if !strings.HasPrefix(cur.Event, "evaluation failed: ") || !math.IsNaN(cur.Primal) || !math.IsNaN(cur.Gap) || cur.Pass != tn.Passes() || cur.Pass == good.Pass {
 		t.Fatalf("current point after a failed evaluation: %+v (the good one at pass %v)", cur, good.Pass)
+	}
+}
+
+// TestResumeAfterRestartEveryFamily: runs of every family on data loaded
+// by path (a MULAN ARFF file for BCFW and the soft solver, an svmlight file
+// for the kernelized one) continue by name alone after a restart (Resume
+// reloads the data the session remembers), as the whole run.
+func TestResumeAfterRestartEveryFamily(t *testing.T) {
+	isolated(t)
+	dir := t.TempDir()
+	arff, err := gendata.Emotions(dir, "emotions", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svm strings.Builder
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 60; i++ {
+		label := i % 3
+		fmt.Fprintf(&svm, "%d", label+1)
+		for j := 1; j <= 4; j++ {
+			fmt.Fprintf(&svm, " %d:%.4f", j, rng.NormFloat64()+float64(label*j%3))
+		}
+		svm.WriteString("\n")
+	}
+	svmTrain := filepath.Join(dir, "toy.svm")
+	if err := os.WriteFile(svmTrain, []byte(svm.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(svmTrain+".t", []byte(svm.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	std := datasets.Options{Scaling: datasets.ScaleStandardize}
+	for _, c := range []struct {
+		name, path string
+		cfg        any
+	}{
+		{"bcfw", arff, solver.Config{Lambda: 0.05, GapEvery: 2, Seed: 1}},
+		{"soft", arff, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 1}},
+		{"kernel", svmTrain, kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}, GapEvery: 2, Seed: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := MustLoad(c.path, std)
+			MustSession(c.name, data, c.cfg).MustRun(3)
+			r, err := Resume(c.name) // a restarted kernel: the data reloaded by name
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.MustRun(3)
+			whole := Must(New("whole", MustLoad(c.path, std), c.cfg))
+			whole.MustRun(6)
+			sameIterate(t, whole, r)
+		})
 	}
 }
