@@ -96,7 +96,7 @@ func (s *Solver) asyncStep() error {
 	if p.next > 0 && p.next >= len(p.blocks)/2 {
 		p.compact()
 	}
-	for a.inFlight < max(1, s.workers) {
+	for a.inFlight < cap(a.tasks) { // the pool started with, whatever SetWorkers did since
 		i := s.samp.Next(s.rng)
 		if s.cacheWouldHit(i) {
 			j := p.push(i, s.steps)
