@@ -104,6 +104,21 @@ func TestConllScale(t *testing.T) {
 // BenchmarkConllPass times one effective pass of block steps (n = 8,936
 // oracle calls and updates) on full CoNLL-2000 at lambda = 1/n, for each
 // variant, and reports the peak RSS of the process.
+//
+// The side-by-side comparison with CRFsuite (README, "fwstruct vs the
+// specialist tools") is whole-process: CRFsuite is built from its public
+// source (chokkan/liblbfgs and chokkan/crfsuite, autotools:
+// ./autogen.sh && ./configure --prefix=$P [--with-liblbfgs=$P] && make
+// install), its attribute files made with its example/chunking.py (Python
+// 3 works), and scored with conlleval's chunk F1:
+//
+//	zcat $FWSTRUCT_DATA/conll2000/train.txt.gz | python3 example/chunking.py > train.crfsuite.txt
+//	zcat $FWSTRUCT_DATA/conll2000/test.txt.gz | python3 example/chunking.py > test.crfsuite.txt
+//	/usr/bin/time crfsuite learn -a ap -p max_iterations=10 -m ap.model train.crfsuite.txt
+//	crfsuite tag -m ap.model test.crfsuite.txt > ap.pred
+//	go run ./internal/tools/peers chunkf1 -gold test.crfsuite.txt -pred ap.pred
+//	/usr/bin/time fwstruct train --data conll --lambda 0.0112 --passes 20 --gap-every 20 --model m.json
+//	fwstruct eval --model m.json
 func BenchmarkConllPass(b *testing.B) {
 	train := loadConll(b)
 	n := float64(train.Len())

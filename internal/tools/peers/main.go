@@ -17,6 +17,11 @@
 // ([k != y_i] + <w_k - w_{y_i}, x_i>) of a liblinear Crammer-Singer model
 // (liblinear-train -s 4 -c 1/(lambda n) -B 1) on the svmlight FILE, so
 // that its accuracy can be compared with fwstruct's certified gap.
+//
+//	peers chunkf1 -gold test.crfsuite.txt -pred tags.txt
+//
+// prints the chunk F1 (conlleval's, as fwstruct eval reports it) of the
+// tags CRFsuite's `crfsuite tag` wrote for its data file.
 package main
 
 import (
@@ -32,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
 )
 
@@ -70,8 +76,73 @@ func run(args []string) error {
 		}
 		fmt.Printf("%.12g\n", p)
 		return nil
+	case "chunkf1":
+		gold := fs.String("gold", "", "CRFsuite data file (tag, tab, attributes per token; blank lines between sentences)")
+		pred := fs.String("pred", "", "the output of crfsuite tag (a tag per line, blank lines between sentences)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		c, err := chunkF1(*gold, *pred)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("chunk F1 %.2f (precision %.2f, recall %.2f), token accuracy %.2f\n", c.F1(), c.Precision(), c.Recall(), c.Accuracy())
+		return nil
 	}
-	return fmt.Errorf("unknown command %q (want data or objective)", args[0])
+	return fmt.Errorf("unknown command %q (want data, objective or chunkf1)", args[0])
+}
+
+// chunkF1 scores CRFsuite's tags pred against the gold tags of its data
+// file gold by conlleval's chunk counts (datasets.ChunkEval).
+func chunkF1(gold, pred string) (datasets.ChunkCounts, error) {
+	g, err := sentenceTags(gold)
+	if err != nil {
+		return datasets.ChunkCounts{}, err
+	}
+	p, err := sentenceTags(pred)
+	if err != nil {
+		return datasets.ChunkCounts{}, err
+	}
+	if len(g) != len(p) {
+		return datasets.ChunkCounts{}, fmt.Errorf("%s has %d sentences, %s %d", gold, len(g), pred, len(p))
+	}
+	var e datasets.ChunkEval
+	for k := range g {
+		if len(g[k]) != len(p[k]) {
+			return datasets.ChunkCounts{}, fmt.Errorf("sentence %d: %d gold tags, %d predicted", k+1, len(g[k]), len(p[k]))
+		}
+		e.Add(g[k], p[k])
+	}
+	return e.Counts(), nil
+}
+
+// sentenceTags reads the first tab-separated field of every line of file,
+// a sentence per block of non-blank lines.
+func sentenceTags(file string) ([][]string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out [][]string
+	var cur []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			if len(cur) > 0 {
+				out, cur = append(out, cur), nil
+			}
+			continue
+		}
+		tag, _, _ := strings.Cut(line, "\t")
+		cur = append(cur, tag)
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out, sc.Err()
 }
 
 type example struct {
