@@ -54,7 +54,9 @@ func (s *Solver) shrinkStep() error {
 
 // SettledFraction is the threshold of shrinking: a block whose exact step
 // found a block gap of at most SettledFraction times the mean block gap of
-// the last gap pass leaves the active set. (On digits-like data, lambda
+// the last gap pass leaves the active set. Before the first gap pass
+// (mean gap +Inf) every block leaves after its visit, so that the first
+// sweep is followed by a gap pass, which sets the scale. (On digits-like data, lambda
 // 1e-3, 1e-4 to 1e-3 make the fewest steps and gap passes together to a
 // gap of 1e-6; 1e-2 three times the gap passes, 0.1 twice the work.)
 const SettledFraction = 1e-3

@@ -125,3 +125,26 @@ func TestKernelCommandLineErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainExactSteps: --step exact (with --shrinking) runs the exact block
+// steps of the primal solver on multiclass data and of the kernelized
+// solver (with the float32 row cache) to a certified gap.
+func TestTrainExactSteps(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	train := writeRings(t, dir)
+	for _, args := range [][]string{
+		{"--step", "exact", "--sampling", "perm", "--shrinking"},
+		{"--step", "exact"},
+		{"--kernel", "rbf", "--gamma", "2", "--step", "exact", "--sampling", "perm", "--shrinking", "--kernel-cache", "1", "--kernel-cache-float32"},
+	} {
+		all := append([]string{"train", "--data", train, "--lambda", "0.01", "--gap-tol", "1e-4", "--passes", "2000", "--gap-every", "5"}, args...)
+		code, out, errOut := runCLI(t, all...)
+		if code != 0 || !strings.Contains(out, "done (converged)") {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "train", "--data", train, "--step", "exact", "--shrinking", "--sampling", "uniform"); code == 0 || !strings.Contains(errOut, "permutation sampling") {
+		t.Fatalf("shrinking with uniform sampling: exit %d, %s", code, errOut)
+	}
+}

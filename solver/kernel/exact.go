@@ -11,7 +11,9 @@ import (
 
 // SettledFraction is the threshold of Config.Shrinking: a block whose exact
 // step found a block gap of at most SettledFraction times the mean block
-// gap of the last gap pass leaves the active set (as solver.SettledFraction).
+// gap of the last gap pass leaves the active set (as solver.SettledFraction;
+// before the first gap pass every block leaves after its visit, so that the
+// first sweep is followed by a gap pass).
 const SettledFraction = 1e-3
 
 // validateExact checks the settings exact steps and shrinking combine with.
