@@ -11,9 +11,7 @@ import (
 
 // SettledFraction is the threshold of Config.Shrinking: a block whose exact
 // step found a block gap of at most SettledFraction times the mean block
-// gap of the last gap pass leaves the active set (as solver.SettledFraction;
-// before the first gap pass every block leaves after its visit, so that the
-// first sweep is followed by a gap pass).
+// gap of the last gap pass (see gapScale) leaves the active set.
 const SettledFraction = 1e-3
 
 // validateExact checks the settings exact steps and shrinking combine with.
@@ -94,10 +92,24 @@ func (s *Solver) exactStep() {
 		s.setBlock(i, z)
 	}
 	if s.cfg.Shrinking {
-		s.active.Visited(g > SettledFraction*s.globalGap/n)
+		s.active.Visited(g > SettledFraction*s.gapScale()/n)
 	}
 	s.fold()
 	s.steps++
+}
+
+// gapScale is the duality gap that scales "settled": that of the last gap
+// pass or, before the first one, the sum of the stale block gaps once every
+// block has one (0 during the first sweep: only blocks already optimal
+// leave), so that the first sweep needs no gap pass of its own.
+func (s *Solver) gapScale() float64 {
+	if !math.IsInf(s.globalGap, 1) {
+		return s.globalGap
+	}
+	if e := s.est.Sum(); !math.IsInf(e, 1) {
+		return e
+	}
+	return 0
 }
 
 // setBlock sets alpha_i to z, keeping ell, the support set and the average
