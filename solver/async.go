@@ -1,6 +1,10 @@
 package solver
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+)
 
 // Asynchronous BCFW on shared memory (Wang et al. 2016, Alg. 1 with the
 // server on the solver's goroutine; Config.Async): the workers
@@ -50,7 +54,10 @@ func (a *asyncState) start(s *Solver) {
 		go func() {
 			defer a.wg.Done()
 			for t := range a.tasks {
-				t.y, t.h, t.err = s.oracle(t.i, t.w, t.y)
+				func() {
+					defer core.Recover(t.i, &t.err) // a panic is the answer's error
+					t.y, t.h, t.err = s.oracle(t.i, t.w, t.y)
+				}()
 				a.results <- t
 			}
 		}()

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -83,7 +84,7 @@ func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	if err := s.addExtras(&pt); err != nil {
 		return pt, err
 	}
-	return pt, nil
+	return pt, core.CheckCertificate(pt)
 }
 
 // addExtras fills in the averaged iterate and the task losses when the

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -258,6 +259,11 @@ func (a *batchAlg) makePass(p *batchPass) error {
 		}
 		s.p.Psi(i, p.ys[i], &p.psis[i])
 		p.loss[i] = s.p.Loss(i, p.ys[i])
+		for _, j := range p.psis[i].Idx { // summed below, outside the worker
+			if j < 0 || int(j) >= s.d {
+				return &oracles.OracleError{Example: i, Err: fmt.Errorf("psi index %d outside [0, %d)", j, s.d)}
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -273,6 +279,11 @@ func (a *batchAlg) makePass(p *batchPass) error {
 	}
 	p.sumH = floats.Sum(h)
 	p.gap = s.lambda*floats.Dot(s.x.v, w) - s.ell + p.sumH/n
+	if !s.approx { // the gap certifies Stop.Gap without an evaluation
+		pt := run.Blank()
+		pt.Primal, pt.Dual, pt.Gap = s.lambda/2*floats.Dot(w, w)+p.sumH/n, s.dual(s.x.v, w, s.ell), p.gap
+		return core.CheckCertificate(pt)
+	}
 	return nil
 }
 
@@ -291,6 +302,9 @@ func (a *batchAlg) recordPass(p *batchPass) error {
 	pt.Gap = p.gap
 	pt.ApproximateGap = s.exact == nil
 	if err := s.addExtras(&pt); err != nil {
+		return err
+	}
+	if err := core.CheckCertificate(pt); err != nil {
 		return err
 	}
 	s.appendPoint(pt)

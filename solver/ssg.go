@@ -9,8 +9,9 @@ import (
 // Pegasos step size 1/(lambda (k+1)) (Lacoste-Julien et al. 2013, Sec. 6):
 // w <- (1 - 1/(k+1)) w + psi_i(y*) / (lambda (k+1)), projected onto the box
 // when there is one. Its iterate is w itself (v is unused).
-func (s *Solver) ssgStep() error {
+func (s *Solver) ssgStep() (err error) {
 	i := s.samp.Next(s.rng)
+	defer core.Recover(i, &err)
 	y, _, err := s.oracle(i, s.x.w, s.work.y)
 	s.work.y = y
 	if err != nil {

@@ -21,13 +21,19 @@ import (
 //
 // It does not compare the oracle with brute force: run
 // oraclestest.CheckProblem on small instances of a new model for that.
-func ValidateProblem(p oracles.Problem) error {
+func ValidateProblem(p oracles.Problem) (err error) {
+	i := -1 // the example being checked
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("solver: invalid problem: %w", &core.PanicError{Example: i, Value: r})
+		}
+	}()
 	n, d := p.Len(), p.Dim()
 	if n < 1 || d < 1 {
 		return fmt.Errorf("solver: invalid problem: %d examples of dimension %d; need at least one of each", n, d)
 	}
 	var psi oracles.SparseVec
-	for i := 0; i < n; i++ {
+	for i = 0; i < n; i++ {
 		y := p.Truth(i)
 		if l := p.Loss(i, y); l != 0 {
 			return fmt.Errorf("solver: invalid problem: example %d has loss L_i(y_i) = %v on its own ground truth; a structural SVM needs L_i(y_i) = 0", i, l)
@@ -46,7 +52,7 @@ func ValidateProblem(p oracles.Problem) error {
 	}
 	oracle := oracles.OracleFunc(p)
 	seen := make(map[int32]bool)
-	for i := 0; i < min(n, 8); i++ {
+	for i = 0; i < min(n, 8); i++ {
 		y, h, err := oracle(i, w, nil)
 		if err != nil {
 			return fmt.Errorf("solver: invalid problem: %w", err)

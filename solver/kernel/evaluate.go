@@ -141,6 +141,9 @@ func (s *Solver) evaluate(refresh bool) (run.Point, *pass) {
 // refreshes the stale block gaps (and gap sampling) and re-anchors ell.
 func (s *Solver) record(refresh bool) error {
 	pt, ps := s.evaluate(refresh)
+	if err := core.CheckCertificate(pt); err != nil {
+		return err
+	}
 	_, _, _, gaps := s.objectives(ps)
 	s.exactGaps, s.exactAt, s.exactGap = gaps, s.steps, pt.Gap
 	if refresh {

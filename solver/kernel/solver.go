@@ -239,7 +239,7 @@ func (s *Solver) Current() (run.Point, error) {
 // recording it or changing any state.
 func (s *Solver) Evaluate() (run.Point, error) {
 	pt, _ := s.evaluate(false)
-	return pt, nil
+	return pt, core.CheckCertificate(pt)
 }
 
 // Trace returns a copy of the trace.

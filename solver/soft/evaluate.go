@@ -60,7 +60,7 @@ func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	if s.test != nil {
 		pt.TestLoss, _ = predictions(s.test, s.w, s.workers, false)
 	}
-	return pt, nil
+	return pt, core.CheckCertificate(pt)
 }
 
 // blockPass maximizes the reparameterized scores of every block at the
