@@ -40,3 +40,31 @@ func TestParallelFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersResume: a run trained with --workers 2 (a mini-batch of 2)
+// and resumed with --workers 1 continues the same run: the batch size is
+// in the checkpoint, the workers are not.
+func TestWorkersResume(t *testing.T) {
+	ck := t.TempDir() + "/ck"
+	base := []string{"train", "--data", "synthetic", "--synthetic-words", "30", "--quiet"}
+	lastLine := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLIWithin(t, time.Minute, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, code, errOut)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		last := lines[len(lines)-1]
+		return last[strings.Index(last, "solver time")+1:] // past the solver time
+	}
+	whole := lastLine(append(append([]string{}, base...), "--workers", "2", "--passes", "6")...)
+	lastLine(append(append([]string{}, base...), "--workers", "2", "--passes", "3", "--checkpoint", ck)...)
+	resumed := lastLine("train", "--resume", ck, "--workers", "1", "--passes", "6", "--quiet")
+	sequential := lastLine(append(append([]string{}, base...), "--workers", "1", "--passes", "6")...)
+	if resumed != whole {
+		t.Errorf("resumed with --workers 1: %s; uninterrupted with --workers 2: %s", resumed, whole)
+	}
+	if sequential == whole {
+		t.Errorf("--workers 2 followed the sequential run (%s): no mini-batch", whole)
+	}
+}
