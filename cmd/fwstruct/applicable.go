@@ -148,7 +148,7 @@ func (u runUse) flagUse(name string) string {
 		if !primal || u.solver == "lp-hard" {
 			return "applies to the primal solvers of a max oracle only (bcfw, fw, ssg, cp)"
 		}
-	case "cp-tol":
+	case "cp-tol", "cp-cache":
 		return solvers("cp")
 	case "batch", "simulate-workers", "async":
 		switch {

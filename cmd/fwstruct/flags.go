@@ -199,6 +199,7 @@ type solverFlags struct {
 	async      bool
 	accuracy   float64
 	cpTol      float64
+	cpCache    int
 
 	multiplane  bool
 	mpN, mpT    int
@@ -244,6 +245,7 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 		"as the answers arrive (Wang et al. 2016); not reproducible bit for bit")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
 	fs.Float64Var(&f.cpTol, "cp-tol", 0, "cp: tolerance of the QP over the planes, relative to the gap (0: 1e-3)")
+	fs.IntVar(&f.cpCache, "cp-cache", 0, "cp: labelings each example keeps in the constraint cache (SVM^struct's; 0: 5, -1: no cache)")
 	fs.BoolVar(&f.multiplane, "multiplane", false, "multi-plane BCFW (Shah et al. 2015): per-example working sets of planes and approximate passes\n(sampling perm unless --sampling says otherwise; the --preset does not apply)")
 	fs.IntVar(&f.mpN, "mp-n", 1000, "multi-plane: planes kept per example, N (0: none, as in the paper)")
 	fs.IntVar(&f.mpT, "mp-t", 10, "multi-plane: outer iterations an unused plane is kept, T (0: until N drops it)")
@@ -355,7 +357,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging || f.given("average"), Shrinking: f.shrinking, AverageKind: kind, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
-		Seed: f.seed, CPTol: f.cpTol,
+		Seed: f.seed, CPTol: f.cpTol, CPCache: f.cpCache,
 		Cache:           solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane:      mp,
 		Batch:           f.batchSize(alg),
