@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
@@ -113,7 +114,40 @@ func Load(r io.Reader, m *factorgraph.Model, opts ...Option) (*Solver, error) {
 	if err := s.restore(&c); err != nil {
 		return nil, fmt.Errorf("soft: load: corrupt checkpoint: %w", err)
 	}
+	if err := s.checkState(); err != nil {
+		return nil, fmt.Errorf("soft: load: corrupt checkpoint: %w", err)
+	}
 	return s, nil
+}
+
+// checkState checks what the marginals determine and the checkpoint also
+// records: w = Psi mu / (lambda M) and delta = A mu / (rho M), recomputed
+// (within the rounding of the incremental updates; the saved values are
+// kept, so that the run continues identically), and that the gap at the
+// loaded iterate is not negative (core.CheckCertificate).
+func (s *Solver) checkState() error {
+	w, delta := slices.Clone(s.w), slices.Clone(s.delta)
+	s.reanchor()
+	for _, v := range []struct {
+		name         string
+		saved, fresh []float64
+	}{{"w", w, s.w}, {"delta", delta, s.delta}} {
+		scale := 1.0
+		for j := range v.fresh {
+			scale = max(scale, math.Abs(v.fresh[j]), math.Abs(v.saved[j]))
+		}
+		for j := range v.fresh {
+			if math.Abs(v.fresh[j]-v.saved[j]) > 1e-6*scale {
+				copy(s.w, w)
+				copy(s.delta, delta)
+				return fmt.Errorf("%s[%d] = %v, but the marginals give %v", v.name, j, v.saved[j], v.fresh[j])
+			}
+		}
+	}
+	copy(s.w, w)
+	copy(s.delta, delta)
+	_, err := s.evaluate(false, false)
+	return err
 }
 
 func (s *Solver) restore(c *checkpoint) error {

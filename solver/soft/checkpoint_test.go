@@ -103,6 +103,8 @@ func TestLoadRejects(t *testing.T) {
 		{"permutation", "permutation", func(c *checkpoint) { c.Draws.Perm[0] = c.Draws.Perm[1] }},
 		{"random state", "random state", func(c *checkpoint) { c.Draws.RNG = []byte{1, 2} }},
 		{"rho", "rho", func(c *checkpoint) { c.Config.Rho = -1 }},
+		{"w off its marginals", "but the marginals give", func(c *checkpoint) { c.W[1] += 0.5 }},
+		{"delta off its marginals", "delta[", func(c *checkpoint) { c.Delta[0] += 0.5 }},
 	} {
 		var c checkpoint
 		if err := core.ReadCheckpoint(bytes.NewReader(saved), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
