@@ -130,3 +130,28 @@ func TestProblemPanics(t *testing.T) {
 		}
 	}
 }
+
+// nanPsi returns, for example 15 (past the 8 that ValidateProblem checks),
+// a NaN psi value on every labeling but the truth.
+type nanPsi struct{ *oracles.Multiclass }
+
+func (p nanPsi) Psi(i int, y []int32, dst *oracles.SparseVec) {
+	p.Multiclass.Psi(i, y, dst)
+	if i == 15 && y[0] != p.Truth(i)[0] && dst.Len() > 0 {
+		dst.Val[0] = math.NaN()
+	}
+}
+
+// TestNaNPsiAtRunTime: a NaN psi value that only shows at run time fails
+// the run naming the example instead of stalling it (issue 22 item 13).
+func TestNaNPsiAtRunTime(t *testing.T) {
+	m := oraclestest.Multiclass(20, 3, 4, 7)
+	for _, cfg := range []Config{{}, {Algorithm: run.FW}, {Step: Pairwise}} {
+		cfg.Lambda, cfg.GapEvery = 0.1, 1
+		s := mustNew(t, nanPsi{m}, cfg)
+		_, err := s.Run(context.Background(), run.Stop{Passes: 10})
+		if err == nil || !strings.Contains(err.Error(), "example 15") {
+			t.Errorf("%v %v: Run returned %v", cfg.Algorithm, cfg.Step, err)
+		}
+	}
+}

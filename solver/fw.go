@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -259,9 +260,13 @@ func (a *batchAlg) makePass(p *batchPass) error {
 		}
 		s.p.Psi(i, p.ys[i], &p.psis[i])
 		p.loss[i] = s.p.Loss(i, p.ys[i])
-		for _, j := range p.psis[i].Idx { // summed below, outside the worker
+		psi := &p.psis[i]
+		for k, j := range psi.Idx { // summed below, outside the worker
 			if j < 0 || int(j) >= s.d {
 				return &oracles.OracleError{Example: i, Err: fmt.Errorf("psi index %d outside [0, %d)", j, s.d)}
+			}
+			if v := psi.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return &oracles.OracleError{Example: i, Err: fmt.Errorf("psi value %v at index %d", v, j)}
 			}
 		}
 		return nil
