@@ -26,12 +26,12 @@ type Group struct {
 // charts are off for these runs; in a notebook a progress line says which
 // run is going and how far it is.
 func Seeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop) (Group, error) {
-	prog := newProgress("Seeds "+name, len(seeds))
-	defer prog.end()
+	prog := NewProgress("Seeds "+name, len(seeds))
+	defer prog.End()
 	return runSeeds(ctx, name, data, cfg, seeds, stop, prog)
 }
 
-func runSeeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop, prog *progress) (Group, error) {
+func runSeeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop, prog *Progress) (Group, error) {
 	g := Group{Name: name}
 	if len(seeds) == 0 {
 		return g, fmt.Errorf("ssvmnb: %s: no seeds", name)

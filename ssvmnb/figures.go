@@ -29,8 +29,8 @@ func (t *Trainer) Show() error {
 	return Show(t.ProgressFigure())
 }
 
-// runs converts trainers to the named, styled traces of viz.
-func runs(ts []*Trainer) []viz.Run {
+// VizRuns converts trainers to the named, styled traces of viz.
+func VizRuns(ts ...*Trainer) []viz.Run {
 	out := make([]viz.Run, len(ts))
 	for i, t := range ts {
 		out[i] = t.VizRun()
@@ -42,23 +42,25 @@ func runs(ts []*Trainer) []viz.Run {
 // seconds or oracle calls), one curve each in the trainer's style; runs
 // without a gap (SSG) are left out with a note, changes during the runs
 // are marks.
-func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.GapCurves(runs(ts), x) }
+func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.GapCurves(VizRuns(ts...), x) }
 
 // Staleness returns the ratio of the gap estimate to the true gap of
 // several trainers (Osokin et al. 2016, Fig. 1b).
-func Staleness(ts ...*Trainer) *viz.Figure { return viz.StalenessCurves(runs(ts)) }
+func Staleness(ts ...*Trainer) *viz.Figure { return viz.StalenessCurves(VizRuns(ts...)) }
 
 // Speedup returns the improvement chi(g)^3/chi(C) predicted by Theorem 2 of
 // Osokin et al. (2016) along several runs (Fig. 1c).
-func Speedup(ts ...*Trainer) *viz.Figure { return viz.SpeedupCurves(runs(ts)) }
+func Speedup(ts ...*Trainer) *viz.Figure { return viz.SpeedupCurves(VizRuns(ts...)) }
 
 // HitRates returns the cache hit rate between trace points of several runs
 // (runs without a cache are left out, noted).
-func HitRates(ts ...*Trainer) *viz.Figure { return viz.CacheHitRates(runs(ts)) }
+func HitRates(ts ...*Trainer) *viz.Figure { return viz.CacheHitRates(VizRuns(ts...)) }
 
 // Losses returns the train and test losses of several runs.
-func Losses(ts ...*Trainer) *viz.Figure { return viz.LossCurves(runs(ts)) }
+func Losses(ts ...*Trainer) *viz.Figure { return viz.LossCurves(VizRuns(ts...)) }
 
 // Objectives returns the primal (solid) and dual (dashed) objectives of
 // several runs against x; SSG, which has no dual, shows its primal only.
-func Objectives(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.ObjectiveCurves(runs(ts), x) }
+func Objectives(x viz.XAxis, ts ...*Trainer) *viz.Figure {
+	return viz.ObjectiveCurves(VizRuns(ts...), x)
+}

@@ -53,7 +53,7 @@ func KeptRun(name string) (viz.Run, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&r); err != nil {
 		return viz.Run{}, fmt.Errorf("ssvmnb: kept run %q: %s: %w", name, path, err)
 	}
-	r.Style = styleOf(r)
+	r.Style = RunStyle(r)
 	return r, nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/ssvmnb"
+	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -29,7 +30,7 @@ func ExampleKeepRun() {
 	for _, name := range []string{"soft rho=1", "LP-hard BCFW"} {
 		runs = append(runs, ssvmnb.Must(ssvmnb.KeptRun(name)))
 	}
-	f := ssvmnb.Restyle(ssvmnb.HardObjectives(viz.Seconds, 0, runs...), "soft rho=1", "LP-hard BCFW")
+	f := ssvmnb.Restyle(papers.HardObjectives(viz.Seconds, 0, runs...), "soft rho=1", "LP-hard BCFW")
 	fmt.Println(f.Series[1].Name, f.Series[1].Color == ssvmnb.StyleOf("LP-hard BCFW").Color)
 	// Output:
 	// LP-hard BCFW true

@@ -8,10 +8,11 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// progress is the live line of a long call (Seeds, sweeps): one transient
-// line in the cell, updated in place at most every progressEvery, replaced
-// at the end by a permanent summary.
-type progress struct {
+// Progress is the live line of a long call (Seeds, sweeps, the paper
+// reproductions of package papers): one transient line in the cell,
+// updated in place at most every progressEvery, replaced at the end by a
+// permanent summary. Outside a notebook it shows nothing.
+type Progress struct {
 	title string
 	id    string
 	on    bool
@@ -24,18 +25,19 @@ type progress struct {
 
 const progressEvery = 300 * time.Millisecond
 
-func newProgress(title string, total int) *progress {
-	p := &progress{title: title, total: total, start: time.Now()}
+// NewProgress starts the line of a call of total runs titled title.
+func NewProgress(title string, total int) *Progress {
+	p := &Progress{title: title, total: total, start: time.Now()}
 	if Output.Active() {
 		p.on = true
 		p.id = Output.NewID()
-		p.show("starting")
+		p.Show("starting")
 	}
 	return p
 }
 
 // track makes t report its trace points to the line while it runs.
-func (p *progress) track(t *Trainer, stop run.Stop) {
+func (p *Progress) track(t *Trainer, stop run.Stop) {
 	p.run = t.Name
 	t.onPoint = func(pt run.Point) {
 		if time.Since(p.last) < progressEvery {
@@ -45,18 +47,22 @@ func (p *progress) track(t *Trainer, stop run.Stop) {
 		if stop.Passes > 0 {
 			budget = fmt.Sprintf(" of %g", stop.Passes)
 		}
-		p.show(fmt.Sprintf("%s: pass %.1f%s, gap %s", t.Name, pt.Pass, budget, Cell(pt.Gap)))
+		p.Show(fmt.Sprintf("%s: pass %.1f%s, gap %s", t.Name, pt.Pass, budget, Cell(pt.Gap)))
 	}
 }
 
-// finished counts a finished run.
-func (p *progress) finished(t *Trainer) {
+// Step counts a finished run.
+func (p *Progress) Step() { p.done++ }
+
+// finished counts a finished run of a trainer.
+func (p *Progress) finished(t *Trainer) {
 	t.onPoint = nil
-	p.done++
-	p.show(fmt.Sprintf("%s done at pass %.4g", t.Name, t.Passes()))
+	p.Step()
+	p.Show(fmt.Sprintf("%s done at pass %.4g", t.Name, t.Passes()))
 }
 
-func (p *progress) show(what string) {
+// Show says what the call is doing now.
+func (p *Progress) Show(what string) {
 	if !p.on {
 		return
 	}
@@ -65,8 +71,8 @@ func (p *progress) show(what string) {
 		html.EscapeString(p.title), min(p.done+1, p.total), p.total, time.Since(p.start).Seconds(), html.EscapeString(what)))
 }
 
-// end replaces the line by a summary.
-func (p *progress) end() {
+// End replaces the line by a summary.
+func (p *Progress) End() {
 	if !p.on {
 		return
 	}

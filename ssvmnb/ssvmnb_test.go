@@ -288,22 +288,9 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	if len(hm.Cells) != 2 || len(hm.Cells[0]) != 2 {
 		t.Fatalf("heat map %v", hm.Cells)
 	}
-	path, err := solver.RegPath(ctx, tr, solver.PathConfig{Epsilon: 0.3, LambdaMin: 0.05, Solver: solver.Config{Step: solver.Pairwise}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	grid, err := solver.GridSearch(ctx, tr, solver.GridConfig{Lambdas: []float64{1, 0.25, 0.0625}, Tolerance: 0.3, Warm: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths := []NamedPath{{"path", path}}
-	if tab := PathTable(paths...); len(tab.Rows) != 1 {
-		t.Fatal("path table")
-	}
 	figures := map[string]*viz.Figure{
 		"compare": fig, "sweep bars": sweep.Figure(), "sweep curves": sweep.Curves(viz.Seconds), "heat map": hm,
-		"path cost": PathCost(false, paths, []NamedGrid{{"warm grid", grid}}), "path time": PathCost(true, paths, nil),
-		"path gaps": PathGaps(paths...), "staleness": Staleness(gap.Trainers...), "speedup": Speedup(gap.Trainers...),
+		"staleness": Staleness(gap.Trainers...), "speedup": Speedup(gap.Trainers...),
 		"hit rates": HitRates(cache.Trainers[0]...), "losses": Losses(uni.Trainers...), "gaps": Gaps(viz.Passes, uni.Trainers...),
 		"objectives": Objectives(viz.Seconds, uni.Trainers...),
 	}

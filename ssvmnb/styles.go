@@ -44,9 +44,9 @@ func StyleOf(method string) viz.Style {
 	return st
 }
 
-// styleOf returns the style of a run: its own, else its method's
+// RunStyle returns the style of a run: its own, else its method's
 // (StyleOf).
-func styleOf(r viz.Run) viz.Style {
+func RunStyle(r viz.Run) viz.Style {
 	if r.Style.Color != "" {
 		return r.Style
 	}

@@ -53,8 +53,8 @@ func (sw Sweep) Run(ctx context.Context, data *Data) (*SweepResult, error) {
 		seeds = []uint64{1}
 	}
 	res := &SweepResult{Param: sw.Param, Target: sw.Target, Values: sw.Values, N: data.Train.Len(), Stop: sw.Stop}
-	prog := newProgress("sweep over "+sw.Param, len(sw.Values)*len(seeds))
-	defer prog.end()
+	prog := NewProgress("sweep over "+sw.Param, len(sw.Values)*len(seeds))
+	defer prog.End()
 	for _, v := range sw.Values {
 		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), data, sw.Config(v), seeds, sw.Stop, prog)
 		if err != nil {
@@ -171,8 +171,8 @@ func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B, Config and data")
 	}
 	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target, N: data.Train.Len(), Stop: sw.Stop}
-	prog := newProgress(fmt.Sprintf("sweep over %s x %s", sw.ParamA, sw.ParamB), len(sw.A)*len(sw.B))
-	defer prog.end()
+	prog := NewProgress(fmt.Sprintf("sweep over %s x %s", sw.ParamA, sw.ParamB), len(sw.A)*len(sw.B))
+	defer prog.End()
 	for _, a := range sw.A {
 		var row []*Trainer
 		for _, b := range sw.B {

@@ -370,3 +370,17 @@ func TestResumeAfterRestartEveryFamily(t *testing.T) {
 		})
 	}
 }
+
+// multiLabel returns random train and test multi-label models (Meshi
+// Sec. 6) of L labels over F features (see gendata.MultiLabel).
+func multiLabel(t testing.TB, n, L, F int, seed uint64) (train, test *factorgraph.Model) {
+	t.Helper()
+	train, err := gendata.MultiLabel(n, L, F, seed)
+	if err == nil {
+		test, err = gendata.MultiLabel(n, L, F, seed+1000)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return train, test
+}

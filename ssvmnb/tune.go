@@ -31,18 +31,18 @@ func Tune(ctx context.Context, data *Data, base any, cfg tune.Config) (*tune.Res
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
 	}
-	var p *progress
+	var p *Progress
 	user := cfg.Progress
 	cfg.Progress = func(pr tune.Progress) {
 		if p == nil {
-			p = newProgress("tune", pr.Total)
+			p = NewProgress("tune", pr.Total)
 		}
 		p.done = pr.Done
 		what := fmt.Sprintf("fold %d, lambda %.4g: %s", pr.Fold+1, pr.Lambda, Cell(pr.Value))
 		if pr.Fold < 0 {
 			what = fmt.Sprintf("final model, lambda %.4g: test %s", pr.Lambda, Cell(pr.Value))
 		}
-		p.show(what)
+		p.Show(what)
 		if user != nil {
 			user(pr)
 		}
@@ -54,7 +54,7 @@ func Tune(ctx context.Context, data *Data, base any, cfg tune.Config) (*tune.Res
 	warnIll(data, slices.Max(lambdas), "even at the largest lambda of the grid")
 	res, err := tune.Run(ctx, d, base, cfg)
 	if p != nil {
-		p.end()
+		p.End()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: tune: %w", err)

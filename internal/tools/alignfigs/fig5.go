@@ -14,7 +14,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
-	"github.com/fwstruct/fwstruct/ssvmnb"
+	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 )
 
 // fig5Method is one optimizer of Fig. 5: its configuration and the names
@@ -26,7 +26,7 @@ type fig5Method struct {
 }
 
 // fig5Methods are the methods of Lacoste-Julien et al. (2013, Fig. 1 and
-// 5), run as ssvmnb.Figure1 runs them: BCFW and SSG with weighted
+// 5), run as papers.Figure1 runs them: BCFW and SSG with weighted
 // averaging (the plain and the -wavg curves come from the same run),
 // observe-only evaluations every pass and no gap passes of their own;
 // batch FW and the cutting-plane method evaluated at every iteration.
@@ -80,11 +80,11 @@ func fig5Run(ctx context.Context, train oracles.Problem, test *oracles.Matching,
 
 // fig5Panel runs every method at one lambda and returns the panel, whose
 // traces' TestLoss is the test AER.
-func fig5Panel(ctx context.Context, train oracles.Problem, test *oracles.Matching, lambda float64, seeds []uint64, passes float64, log io.Writer) (*ssvmnb.Figure1Panel, error) {
-	panel := &ssvmnb.Figure1Panel{Lambda: lambda, BestDual: math.Inf(-1)}
+func fig5Panel(ctx context.Context, train oracles.Problem, test *oracles.Matching, lambda float64, seeds []uint64, passes float64, log io.Writer) (*papers.Figure1Panel, error) {
+	panel := &papers.Figure1Panel{Lambda: lambda, BestDual: math.Inf(-1)}
 	for _, m := range fig5Methods {
-		plain := ssvmnb.Figure1Method{Name: m.plain, Batch: !m.stochastic}
-		avg := ssvmnb.Figure1Method{Name: m.avg}
+		plain := papers.Figure1Method{Name: m.plain, Batch: !m.stochastic}
+		avg := papers.Figure1Method{Name: m.avg}
 		runSeeds := seeds
 		if !m.stochastic {
 			runSeeds = seeds[:1]
@@ -180,7 +180,7 @@ func finite(v float64) *float64 {
 
 // writeTraces writes every run of the panel as JSON: method -> one array
 // of points per seed, with the test AER of the iterate.
-func writeTraces(path string, panel *ssvmnb.Figure1Panel) error {
+func writeTraces(path string, panel *papers.Figure1Panel) error {
 	out := map[string][][]tracePoint{}
 	for _, m := range panel.Methods {
 		for _, tr := range m.Traces {
@@ -201,7 +201,7 @@ func writeTraces(path string, panel *ssvmnb.Figure1Panel) error {
 // printFig5 prints, for every method, the median over seeds of the primal
 // suboptimality and of the test AER at the last point within each budget
 // of passes.
-func printFig5(w io.Writer, panel *ssvmnb.Figure1Panel, budgets []float64) {
+func printFig5(w io.Writer, panel *papers.Figure1Panel, budgets []float64) {
 	fmt.Fprintf(w, "lambda = %g: primal suboptimality (primal - best dual %.6g) / test AER, median over seeds, at the last point within P passes\n", panel.Lambda, panel.BestDual)
 	fmt.Fprintf(w, "  %-14s", "method")
 	for _, b := range budgets {

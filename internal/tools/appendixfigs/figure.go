@@ -13,7 +13,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/solver/run"
-	"github.com/fwstruct/fwstruct/ssvmnb"
+	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 )
 
 // runFigure runs fig3 (OCR-large) or fig4 (CoNLL-2000) at every lambda of
@@ -38,7 +38,7 @@ func runFigure(ctx context.Context, name string, o options, w io.Writer) error {
 			lambda = 1 / float64(d.Train.Len())
 		}
 		start := time.Now()
-		panels, err := ssvmnb.Figure1(ctx, d.Train, d.Test, ssvmnb.Figure1Config{Lambdas: []float64{lambda}, Seeds: o.seeds, Passes: passes, Methods: methods})
+		panels, err := papers.Figure1(ctx, d.Train, d.Test, papers.Figure1Config{Lambdas: []float64{lambda}, Seeds: o.seeds, Passes: passes, Methods: methods})
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func finite(v float64) *float64 {
 
 // writeTraces writes every run of the panel as JSON: method -> one array
 // of points per seed.
-func writeTraces(path string, p *ssvmnb.Figure1Panel) error {
+func writeTraces(path string, p *papers.Figure1Panel) error {
 	out := map[string][][]tracePoint{}
 	for _, m := range p.Methods {
 		for _, tr := range m.Traces {
@@ -125,7 +125,7 @@ func atBudget(tr [][]run.Point, b float64) []int {
 
 // printTable prints, for every method, the median over seeds of the primal
 // suboptimality and of the test error at the last point within each budget.
-func printTable(w io.Writer, p *ssvmnb.Figure1Panel, budgets []float64) {
+func printTable(w io.Writer, p *papers.Figure1Panel, budgets []float64) {
 	fmt.Fprintf(w, "lambda = %.3g: primal suboptimality (primal - best dual %.6g) / test error, median over seeds, at the last point within P passes\n", p.Lambda, p.BestDual)
 	fmt.Fprintf(w, "  %-10s", "method")
 	for _, b := range budgets {
@@ -156,7 +156,7 @@ func printTable(w io.Writer, p *ssvmnb.Figure1Panel, budgets []float64) {
 // curve returns the median over seeds of the suboptimality of method name
 // at every point index (the stochastic methods other than online EG are
 // evaluated at the same passes in every run), with their passes.
-func curve(p *ssvmnb.Figure1Panel, name string) (pass, sub []float64, ok bool) {
+func curve(p *papers.Figure1Panel, name string) (pass, sub []float64, ok bool) {
 	for _, m := range p.Methods {
 		if m.Name != name {
 			continue
@@ -192,7 +192,7 @@ func rise(pass, v []float64) float64 {
 
 // printFindings checks the qualitative findings of App. F on the medians
 // over seeds, from the first pass on, and says plainly where they fail.
-func printFindings(w io.Writer, p *ssvmnb.Figure1Panel, withEG bool) {
+func printFindings(w io.Writer, p *papers.Figure1Panel, withEG bool) {
 	fmt.Fprintln(w, "findings of App. F, checked on the median curves (points at passes >= 1):")
 	pass, tavg, ok1 := curve(p, "BCFW-tavg")
 	_, wavg, ok2 := curve(p, "BCFW-wavg")

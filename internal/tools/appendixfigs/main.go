@@ -4,7 +4,7 @@
 // EG (the paper runs online EG on OCR only), primal suboptimality (primal
 // minus the best dual of any run at that lambda, App. F) and test error
 // against effective passes, the median and min-max band over seeds. It
-// runs them with ssvmnb.Figure1 (Figure1AppendixMethods) and writes, per
+// runs them with papers.Figure1 (Figure1AppendixMethods) and writes, per
 // experiment and lambda, NAME-objective-LAMBDA.png, NAME-error-LAMBDA.png,
 // NAME-traces-LAMBDA.json and a table of the values at a few budgets, then
 // checks the paper's qualitative findings on the runs (App. F):

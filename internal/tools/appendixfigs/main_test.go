@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver/run"
-	"github.com/fwstruct/fwstruct/ssvmnb"
+	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 )
 
 func TestParseLambda(t *testing.T) {
@@ -25,8 +25,8 @@ func TestParseLambda(t *testing.T) {
 
 // panelOf builds a panel whose methods have one run each with the given
 // primal values at passes 1, 2, ...
-func panelOf(curves map[string][]float64) *ssvmnb.Figure1Panel {
-	p := &ssvmnb.Figure1Panel{Lambda: 0.1}
+func panelOf(curves map[string][]float64) *papers.Figure1Panel {
+	p := &papers.Figure1Panel{Lambda: 0.1}
 	for _, name := range []string{"BCFW", "BCFW-wavg", "BCFW-tavg", "SSG", "SSG-wavg", "SSG-tavg", "SSG-avg", "online-EG"} {
 		var tr []run.Point
 		for k, v := range curves[name] {
@@ -34,7 +34,7 @@ func panelOf(curves map[string][]float64) *ssvmnb.Figure1Panel {
 			pt.Pass, pt.Primal = float64(k+1), v
 			tr = append(tr, pt)
 		}
-		p.Methods = append(p.Methods, ssvmnb.Figure1Method{Name: name, Traces: [][]run.Point{tr}})
+		p.Methods = append(p.Methods, papers.Figure1Method{Name: name, Traces: [][]run.Point{tr}})
 	}
 	return p
 }

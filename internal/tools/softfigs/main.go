@@ -36,6 +36,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/ssvmnb"
+	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -178,7 +179,7 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 			name string
 			p    oracles.Problem
 		}{{"LP-hard BCFW", rel}, {"exact BCFW", exact}} {
-			r, err := ssvmnb.NewHardRun(h.name, h.p, rel, rounded, hcfg)
+			r, err := papers.NewHardRun(h.name, h.p, rel, rounded, hcfg)
 			if err != nil {
 				return err
 			}
@@ -274,14 +275,14 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 		ref = math.Min(ref, best(run))
 	}
 	if o.has("fig1") {
-		f := ssvmnb.SoftObjectives(ref, fig1Runs...)
+		f := papers.SoftObjectives(ref, fig1Runs...)
 		f.YRange = [2]float64{0.9 * ref, 1.4 * ref} // near the optimum, as Meshi's Fig. 1
 		if err := save(o.out, "fig1-left", f); err != nil {
 			return err
 		}
 	}
 	if o.has("rho") {
-		res, err := ssvmnb.SweepRho(ctx, trainOnly, ssvmnb.RhoSweep{Rhos: o.sweep, Budgets: o.budgets, Base: soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, Seed: 1}})
+		res, err := papers.SweepRho(ctx, trainOnly, papers.RhoSweep{Rhos: o.sweep, Budgets: o.budgets, Base: soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, Seed: 1}})
 		if err != nil {
 			return err
 		}
@@ -300,27 +301,27 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 			}
 		}
 		runs = append(runs, hard...)
-		f := ssvmnb.HardObjectives(viz.Seconds, ref, runs...)
+		f := papers.HardObjectives(viz.Seconds, ref, runs...)
 		f.YRange = [2]float64{0.98 * ref, 1.2 * ref}
 		f.HLines = append(f.HLines, viz.HLine{Y: 1.01 * ref, Label: "best + 1%"})
 		if err := save(o.out, "fig2-objective", f); err != nil {
 			return err
 		}
-		if err := save(o.out, "fig2-accuracy", ssvmnb.Accuracies(viz.Seconds, runs...)); err != nil {
+		if err := save(o.out, "fig2-accuracy", papers.Accuracies(viz.Seconds, runs...)); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "best hard objective g = %.6f; first trace point within 1%% (g <= %.6f), and how many times sooner than LP-hard BCFW:\n", ref, 1.01*ref)
 		lpHard := math.NaN()
 		for _, r := range hard {
 			if r.Name == "LP-hard BCFW" {
-				lpHard = ssvmnb.Reaches(r, viz.Seconds, 1.01*ref)
+				lpHard = papers.Reaches(r, viz.Seconds, 1.01*ref)
 			}
 		}
 		for _, r := range append(runs, lpRuns...) {
 			last := r.Trace[len(r.Trace)-1]
-			at := ssvmnb.Reaches(r, viz.Seconds, 1.01*ref)
+			at := papers.Reaches(r, viz.Seconds, 1.01*ref)
 			fmt.Fprintf(w, "  %-26s %8s s %8s passes (%.4f s a pass)  %s x\n", r.Name, ssvmnb.Cell(at),
-				ssvmnb.Cell(ssvmnb.Reaches(r, viz.Passes, 1.01*ref)), last.Seconds/last.Pass, ssvmnb.Cell(lpHard/at))
+				ssvmnb.Cell(papers.Reaches(r, viz.Passes, 1.01*ref)), last.Seconds/last.Pass, ssvmnb.Cell(lpHard/at))
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package ssvmnb
+package papers
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 )
 
 // TestFigure1 runs a small Figure 1 and checks its structure and what its
@@ -200,7 +201,7 @@ func BenchmarkFigure1OCRLarge(b *testing.B) {
 						sub = append(sub, tr[len(tr)-1].Primal)
 						loss = append(loss, m.Traces[k][len(tr)-1].TestLoss)
 					}
-					b.Logf("%s: median final primal suboptimality %.4g (vs the best dual of its panel), test error %.4f", m.Name, Median(sub), Median(loss))
+					b.Logf("%s: median final primal suboptimality %.4g (vs the best dual of its panel), test error %.4f", m.Name, ssvmnb.Median(sub), ssvmnb.Median(loss))
 				}
 			})
 		}

@@ -1,7 +1,8 @@
-package ssvmnb
+package papers
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -23,37 +25,37 @@ func TestMultiPlaneInSessions(t *testing.T) {
 	base := solver.Config{Lambda: 0.01, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, Averaging: true}
 	mp := base
 	mp.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 20}
-	bcfw := MustSession("bcfw", data, base)
+	bcfw := ssvmnb.MustSession("bcfw", data, base)
 	bcfw.MustRun(4)
-	m := MustSession("mp", data, mp)
+	m := ssvmnb.MustSession("mp", data, mp)
 	m.MustRun(6)
 	// A cell asking for the stored run again gets it; BCFW's configuration
 	// does not.
-	if again := MustSession("mp", data, mp); again.Passes() != m.Passes() {
+	if again := ssvmnb.MustSession("mp", data, mp); again.Passes() != m.Passes() {
 		t.Fatalf("stored multi-plane run at pass %v, the session returned pass %v", m.Passes(), again.Passes())
 	}
-	if _, err := Session("mp", data, base); err == nil || !strings.Contains(err.Error(), "MultiPlane") {
+	if _, err := ssvmnb.Session("mp", data, base); err == nil || !strings.Contains(err.Error(), "MultiPlane") {
 		t.Fatalf("asking for the multi-plane run without it: %v", err)
 	}
 
 	on := func(c *solver.Config) { c.MultiPlane = mp.MultiPlane }
-	f := MustResume("bcfw").MustFork("bcfw then mp", on)
+	f := ssvmnb.MustResume("bcfw").MustFork("bcfw then mp", on)
 	tr := f.Trace()
 	if ev := tr[len(tr)-1].Event; !strings.Contains(ev, "multi-plane off -> N=1000 T=10 M=1000 rule cost 20") {
 		t.Fatalf("fork event %q", ev)
 	}
 	f.MustRun(3)
-	if again := MustResume("bcfw").MustFork("bcfw then mp", on); again.Passes() != f.Passes() {
+	if again := ssvmnb.MustResume("bcfw").MustFork("bcfw then mp", on); again.Passes() != f.Passes() {
 		t.Fatal("running the fork cell again did not return the stored fork")
 	}
 	// Another fork under that name is refused, and the message says which
 	// multi-plane settings the stored one has.
-	_, err := MustResume("bcfw").Fork("bcfw then mp", func(c *solver.Config) { c.MultiPlane = solver.MultiPlane{Enabled: true, T: 3} })
+	_, err := ssvmnb.MustResume("bcfw").Fork("bcfw then mp", func(c *solver.Config) { c.MultiPlane = solver.MultiPlane{Enabled: true, T: 3} })
 	if err == nil || !strings.Contains(err.Error(), "multi-plane N=1000 T=10 M=1000 rule cost") {
 		t.Fatalf("a different fork under a stored name: %v", err)
 	}
 
-	ts := []*Trainer{bcfw, m, f}
+	ts := []*ssvmnb.Trainer{bcfw, m, f}
 	best := BestDual(ts...)
 	for _, tr := range ts {
 		for _, p := range tr.Trace() {
@@ -90,7 +92,7 @@ func TestMultiPlaneInSessions(t *testing.T) {
 		if len(fig.Series) != 2 || len(fig.Notes) != 1 || !strings.Contains(fig.Notes[0], "bcfw") {
 			t.Fatalf("%s: %d curves, notes %q: want mp and the fork, bcfw noted", fig.Title, len(fig.Series), fig.Notes)
 		}
-		if _, err := renderPNG(fig); err != nil {
+		if err := fig.WritePNG(io.Discard, ssvmnb.FigureWidth, ssvmnb.FigureHeight); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,7 +120,7 @@ func TestMultiPlaneInSessions(t *testing.T) {
 		want := "not reached"
 		for _, p := range tr.Trace() {
 			if p.Primal-best <= 0.5 || p.PrimalAvg-best <= 0.5 {
-				want = Cell(p.Pass) + " / " + Cell(p.Seconds)
+				want = ssvmnb.Cell(p.Pass) + " / " + ssvmnb.Cell(p.Seconds)
 				break
 			}
 		}
@@ -149,12 +151,12 @@ func sameValue(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN
 func ExampleWorkingSets() {
 	dir, _ := os.MkdirTemp("", "session")
 	defer os.RemoveAll(dir)
-	SessionDir = dir
-	Check(ForgetAll())
+	ssvmnb.SessionDir = dir
+	ssvmnb.Check(ssvmnb.ForgetAll())
 
-	data := MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
+	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
 	cfg := solver.Config{Lambda: 0.02, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1}
-	bcfw := MustSession("bcfw", data, cfg)
+	bcfw := ssvmnb.MustSession("bcfw", data, cfg)
 	bcfw.MustRun(3)
 	mp := bcfw.MustFork("mp-bcfw", func(c *solver.Config) {
 		c.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 50}

@@ -1,4 +1,4 @@
-package ssvmnb
+package papers
 
 import (
 	"context"
@@ -11,27 +11,21 @@ import (
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
-
-// multiLabel returns random train and test multi-label models (Meshi
-// Sec. 6) of L labels over F features (see gendata.MultiLabel).
-func multiLabel(t testing.TB, n, L, F int, seed uint64) (train, test *factorgraph.Model) {
-	t.Helper()
-	train, err := gendata.MultiLabel(n, L, F, seed)
-	if err == nil {
-		test, err = gendata.MultiLabel(n, L, F, seed+1000)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return train, test
-}
 
 // TestSweepRhoAndComparisons: the rho sweep of Fig. 1 (right) in one call,
 // and the Fig. 2 comparison of soft and hard runs on the hard objective.
 func TestSweepRhoAndComparisons(t *testing.T) {
-	tr, te := multiLabel(t, 15, 4, 3, 2)
+	tr, err := gendata.MultiLabel(15, 4, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := gendata.MultiLabel(15, 4, 3, 1002)
+	if err != nil {
+		t.Fatal(err)
+	}
 	test, _ := factorgraph.NewRounded(te)
 	rel, err := factorgraph.NewRelaxed(tr, 2)
 	if err != nil {
@@ -39,7 +33,7 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 	}
 	trX, _ := factorgraph.NewExact(tr, 0)
 	teX, _ := factorgraph.NewExact(te, 0)
-	softData := NewData("multilabel", trX, teX)
+	softData := ssvmnb.NewData("multilabel", trX, teX)
 	base := soft.Config{Lambda: 0.05, GapEvery: 5, Seed: 1}
 	res, err := SweepRho(context.Background(), softData, RhoSweep{Rhos: []float64{0.1, 1, 10}, Budgets: []float64{2, 6}, Base: base})
 	if err != nil {

@@ -1,10 +1,11 @@
-package ssvmnb
+package papers
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -20,7 +21,7 @@ import (
 // averaged iterate, that any trace point of the trainers records: a lower
 // bound of the optimum D*, the reference of Suboptimality (NaN when no
 // trace has a dual).
-func BestDual(ts ...*Trainer) float64 {
+func BestDual(ts ...*ssvmnb.Trainer) float64 {
 	best := math.NaN()
 	for _, t := range ts {
 		for _, p := range t.Trace() {
@@ -42,13 +43,13 @@ func BestDual(ts ...*Trainer) float64 {
 // the trainers; since every dual is a lower bound of the optimum, P -
 // dStar bounds the true suboptimality from above. Points at or below dStar
 // (only possible at the best point itself) are not drawn on the log scale.
-func Suboptimality(x viz.XAxis, dStar float64, ts ...*Trainer) *viz.Figure {
+func Suboptimality(x viz.XAxis, dStar float64, ts ...*ssvmnb.Trainer) *viz.Figure {
 	note := fmt.Sprintf("D* = %.6g (given)", dStar)
 	if math.IsNaN(dStar) {
 		dStar = BestDual(ts...)
 		note = fmt.Sprintf("D* = %.6g, the best dual the runs reached", dStar)
 	}
-	rs := runs(ts)
+	rs := ssvmnb.VizRuns(ts...)
 	for k := range rs {
 		tr := make([]run.Point, len(rs[k].Trace))
 		for j, p := range rs[k].Trace {
@@ -72,11 +73,11 @@ func Suboptimality(x viz.XAxis, dStar float64, ts ...*Trainer) *viz.Figure {
 // and the approximate passes of the last completed outer iteration
 // (bottom), against x (the paper: solver time), in the trainers' styles.
 // Runs that recorded neither (no multi-plane BCFW) are left out, noted.
-func WorkingSets(x viz.XAxis, ts ...*Trainer) (sizes, passes *viz.Figure) {
+func WorkingSets(x viz.XAxis, ts ...*ssvmnb.Trainer) (sizes, passes *viz.Figure) {
 	sizes = &viz.Figure{Title: "Working-set size", XLabel: x.String(), YLabel: "mean planes per working set"}
 	passes = &viz.Figure{Title: "Approximate passes per outer iteration", XLabel: x.String(), YLabel: "approximate passes"}
 	var skipped []string
-	for _, r := range runs(ts) {
+	for _, r := range ssvmnb.VizRuns(ts...) {
 		st := r.Style
 		ws := viz.Series{Name: r.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		ap := viz.Series{Name: r.Name, Color: st.Color, Dash: st.Dash, Markers: true}
@@ -115,8 +116,8 @@ func anyFinite(y []float64) bool {
 // for BCFW on a graph-cut task, 25% for MP-BCFW), the mean working-set size
 // and the duality gap. Values a run did not record (no multi-plane BCFW)
 // are "-".
-func OracleShareTable(ts ...*Trainer) *Table {
-	t := &Table{Caption: "at the end of every run",
+func OracleShareTable(ts ...*ssvmnb.Trainer) *ssvmnb.Table {
+	t := &ssvmnb.Table{Caption: "at the end of every run",
 		Columns: []string{"method", "passes", "approximate passes", "solver s", "oracle time share", "planes per working set", "duality gap"}}
 	for _, tr := range ts {
 		c := tr.Current()
@@ -131,11 +132,11 @@ func OracleShareTable(ts ...*Trainer) *Table {
 // iterate when the trainer keeps one, is at most eps ("passes / seconds";
 // "not reached" when no point is): the numbers behind Suboptimality, read
 // off the same points (a NaN dStar means BestDual of the trainers).
-func SuboptimalityTable(targets []float64, dStar float64, ts ...*Trainer) *Table {
+func SuboptimalityTable(targets []float64, dStar float64, ts ...*ssvmnb.Trainer) *ssvmnb.Table {
 	if math.IsNaN(dStar) {
 		dStar = BestDual(ts...)
 	}
-	t := &Table{Caption: fmt.Sprintf("effective passes / solver seconds to P - D* <= eps (iterate or its average, whichever first), D* = %.6g", dStar),
+	t := &ssvmnb.Table{Caption: fmt.Sprintf("effective passes / solver seconds to P - D* <= eps (iterate or its average, whichever first), D* = %.6g", dStar),
 		Columns: []string{"method"}}
 	for _, eps := range targets {
 		t.Columns = append(t.Columns, fmt.Sprintf("eps %g", eps))
@@ -146,7 +147,7 @@ func SuboptimalityTable(targets []float64, dStar float64, ts ...*Trainer) *Table
 			cell := "not reached"
 			for _, p := range tr.Trace() {
 				if p.Primal-dStar <= eps || p.PrimalAvg-dStar <= eps {
-					cell = fmt.Sprintf("%s / %s", Cell(p.Pass), Cell(p.Seconds))
+					cell = fmt.Sprintf("%s / %s", ssvmnb.Cell(p.Pass), ssvmnb.Cell(p.Seconds))
 					break
 				}
 			}

@@ -1,4 +1,4 @@
-package ssvmnb
+package papers
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -40,7 +41,7 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 		return passes
 	}
 	for _, p := range paths {
-		st := StyleOf(p.Name)
+		st := ssvmnb.StyleOf(p.Name)
 		s := viz.Series{Name: p.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, b := range p.Path.Breakpoints {
 			s.X = append(s.X, b.Lambda)
@@ -49,7 +50,7 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 		f.Series = append(f.Series, s)
 	}
 	for _, g := range grids {
-		st := StyleOf(g.Name)
+		st := ssvmnb.StyleOf(g.Name)
 		s := viz.Series{Name: g.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, pt := range g.Points {
 			s.X = append(s.X, pt.Lambda)
@@ -68,7 +69,7 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 func PathGaps(paths ...NamedPath) *viz.Figure {
 	f := &viz.Figure{Title: "Gap at each breakpoint", XLabel: "lambda", YLabel: "duality gap", LogX: true, LogY: true}
 	for _, p := range paths {
-		st := StyleOf(p.Name)
+		st := ssvmnb.StyleOf(p.Name)
 		used := viz.Series{Name: p.Name + " (used)", Color: st.Color, Dash: viz.Dashed}
 		exact := viz.Series{Name: p.Name + " (true)", Color: st.Color, Dash: st.Dash, Markers: true}
 		known := false
@@ -98,22 +99,22 @@ func PathGaps(paths ...NamedPath) *viz.Figure {
 // says which path is being computed.
 func KappaSweep(ctx context.Context, p oracles.Problem, base solver.PathConfig, kappas []float64) ([]NamedPath, error) {
 	var out []NamedPath
-	prog := newProgress("kappa sweep", len(kappas))
-	defer prog.end()
+	prog := ssvmnb.NewProgress("kappa sweep", len(kappas))
+	defer prog.End()
 	for _, k := range kappas {
-		prog.show(fmt.Sprintf("path with kappa %g", k))
+		prog.Show(fmt.Sprintf("path with kappa %g", k))
 		cfg := base
 		cfg.Kappa = k
 		path, err := solver.RegPath(ctx, p, cfg)
 		if err != nil {
-			return out, fmt.Errorf("ssvmnb: kappa %v: %w", k, err)
+			return out, fmt.Errorf("papers: kappa %v: %w", k, err)
 		}
 		name := fmt.Sprintf("kappa %g", k)
 		if cfg.Heuristic {
 			name += " (heuristic)"
 		}
 		out = append(out, NamedPath{Name: name, Path: path})
-		prog.done++
+		prog.Step()
 	}
 	return out, nil
 }
@@ -121,8 +122,8 @@ func KappaSweep(ctx context.Context, p oracles.Problem, base solver.PathConfig, 
 // PathTable tabulates paths: breakpoints, range of lambda, cumulative
 // passes and seconds, and how many breakpoints have an exact gap above
 // epsilon (heuristic paths with true gaps).
-func PathTable(paths ...NamedPath) *Table {
-	t := &Table{Caption: "regularization paths",
+func PathTable(paths ...NamedPath) *ssvmnb.Table {
+	t := &ssvmnb.Table{Caption: "regularization paths",
 		Columns: []string{"path", "breakpoints", "lambda_inf", "last lambda", "complete", "passes", "solver s", "wall s", "true gaps > eps"}}
 	for _, np := range paths {
 		bps := np.Path.Breakpoints

@@ -1,10 +1,11 @@
-package ssvmnb
+package papers
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -16,12 +17,12 @@ import (
 func TestMethodKeepsItsStyle(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	a := MustSession("a", data, solver.Config{Lambda: 0.01, GapEvery: 2})
-	b := MustSession("b", data, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 7})
+	a := ssvmnb.MustSession("a", data, solver.Config{Lambda: 0.01, GapEvery: 2})
+	b := ssvmnb.MustSession("b", data, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 7})
 	a.Live, b.Live = false, false
 	a.MustRun(4)
 	b.MustRun(4)
-	want := map[string]string{"a": StyleOf("a").Color, "b": StyleOf("b").Color}
+	want := map[string]string{"a": ssvmnb.StyleOf("a").Color, "b": ssvmnb.StyleOf("b").Color}
 	if want["a"] == want["b"] {
 		t.Fatalf("two methods share the color %s", want["a"])
 	}
@@ -29,15 +30,15 @@ func TestMethodKeepsItsStyle(t *testing.T) {
 	if s := live.Series[len(live.Series)-1]; s.Name != "duality gap" || s.Color != want["b"] {
 		t.Fatalf("live chart of b: %q in %s, want %s", s.Name, s.Color, want["b"])
 	}
-	if err := KeepRun(b.VizRun()); err != nil {
+	if err := ssvmnb.KeepRun(b.VizRun()); err != nil {
 		t.Fatal(err)
 	}
-	kept := Must(KeptRun("b"))
+	kept := ssvmnb.Must(ssvmnb.KeptRun("b"))
 	kept.Style = viz.Style{} // kept before styles were kept: its method's
-	kb := Must(KeptRun("b"))
+	kb := ssvmnb.Must(ssvmnb.KeptRun("b"))
 	plain := viz.Run{Name: "b", Trace: b.Trace()} // a run without a style
 	for _, f := range []*viz.Figure{
-		Gaps(viz.Passes, b, a), Objectives(viz.Passes, b, a),
+		ssvmnb.Gaps(viz.Passes, b, a), ssvmnb.Objectives(viz.Passes, b, a),
 		SoftObjectives(0, plain, a.VizRun()), HardObjectives(viz.Passes, 0, kb, a.VizRun()),
 		Accuracies(viz.Passes, plain, a.VizRun()), HardObjectives(viz.Passes, 0, kept, a.VizRun()),
 	} {

@@ -1,4 +1,4 @@
-package ssvmnb
+package papers
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -101,7 +102,7 @@ type Figure1Panel struct {
 // BenchmarkFigure1OCRLarge on a shared 2-core machine).
 func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config) ([]Figure1Panel, error) {
 	if train == nil {
-		return nil, errors.New("ssvmnb: Figure1 needs a training problem")
+		return nil, errors.New("papers: Figure1 needs a training problem")
 	}
 	lambdas := cfg.Lambdas
 	if lambdas == nil {
@@ -116,12 +117,12 @@ func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config
 		passes = 30
 	}
 	if !(passes > 0) || math.IsInf(passes, 0) {
-		return nil, fmt.Errorf("ssvmnb: Figure1 needs positive passes, got %v", passes)
+		return nil, fmt.Errorf("papers: Figure1 needs positive passes, got %v", passes)
 	}
 	want := map[string]bool{}
 	for _, m := range cfg.Methods {
 		if !contains(Figure1Methods, m) && !contains(Figure1AppendixMethods, m) {
-			return nil, fmt.Errorf("ssvmnb: unknown Figure1 method %q (want one of %v or %v)", m, Figure1Methods, Figure1AppendixMethods)
+			return nil, fmt.Errorf("papers: unknown Figure1 method %q (want one of %v or %v)", m, Figure1Methods, Figure1AppendixMethods)
 		}
 		want[m] = true
 	}
@@ -146,7 +147,7 @@ func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config
 				c.Lambda, c.Seed = lambda, seed
 				tr, trAvg, err := figure1Run(ctx, train, test, c, passes)
 				if err != nil {
-					return panels, fmt.Errorf("ssvmnb: Figure1: %s at lambda %g: %w", cmp.Or(alg.plain, alg.avg), lambda, err)
+					return panels, fmt.Errorf("papers: Figure1: %s at lambda %g: %w", cmp.Or(alg.plain, alg.avg), lambda, err)
 				}
 				plain.Traces = append(plain.Traces, tr)
 				avg.Traces = append(avg.Traces, trAvg)
@@ -242,7 +243,7 @@ func (p *Figure1Panel) Objective() *viz.Figure {
 		YLabel: "primal suboptimality", LogX: true, LogY: true}
 	for _, m := range p.Methods {
 		s := viz.Aggregate(m.Name, p.Suboptimality(m), viz.Passes, func(pt run.Point) float64 { return pt.Primal }, nil)
-		st := StyleOf(m.Name)
+		st := ssvmnb.StyleOf(m.Name)
 		s.Color, s.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, s)
 	}
@@ -256,7 +257,7 @@ func (p *Figure1Panel) TestError() *viz.Figure {
 		YLabel: "test error", LogX: true}
 	for _, m := range p.Methods {
 		s := viz.Aggregate(m.Name, m.Traces, viz.Passes, func(pt run.Point) float64 { return pt.TestLoss }, nil)
-		st := StyleOf(m.Name)
+		st := ssvmnb.StyleOf(m.Name)
 		s.Color, s.Dash = st.Color, st.Dash
 		f.Series = append(f.Series, s)
 	}

@@ -1,4 +1,4 @@
-package ssvmnb
+package papers
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
+	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -21,7 +22,7 @@ import (
 func SoftObjectives(reference float64, runs ...viz.Run) *viz.Figure {
 	f := &viz.Figure{Title: "Soft and hard objectives", XLabel: viz.Passes.String(), YLabel: "objective"}
 	for _, r := range runs {
-		color := styleOf(r).Color
+		color := ssvmnb.RunStyle(r).Color
 		for _, c := range []struct {
 			suffix string
 			value  func(run.Point) float64
@@ -60,7 +61,7 @@ type RhoSweep struct {
 // budget, the exact evaluation at that budget.
 type RhoSweepResult struct {
 	Rhos, Budgets []float64
-	Trainers      []*Trainer
+	Trainers      []*ssvmnb.Trainer
 	// At[r][b] is the evaluation of run r after Budgets[b] passes (the
 	// run stops up to a pass early when a gap pass would not fit).
 	At [][]run.Point
@@ -69,23 +70,23 @@ type RhoSweepResult struct {
 // SweepRho runs the sweep on factor-graph data (yeast, a MULAN file) in
 // one call; the runs measure the test loss on data's test set when it has
 // one (NewData(name, data.Train, nil) leaves it out).
-func SweepRho(ctx context.Context, data *Data, sw RhoSweep) (*RhoSweepResult, error) {
+func SweepRho(ctx context.Context, data *ssvmnb.Data, sw RhoSweep) (*RhoSweepResult, error) {
 	if data == nil {
-		return nil, errors.New("ssvmnb: a rho sweep needs data")
+		return nil, errors.New("papers: a rho sweep needs data")
 	}
 	if len(sw.Rhos) == 0 || len(sw.Budgets) == 0 {
-		return nil, errors.New("ssvmnb: a rho sweep needs Rhos and Budgets")
+		return nil, errors.New("papers: a rho sweep needs Rhos and Budgets")
 	}
 	for k, b := range sw.Budgets {
 		if !(b > 0) || k > 0 && !(b > sw.Budgets[k-1]) {
-			return nil, fmt.Errorf("ssvmnb: rho sweep budgets must be positive and increasing, got %v", sw.Budgets)
+			return nil, fmt.Errorf("papers: rho sweep budgets must be positive and increasing, got %v", sw.Budgets)
 		}
 	}
 	res := &RhoSweepResult{Rhos: sw.Rhos, Budgets: sw.Budgets}
 	for _, rho := range sw.Rhos {
 		cfg := sw.Base
 		cfg.Rho = rho
-		t, err := New(fmt.Sprintf("rho = %g", rho), data, cfg)
+		t, err := ssvmnb.New(fmt.Sprintf("rho = %g", rho), data, cfg)
 		if err != nil {
 			return res, err
 		}
@@ -127,8 +128,8 @@ func (r *RhoSweepResult) Figure(reference float64) *viz.Figure {
 
 // Table tabulates the sweep: per rho and budget the passes made, the soft
 // primal, dual and gap, the hard primal and the test loss.
-func (r *RhoSweepResult) Table() *Table {
-	t := &Table{Caption: "objectives against rho at fixed budgets",
+func (r *RhoSweepResult) Table() *ssvmnb.Table {
+	t := &ssvmnb.Table{Caption: "objectives against rho at fixed budgets",
 		Columns: []string{"rho", "budget", "passes", "g_rho", "f_rho", "soft gap", "g (hard)", "solver s", "test loss"}}
 	for k, rho := range r.Rhos {
 		for b, budget := range r.Budgets {
@@ -167,7 +168,7 @@ func NewHardRun(name string, p oracles.Problem, rel *factorgraph.Relaxed, test o
 		h.trace = append(h.trace, pt)
 	}))
 	if err != nil {
-		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
+		return nil, fmt.Errorf("papers: %s: %w", name, err)
 	}
 	h.s = s
 	return h, nil
@@ -201,7 +202,7 @@ func (h *HardRun) VizRun() viz.Run {
 func HardObjectives(x viz.XAxis, reference float64, runs ...viz.Run) *viz.Figure {
 	f := &viz.Figure{Title: "Hard objective g", XLabel: x.String(), YLabel: "hard objective g", LogX: x == viz.Seconds}
 	for _, r := range runs {
-		st := styleOf(r)
+		st := ssvmnb.RunStyle(r)
 		s := viz.Series{Name: r.Name, Color: st.Color, Dash: st.Dash}
 		for _, p := range r.Trace {
 			s.X = append(s.X, x.Of(p))
@@ -221,7 +222,7 @@ func HardObjectives(x viz.XAxis, reference float64, runs ...viz.Run) *viz.Figure
 func Accuracies(x viz.XAxis, runs ...viz.Run) *viz.Figure {
 	f := &viz.Figure{Title: "Test accuracy", XLabel: x.String(), YLabel: "1 - test loss", LogX: x == viz.Seconds}
 	for _, r := range runs {
-		st := styleOf(r)
+		st := ssvmnb.RunStyle(r)
 		s := viz.Series{Name: r.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, p := range r.Trace {
 			s.X = append(s.X, x.Of(p))
