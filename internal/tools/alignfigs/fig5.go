@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -144,7 +142,7 @@ func runFig5(ctx context.Context, o options, w io.Writer) error {
 		}{
 			{fmt.Sprintf("fig5-objective-%g.png", lambda), func(p string) error { return obj.Save(p, 900, 600) }},
 			{fmt.Sprintf("fig5-aer-%g.png", lambda), func(p string) error { return aer.Save(p, 900, 600) }},
-			{fmt.Sprintf("fig5-traces-%g.json", lambda), func(p string) error { return writeTraces(p, panel) }},
+			{fmt.Sprintf("fig5-traces-%g.json", lambda), func(p string) error { return panel.WriteTraces(p, "test_aer") }},
 		} {
 			if err := f.save(filepath.Join(o.out, f.name)); err != nil {
 				return err
@@ -159,43 +157,6 @@ func runFig5(ctx context.Context, o options, w io.Writer) error {
 		printFig5(w, panel, budgets)
 	}
 	return nil
-}
-
-// tracePoint is a point of the JSON traces of the tool.
-type tracePoint struct {
-	Pass    float64  `json:"pass"`
-	Seconds float64  `json:"seconds"`
-	Primal  *float64 `json:"primal,omitempty"`
-	Dual    *float64 `json:"dual,omitempty"`
-	Gap     *float64 `json:"gap,omitempty"`
-	TestAER *float64 `json:"test_aer,omitempty"`
-}
-
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-// writeTraces writes every run of the panel as JSON: method -> one array
-// of points per seed, with the test AER of the iterate.
-func writeTraces(path string, panel *papers.Figure1Panel) error {
-	out := map[string][][]tracePoint{}
-	for _, m := range panel.Methods {
-		for _, tr := range m.Traces {
-			pts := make([]tracePoint, len(tr))
-			for k, p := range tr {
-				pts[k] = tracePoint{Pass: p.Pass, Seconds: p.Seconds, Primal: finite(p.Primal), Dual: finite(p.Dual), Gap: finite(p.Gap), TestAER: finite(p.TestLoss)}
-			}
-			out[m.Name] = append(out[m.Name], pts)
-		}
-	}
-	b, err := json.MarshalIndent(map[string]any{"lambda": panel.Lambda, "best_dual": panel.BestDual, "runs": out}, "", " ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // printFig5 prints, for every method, the median over seeds of the primal

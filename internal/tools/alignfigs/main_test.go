@@ -62,6 +62,11 @@ func TestFig5Synthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	type tracePoint struct {
+		Primal  *float64 `json:"primal"`
+		Dual    *float64 `json:"dual"`
+		TestAER *float64 `json:"test_aer"`
+	}
 	var traces struct {
 		Lambda   float64                   `json:"lambda"`
 		BestDual float64                   `json:"best_dual"`

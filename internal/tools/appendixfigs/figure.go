@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 )
@@ -52,7 +50,7 @@ func runFigure(ctx context.Context, name string, o options, w io.Writer) error {
 		}{
 			{fmt.Sprintf("%s-objective-%.3g.png", name, lambda), func(path string) error { return obj.Save(path, 900, 600) }},
 			{fmt.Sprintf("%s-error-%.3g.png", name, lambda), func(path string) error { return te.Save(path, 900, 600) }},
-			{fmt.Sprintf("%s-traces-%.3g.json", name, lambda), func(path string) error { return writeTraces(path, p) }},
+			{fmt.Sprintf("%s-traces-%.3g.json", name, lambda), func(path string) error { return p.WriteTraces(path, "test_error") }},
 		} {
 			if err := f.save(filepath.Join(o.out, f.file)); err != nil {
 				return err
@@ -69,43 +67,6 @@ func runFigure(ctx context.Context, name string, o options, w io.Writer) error {
 		fmt.Fprintf(w, "  (lambda %.3g computed in %.0f s)\n\n", lambda, time.Since(start).Seconds())
 	}
 	return nil
-}
-
-// tracePoint is a point of the JSON traces of the tool.
-type tracePoint struct {
-	Pass      float64  `json:"pass"`
-	Seconds   float64  `json:"seconds"`
-	Primal    *float64 `json:"primal,omitempty"`
-	Dual      *float64 `json:"dual,omitempty"`
-	Gap       *float64 `json:"gap,omitempty"`
-	TestError *float64 `json:"test_error,omitempty"`
-}
-
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-// writeTraces writes every run of the panel as JSON: method -> one array
-// of points per seed.
-func writeTraces(path string, p *papers.Figure1Panel) error {
-	out := map[string][][]tracePoint{}
-	for _, m := range p.Methods {
-		for _, tr := range m.Traces {
-			pts := make([]tracePoint, len(tr))
-			for k, q := range tr {
-				pts[k] = tracePoint{Pass: q.Pass, Seconds: q.Seconds, Primal: finite(q.Primal), Dual: finite(q.Dual), Gap: finite(q.Gap), TestError: finite(q.TestLoss)}
-			}
-			out[m.Name] = append(out[m.Name], pts)
-		}
-	}
-	return atomicfile.WriteFile(path, 0o644, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(map[string]any{"lambda": p.Lambda, "best_dual": p.BestDual, "runs": out})
-	})
 }
 
 // atBudget returns, for every run of m, the index of its last point within
