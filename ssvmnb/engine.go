@@ -173,16 +173,20 @@ func (e softEngine) family() family     { return familySoft }
 func (e softEngine) config() any        { return e.Config() }
 func (e softEngine) lambda() float64    { return e.Config().Lambda }
 
-// fork continues a soft run under its own configuration only: the soft
-// solver has no warm start under another one (a changed lambda or rho
-// changes the objective its marginals and agreement variables optimize).
+// fork continues a soft run under its own configuration or one that
+// differs only in Lambda (soft.Solver.SetLambda: the marginals stay
+// feasible); the soft solver has no warm start under another change (a
+// changed rho changes the agreement variables delta = A mu, a changed
+// schedule or sampling its state).
 func (e softEngine) fork(cfg any) (engine, error) {
 	c, ok := cfg.(soft.Config)
 	if !ok {
 		return nil, fmt.Errorf("a soft run changes to a soft.Config, not a %T", cfg)
 	}
-	if d := configDiff(e.Config(), c); d != "" {
-		return nil, fmt.Errorf("the soft solver (package solver/soft) cannot change its configuration mid-run (%s): start a new run", d)
+	same := c
+	same.Lambda = e.Config().Lambda
+	if d := configDiff(e.Config(), same); d != "" {
+		return nil, fmt.Errorf("the soft solver (package solver/soft) cannot change its configuration mid-run but for Lambda (%s): start a new run", d)
 	}
 	var buf bytes.Buffer
 	if err := e.Save(&buf); err != nil {
@@ -190,6 +194,9 @@ func (e softEngine) fork(cfg any) (engine, error) {
 	}
 	s, err := soft.Load(&buf, e.Model(), soft.WithTest(e.test))
 	if err != nil {
+		return nil, err
+	}
+	if err := s.SetLambda(withDefaults(c).(soft.Config).Lambda); err != nil {
 		return nil, err
 	}
 	return softEngine{s, e.test}, nil
@@ -206,15 +213,18 @@ func (e kernelEngine) family() family     { return familyKernel }
 func (e kernelEngine) config() any        { return e.Config() }
 func (e kernelEngine) lambda() float64    { return e.Config().Lambda }
 
-// fork continues a kernel run under its own configuration only (package
-// solver/kernel has no warm start under another one).
+// fork continues a kernel run under its own configuration or one that
+// differs only in Lambda (kernel.Solver.SetLambda: the dual variables stay
+// feasible); package solver/kernel has no warm start under another change.
 func (e kernelEngine) fork(cfg any) (engine, error) {
 	c, ok := cfg.(kernel.Config)
 	if !ok {
 		return nil, fmt.Errorf("a kernel run changes to a kernel.Config, not a %T", cfg)
 	}
-	if d := configDiff(e.Config(), c); d != "" {
-		return nil, fmt.Errorf("the kernelized solver (package solver/kernel) cannot change its configuration mid-run (%s): start a new run", d)
+	same := c
+	same.Lambda = e.Config().Lambda
+	if d := configDiff(e.Config(), same); d != "" {
+		return nil, fmt.Errorf("the kernelized solver (package solver/kernel) cannot change its configuration mid-run but for Lambda (%s): start a new run", d)
 	}
 	var buf bytes.Buffer
 	if err := e.Save(&buf); err != nil {
@@ -222,6 +232,9 @@ func (e kernelEngine) fork(cfg any) (engine, error) {
 	}
 	s, err := kernel.Load(&buf, e.Problem(), kernelTest(e.test), kernel.WithCache(kernelCache))
 	if err != nil {
+		return nil, err
+	}
+	if err := s.SetLambda(withDefaults(c).(kernel.Config).Lambda); err != nil {
 		return nil, err
 	}
 	return kernelEngine{s, e.test}, nil

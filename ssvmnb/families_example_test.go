@@ -29,12 +29,20 @@ func ExampleNew() {
 		t.MustRun(7)
 		p := t.Current() // the exact evaluation the run ended with
 		fmt.Printf("%s: pass %g, gap >= 0: %v, test loss measured: %v\n", t.Name, p.Pass, p.Gap >= 0, p.TestLoss == p.TestLoss)
-		if err := t.SetLambda(0.01); err != nil {
+		if err := t.SetLambda(0.01); err != nil { // both keep their dual variables
 			fmt.Println(err)
+		}
+		fmt.Printf("%s: lambda %g, gap >= 0: %v\n", t.Name, t.Current().Lambda, t.Current().Gap >= 0)
+		if _, ok := cfg.(soft.Config); ok {
+			if err := t.Change(func(c *soft.Config) { c.Rho = 2 }); err != nil {
+				fmt.Println(err)
+			}
 		}
 	}
 	// Output:
 	// solver.Config: pass 7, gap >= 0: true, test loss measured: true
+	// solver.Config: lambda 0.01, gap >= 0: true
 	// soft.Config: pass 7, gap >= 0: true, test loss measured: true
-	// ssvmnb: soft.Config: the soft solver (package solver/soft) cannot change its configuration mid-run (Lambda is 0.05, the cell asks for 0.01): start a new run
+	// soft.Config: lambda 0.01, gap >= 0: true
+	// ssvmnb: soft.Config: the soft solver (package solver/soft) cannot change its configuration mid-run but for Lambda (Rho is 1, the cell asks for 2): start a new run
 }

@@ -111,8 +111,8 @@ func (t *Trainer) storedFork(name, path, origin string, cfg any) (*Trainer, erro
 // configuration (a func(*solver.Config), func(*soft.Config) or
 // func(*kernel.Config), t's family's) and t continues from its current
 // state with the new one (as a Fork under the same name would; the soft
-// and kernelized solvers cannot change their configuration mid-run and
-// say so). The change is recorded in the trace at the current pass and
+// and kernelized solvers can change only Lambda mid-run and say so
+// otherwise). The change is recorded in the trace at the current pass and
 // drawn as a mark; the session is saved. A later Session call with the
 // original configuration is then an error that says what changed: use
 // Resume.
@@ -137,7 +137,9 @@ func (t *Trainer) Change(change any) error {
 // package solver see solver.Solver.SetLambda: a decrease keeps w (Osokin
 // et al. 2016, Proposition 1), an increase keeps the dual variables (w =
 // A alpha / lambda rescales; BCFW then makes an exact gap pass). The soft
-// and kernelized solvers cannot, and say so.
+// and kernelized solvers keep their dual variables in both directions and
+// make an exact gap pass at the new lambda (soft.Solver.SetLambda,
+// kernel.Solver.SetLambda).
 func (t *Trainer) SetLambda(lambda float64) error {
 	switch t.eng.family() {
 	case familySoft:

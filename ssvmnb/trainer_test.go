@@ -65,8 +65,8 @@ var families = []familyCase{
 	{"fw", chainData, solver.Config{Lambda: 0.01, Algorithm: run.FW}, "both"},
 	{"ssg", chainData, solver.Config{Lambda: 0.01, Seed: 3, Algorithm: run.SSG, GapEvery: 2}, "both"},
 	{"cp", chainData, solver.Config{Lambda: 0.01, Algorithm: run.CuttingPlane}, "both"},
-	{"soft", factorData, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 4}, ""},
-	{"kernel", multiclassData, kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, GapEvery: 2, Seed: 2}, ""},
+	{"soft", factorData, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 4}, "both"},
+	{"kernel", multiclassData, kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, GapEvery: 2, Seed: 2}, "both"},
 }
 
 // gapPasses returns the exact gap passes of a trace
