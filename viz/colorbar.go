@@ -2,26 +2,12 @@ package viz
 
 import (
 	"image"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
-
-// title returns the title of a static figure: the title, then its notes
-// on lines of their own.
-func (f *Figure) title() string {
-	if len(f.Notes) == 0 {
-		return f.Title
-	}
-	parts := append([]string{}, f.Notes...)
-	if f.Title != "" {
-		parts = append([]string{f.Title}, parts...)
-	}
-	return strings.Join(parts, "\n")
-}
 
 // colorBarWidth is the share of a heat map's width taken by its color bar.
 const colorBarWidth = 0.13

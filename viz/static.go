@@ -151,7 +151,7 @@ func (f *Figure) plot(width, height vg.Length) (*plot.Plot, error) {
 		return nil, err
 	}
 	p := plot.New()
-	p.Title.Text = f.title()
+	p.Title.Text = wrapLines(f.title(), width-px(16), p.Title.TextStyle.Width)
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
 	p.Legend.Top = true
