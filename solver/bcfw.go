@@ -203,10 +203,20 @@ func (s *Solver) blockStep(i int) (err error) {
 	var set *cornerSet
 	var scores []float64
 	s.work.h, s.work.scored = s.work.h[:0], false
+	// moved: the step's read part was computed ahead at an earlier w
+	// (ahead.go); its choices stand, the quantities of its update are
+	// recomputed at the current iterate.
+	moved := false
 	if s.sets != nil {
 		set = &s.sets[i]
 		if s.cfg.explicitDuals() || s.reuse.scoring() {
-			scores = s.cornerScores(set)
+			var ok bool
+			if scores, moved, ok = s.work.pre.headScores(set, s.steps); ok {
+				s.work.h, s.work.scored = append(s.work.h, scores...), true
+				scores = s.work.h
+			} else {
+				scores = s.cornerScores(set)
+			}
 		}
 	}
 	// g = base + H_s/n is the block gap in the direction of any corner s
@@ -218,7 +228,19 @@ func (s *Solver) blockStep(i int) (err error) {
 		return err
 	}
 	if !fromSet {
-		s.setGapEstimate(i, base+fwc.h/n)
+		g, ok := s.work.pre.headGap(s.n)
+		if !ok {
+			g = base + fwc.h/n
+		}
+		s.setGapEstimate(i, g)
+	}
+	if moved {
+		if fromSet {
+			s.rescore(fwc)
+		}
+		if s.cfg.explicitDuals() && s.cfg.Step != Pairwise {
+			base = s.store.baseAt(i, s.x.w) // from the scores of the earlier w
+		}
 	}
 	g := base + fwc.h/n
 
@@ -227,9 +249,15 @@ func (s *Solver) blockStep(i int) (err error) {
 		s.fwMove(i, fwc, g)
 	case Pairwise:
 		*a = s.awayCorner(set)
+		if moved {
+			s.rescore(a)
+		}
 		s.pairwiseMove(i, set, fwc, a)
 	case Away:
 		*a = s.awayCorner(set)
+		if moved {
+			s.rescore(a)
+		}
 		if gA := -base - a.h/n; g > gA {
 			s.fwMove(i, fwc, g)
 		} else {
@@ -271,7 +299,7 @@ func (s *Solver) setCorner(set *cornerSet, k int) corner {
 // the step scored the set); base = lambda <v_i, w> - ell_i, and -n base is
 // the block's dual-weighted score (see stepOracle).
 func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) error {
-	y, h, stale := s.work.pre.answer(s.steps)
+	y, h, stale := s.work.pre.headAnswer(s.steps)
 	if y == nil {
 		var err error
 		y, h, err = s.stepOracle(i, s.x.w, -float64(s.n)*base, s.work.y)

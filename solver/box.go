@@ -46,6 +46,21 @@ func (b *Box) clip(j int, v float64) float64 {
 	return v
 }
 
+// clipAt sets w_j = [v_j] for the coordinates j of idx (clip, without a
+// call per coordinate).
+func (b *Box) clipAt(w, v []float64, idx []int32) {
+	lo, hi := b.Lower, b.Upper
+	for _, j := range idx {
+		x := v[j]
+		if lo != nil && x < lo[j] {
+			x = lo[j]
+		} else if hi != nil && x > hi[j] {
+			x = hi[j]
+		}
+		w[j] = x
+	}
+}
+
 // clipAll sets w = [v] (the truncation of Osokin et al. 2016, Alg. 8-9).
 func (b *Box) clipAll(w, v []float64) {
 	for j, x := range v {

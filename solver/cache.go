@@ -16,9 +16,13 @@ type cachePolicy struct{ s *Solver }
 func (p cachePolicy) scoring() bool { return true }
 
 func (p cachePolicy) corner(i int, set *cornerSet, base float64, c *corner) (bool, error) {
-	if p.s.work.pre.answered() {
-		// A mini-batch or the delay simulator expected a miss and called
-		// the oracle in advance (cacheWouldHit).
+	if hit, ok := p.s.work.pre.headDecision(); ok {
+		// Decided ahead at an earlier w (ahead.go): the best cached
+		// corner there, or the oracle's answer there.
+		if hit {
+			p.s.hit(set, bestCorner(p.s.work.h), c)
+			return true, nil
+		}
 		p.s.misses++
 		return false, p.s.oracleCorner(i, set, c, base)
 	}
@@ -55,8 +59,13 @@ func (s *Solver) cacheLookup(i int, set *cornerSet, base float64, c *corner) boo
 		s.misses++
 		return false
 	}
+	s.hit(set, best, c)
+	return true
+}
+
+// hit sets c to corner best of the set, a cache hit.
+func (s *Solver) hit(set *cornerSet, best int, c *corner) {
 	s.hits++
 	set.entries[best].lastUse = s.steps
 	*c = s.setCorner(set, best)
-	return true
 }

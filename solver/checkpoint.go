@@ -94,6 +94,9 @@ type checkpoint struct {
 	MultiPlane *savedMultiPlane
 	// Batch is the rest of the mini-batch under way (nil when none).
 	Batch *savedBatch
+	// Delays is the histogram of the staleness of the queued steps
+	// (Solver.Delays; nil when none).
+	Delays []int64
 }
 
 // savedAverage is a lazy weighted average (core.Average) in a checkpoint.
@@ -144,6 +147,7 @@ func (s *Solver) Save(w io.Writer) error {
 // save is Save; without fingerprint the checkpoint does not record the
 // problem's (an in-memory copy for Fork, which costs no oracle pass).
 func (s *Solver) save(w io.Writer, fingerprint bool) error {
+	s.quiesce() // the batch computed in the background is part of the state
 	c := checkpoint{
 		Version: checkpointVersion,
 		Config:  s.cfg,
@@ -152,6 +156,7 @@ func (s *Solver) save(w io.Writer, fingerprint bool) error {
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
 		RSq: s.rSq, Elapsed: s.loop.Elapsed, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, EvalAt: s.evalAt, Events: s.events,
+		Delays: s.delays,
 	}
 	if fingerprint {
 		c.Train = s.fingerprint()
@@ -311,6 +316,12 @@ func (s *Solver) restore(c *checkpoint) error {
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	s.evalAt = c.EvalAt
 	s.events = c.Events
+	for _, v := range c.Delays {
+		if v < 0 {
+			return errors.New("solver: load: corrupt checkpoint: a negative count of delays")
+		}
+	}
+	s.delays = c.Delays
 	if err := s.restoreBatch(c); err != nil {
 		return err
 	}

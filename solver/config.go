@@ -217,6 +217,18 @@ type Config struct {
 	// not with multi-plane BCFW, exact steps or a relative approximate
 	// oracle.
 	Batch int
+	// Overlap, with Batch > 1, computes the read part of the next
+	// mini-batch's steps (the scores of the cached corners, the cache
+	// rule, the oracle calls: everything but the update) on the workers
+	// while the solver's goroutine applies the steps of the current one,
+	// at the w the current batch started from: the bounded-delay case of
+	// Wang et al. (2016, Alg. 1), every answer at most 2 Batch - 1 steps
+	// old. It keeps every core busy when the updates are a large share of
+	// a step (a cheap oracle, or the cache hitting). Like Batch, the
+	// trajectory depends on Batch and Seed only (never on the workers);
+	// Batch is capped at n/2 (the two batches under way hold distinct
+	// blocks).
+	Overlap bool
 	// SimulateWorkers is K > 1 for the delay simulator (delay.go): BCFW
 	// run sequentially with the staleness K asynchronous workers would
 	// have (every oracle answer applied K-1 steps after the iterate it
@@ -224,6 +236,13 @@ type Config struct {
 	// workers on any machine. Zero or one is BCFW. Not with Batch; it
 	// refuses what Batch refuses.
 	SimulateWorkers int
+	// SimulateDelays, with SimulateWorkers = K, makes the simulator's
+	// delays those of a real run instead of K-1 for every answer: each
+	// answer is given a delay d drawn with weight Weights[d], and of the K
+	// answers in flight the step applies the one whose draw step plus delay
+	// comes first. Solver.Delays measures the distribution of an
+	// asynchronous run (Async) to replay here. Nil: first in, first out.
+	SimulateDelays *DelayDistribution
 	// Shrinking skips, until the next exact gap pass, the blocks whose
 	// block gap was settled (at most SettledFraction times the mean block
 	// gap of the last gap pass) when last computed, and the classes that

@@ -1,5 +1,7 @@
 package solver
 
+import "math"
+
 // The delay simulator. The asynchronous algorithm of Wang et al. (2016,
 // Alg. 1: workers solve block oracles on a possibly stale w, a server
 // applies their block updates as they arrive) with K workers of equal
@@ -20,29 +22,116 @@ package solver
 // answers still in flight when a run ends are not counted, as the work of
 // a real asynchronous run's busy workers is lost when it stops); the queue
 // is part of a checkpoint, so split runs and saved runs continue exactly.
-// With the cache, a block the cache rule expects to hit at the w of its
-// draw gets no oracle call in flight (see cacheWouldHit). It refuses what a
+// The read part of a step (ahead.go: the scores of the block's cached
+// corners, the cache rule, the oracle) is computed at the w of its draw; a
+// block with an entry in flight is not drawn again until it is applied
+// (drawIdle), as in the asynchronous execution. It refuses what a
 // mini-batch refuses (validateBatch), for the same reasons.
 
-// inFlight tops the queue up to Config.SimulateWorkers answers (one new one
+// inFlight tops the queue up to Config.SimulateWorkers entries (one new one
 // per step, once full) computed at the current w.
 func (s *Solver) inFlight() error {
 	p := &s.work.pre
-	if p.next > 0 && p.next >= len(p.blocks)/2 {
+	if p.next > 0 && p.next >= len(p.entries)/2 {
 		p.compact()
 	}
 	for p.pending() < max(1, s.cfg.SimulateWorkers) {
-		i := s.samp.Next(s.rng)
-		j := p.push(i, s.steps)
-		if p.cached[j] = s.cacheWouldHit(i); p.cached[j] {
-			continue
+		i, ok := s.drawIdle()
+		if !ok {
+			break
 		}
-		var err error
-		p.ys[j], p.hs[j], err = s.oracle(i, s.x.w, p.ys[j])
-		if err != nil {
-			p.blocks, p.hs, p.ats, p.cached = p.blocks[:j], p.hs[:j], p.ats[:j], p.cached[:j]
+		e := s.newAhead(i)
+		if s.cfg.SimulateDelays != nil {
+			e.due = s.steps + int64(s.drawDelay())
+		}
+		if err := s.prepare(e, s.x.w, s.globalGap); err != nil {
+			p.entries = p.entries[:len(p.entries)-1]
 			return err
 		}
+		p.setBusy(i, s.n, true)
+	}
+	if s.cfg.SimulateDelays != nil {
+		p.earliestFirst()
 	}
 	return nil
 }
+
+// DelayDistribution is a distribution of the delays of answers in flight:
+// Weights[d] is the weight (a count, say) of delay d, in steps between the
+// iterate an answer saw and the step that applied it.
+type DelayDistribution struct {
+	Weights []float64
+}
+
+// Mean returns the mean delay (NaN without weight).
+func (dd *DelayDistribution) Mean() float64 {
+	var sum, wd float64
+	for d, v := range dd.Weights {
+		sum += v
+		wd += float64(d) * v
+	}
+	if sum == 0 {
+		return math.NaN()
+	}
+	return wd / sum
+}
+
+// drawDelay draws a delay d with weight Config.SimulateDelays.Weights[d]
+// for the answer drawn at the current step. The draw is a hash of the seed
+// and the step, not a draw of the sampling's generator, so that the blocks
+// drawn do not depend on the delays (a distribution of one delay d is the
+// first-in first-out simulator of d+1 workers, bit for bit).
+func (s *Solver) drawDelay() int {
+	weights := s.cfg.SimulateDelays.Weights
+	var sum float64
+	for _, v := range weights {
+		sum += v
+	}
+	u := uniformHash(s.cfg.Seed, uint64(s.steps)) * sum
+	for d, v := range weights {
+		if u < v {
+			return d
+		}
+		u -= v
+	}
+	return len(weights) - 1
+}
+
+// uniformHash returns a number in [0, 1) determined by (a, b): splitmix64
+// of their mix.
+func uniformHash(a, b uint64) float64 {
+	z := a*0x9e3779b97f4a7c15 + b + 0x632be59bd9b4e019
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float64(z>>11) / (1 << 53)
+}
+
+// earliestFirst moves the pending entry that is due first (the earlier
+// draw on a tie) to the head of the queue, keeping the others' order.
+func (p *prefetch) earliestFirst() {
+	best := p.next
+	for j := p.next + 1; j < len(p.entries); j++ {
+		if p.entries[j].due < p.entries[best].due {
+			best = j
+		}
+	}
+	for j := best; j > p.next; j-- {
+		p.entries[j], p.entries[j-1] = p.entries[j-1], p.entries[j]
+	}
+}
+
+// drawIdle draws the next block with the configured sampling, drawing again
+// (up to idleDraws times in all) while the block drawn has an entry pending
+// or in flight; ok is false when every draw hit such a block.
+func (s *Solver) drawIdle() (int, bool) {
+	for k := 0; k < idleDraws; k++ {
+		if i := s.samp.Next(s.rng); !s.work.pre.isBusy(i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// idleDraws bounds the draws of drawIdle.
+const idleDraws = 8

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -29,19 +30,29 @@ func TestSimulatedOneWorkerIsBCFW(t *testing.T) {
 
 // TestSimulatedWorkersStale: with K > 1 the answers are K-1 steps stale
 // (the trajectory leaves BCFW's), the run still converges to a certified
-// gap, and its queue is what K workers hold.
+// gap, and its queue is what K workers hold: K-1 answers between steps,
+// on distinct blocks (a block in flight is not drawn again; with K close to
+// n the draws cannot always find an idle block, and fewer are in flight).
 func TestSimulatedWorkersStale(t *testing.T) {
 	p := smallChain(12)
 	base := Config{Lambda: 0.1, GapEvery: 1, Seed: 5}
 	a := mustNew(t, p, base)
 	mustRun(t, a, run.Stop{Passes: 2})
-	for _, k := range []int{2, 8, 30} {
+	for _, k := range []int{2, 4, 30} {
 		cfg := base
 		cfg.SimulateWorkers = k
 		s := mustNew(t, p, cfg)
 		mustRun(t, s, run.Stop{Passes: 2})
-		if got := s.work.pre.pending(); got != k-1 {
-			t.Fatalf("K=%d: %d answers in flight between steps, want %d", k, got, k-1)
+		got := s.work.pre.pending()
+		if want := min(k, p.Len()) - 1; got > want || (k <= 4 && got != want) || got < 1 {
+			t.Fatalf("K=%d: %d answers in flight between steps, want %d", k, got, want)
+		}
+		seen := map[int32]bool{}
+		for _, e := range s.work.pre.entries[s.work.pre.next:] {
+			if seen[e.block] {
+				t.Fatalf("K=%d: block %d in flight twice", k, e.block)
+			}
+			seen[e.block] = true
 		}
 		same := true
 		for j, v := range a.Weights() {
@@ -54,5 +65,53 @@ func TestSimulatedWorkersStale(t *testing.T) {
 			t.Fatalf("K=%d: status %v", k, st)
 		}
 		checkConsistency(t, s)
+	}
+}
+
+// TestDelays: the delays a run reports are those its execution makes: none
+// for BCFW, 0..tau-1 for a mini-batch of tau, K-1 once the simulator's
+// queue is full; a distribution of one delay replays the first-in
+// first-out simulator bit for bit, and a measured one gives a run that
+// converges with the delays it was given.
+func TestDelays(t *testing.T) {
+	p := smallChain(13)
+	mk := func(cfg Config) *Solver {
+		cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.1, 1, 3
+		s := mustNew(t, p, cfg)
+		mustRun(t, s, run.Stop{Passes: 4})
+		return s
+	}
+	if d := mk(Config{}).Delays(); d != nil {
+		t.Fatalf("bcfw reported delays %v", d.Weights)
+	}
+	batch := mk(Config{Batch: 4}).Delays()
+	if len(batch.Weights) != 4 || batch.Weights[0] != batch.Weights[3] || batch.Weights[0] == 0 {
+		t.Fatalf("mini-batch of 4: delays %v, want 0..3 equally often", batch.Weights)
+	}
+	sim := mk(Config{SimulateWorkers: 3})
+	dd := sim.Delays()
+	if len(dd.Weights) != 3 || dd.Weights[0] != 1 || dd.Weights[1] != 1 || dd.Weights[2] != float64(sim.Steps()-2) {
+		t.Fatalf("simulator of 3 workers after %d steps: delays %v", sim.Steps(), dd.Weights)
+	}
+	replay := mk(Config{SimulateWorkers: 3, SimulateDelays: &DelayDistribution{Weights: []float64{0, 0, 1}}})
+	requireSameRun(t, sim, replay)
+
+	spread := &DelayDistribution{Weights: []float64{1, 4, 2, 1}}
+	s := mk(Config{SimulateWorkers: 3, Step: Pairwise, Cache: Cache{Enabled: true}, SimulateDelays: spread})
+	got := s.Delays()
+	if m := got.Mean(); !(m > 0.5 && m < 3) {
+		t.Fatalf("replayed delays %v (mean %v) do not follow %v (mean %v)", got.Weights, m, spread.Weights, spread.Mean())
+	}
+	if st := mustRun(t, s, run.Stop{Passes: 3000, Gap: 5e-3}); st != run.StatusConverged {
+		t.Fatalf("replayed delays: status %v", st)
+	}
+	checkConsistency(t, s)
+	for _, bad := range []*DelayDistribution{{}, {Weights: []float64{-1, 2}}, {Weights: []float64{math.NaN()}}} {
+		if _, err := New(p, Config{Lambda: 0.1, SimulateWorkers: 2, SimulateDelays: bad}); err == nil {
+			t.Errorf("delays %v accepted", bad.Weights)
+		}
+	}
+	if _, err := New(p, Config{Lambda: 0.1, SimulateDelays: spread}); err == nil {
+		t.Error("delays without the simulator accepted")
 	}
 }

@@ -66,6 +66,7 @@ func (s *Solver) record(refresh bool) error {
 // the cache, and counts the pass as n oracle calls; with keep it stores the
 // exact block gaps.
 func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
+	s.quiesce() // no worker reads a block while the pass re-anchors them
 	pt := s.countersPoint()
 	n := float64(s.n)
 	withBlocks := s.alg.blocks()

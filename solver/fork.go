@@ -80,7 +80,8 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	c.Config = target
-	if target.Batch != s.cfg.Batch || target.SimulateWorkers != s.cfg.SimulateWorkers || target.Async != s.cfg.Async {
+	if target.Batch != s.cfg.Batch || target.Overlap != s.cfg.Overlap || target.SimulateWorkers != s.cfg.SimulateWorkers ||
+		target.Async != s.cfg.Async || !reflect.DeepEqual(target.SimulateDelays, s.cfg.SimulateDelays) {
 		c.Batch = nil // a fork with another execution draws its own blocks
 	}
 	if err := s.adaptCheckpoint(c, fresh, f); err != nil {
@@ -139,7 +140,11 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
 	add("batch", old.Batch, cfg.Batch)
+	add("overlap", old.Overlap, cfg.Overlap)
 	add("simulated workers", old.SimulateWorkers, cfg.SimulateWorkers)
+	if !reflect.DeepEqual(old.SimulateDelays, cfg.SimulateDelays) {
+		ch = append(ch, "simulated delays changed")
+	}
 	add("async", old.Async, cfg.Async)
 	add("averaging", old.Averaging, cfg.Averaging)
 	add("average", old.AverageKind, cfg.AverageKind)

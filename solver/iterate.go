@@ -18,6 +18,48 @@ type iterate struct {
 	v, w []float64
 	box  *Box
 	avgs []*core.Average
+	// dirty lists the coordinates of w written since the last snapshot
+	// (nil until snapshot is first called; all: every coordinate).
+	dirty *dirtySet
+}
+
+// dirtySet is a set of coordinates, kept as a list and a mark per
+// coordinate.
+type dirtySet struct {
+	mark []bool
+	idx  []int32
+	all  bool
+}
+
+func (d *dirtySet) add(j int32) {
+	if !d.mark[j] {
+		d.mark[j] = true
+		d.idx = append(d.idx, j)
+	}
+}
+
+// snapshot copies w into dst (grown to d) and returns it: the whole of w
+// the first time, then only the coordinates written since the previous
+// snapshot, so that a snapshot per mini-batch costs O(nnz of its steps),
+// not O(d). dst must be the result of the previous call.
+func (x *iterate) snapshot(dst []float64) []float64 {
+	if x.dirty == nil || len(dst) != len(x.w) {
+		x.dirty = &dirtySet{mark: make([]bool, len(x.w))}
+		dst = append(dst[:0], x.w...)
+		return dst
+	}
+	d := x.dirty
+	if d.all || len(d.idx) > len(x.w)/4 {
+		copy(dst, x.w)
+		clear(d.mark)
+	} else {
+		for _, j := range d.idx {
+			dst[j] = x.w[j]
+			d.mark[j] = false
+		}
+	}
+	d.idx, d.all = d.idx[:0], false
+	return dst
 }
 
 func newIterate(d int, box *Box) *iterate {
@@ -39,6 +81,9 @@ func (x *iterate) add(j int32, delta float64) {
 	if x.box != nil {
 		x.w[j] = x.box.clip(int(j), x.v[j])
 	}
+	if x.dirty != nil {
+		x.dirty.add(j)
+	}
 }
 
 // addSparse performs v += a s.
@@ -47,14 +92,23 @@ func (x *iterate) addSparse(s *oracles.SparseVec, a float64) {
 		return
 	}
 	val := s.Val[:len(s.Idx)]
-	if len(x.avgs) == 0 && x.box == nil {
+	if len(x.avgs) > 0 {
 		for k, j := range s.Idx {
-			x.v[j] += a * val[k]
+			x.add(j, a*val[k])
 		}
 		return
 	}
+	v := x.v
 	for k, j := range s.Idx {
-		x.add(j, a*val[k])
+		v[j] += a * val[k]
+	}
+	if x.box != nil {
+		x.box.clipAt(x.w, v, s.Idx)
+	}
+	if x.dirty != nil {
+		for _, j := range s.Idx {
+			x.dirty.add(j)
+		}
 	}
 }
 
@@ -71,6 +125,7 @@ func (x *iterate) addDense(u []float64, a float64) {
 	if x.box != nil {
 		x.box.clipAll(x.w, x.v)
 	}
+	x.touchAll()
 }
 
 // scale performs v *= f.
@@ -82,6 +137,7 @@ func (x *iterate) scale(f float64) {
 	if x.box != nil {
 		x.box.clipAll(x.w, x.v)
 	}
+	x.touchAll()
 }
 
 // set replaces v by u (re-anchoring after recomputing v from the blocks).
@@ -92,6 +148,14 @@ func (x *iterate) set(u []float64) {
 	copy(x.v, u)
 	if x.box != nil {
 		x.box.clipAll(x.w, x.v)
+	}
+	x.touchAll()
+}
+
+// touchAll marks every coordinate written (a dense operation).
+func (x *iterate) touchAll() {
+	if x.dirty != nil {
+		x.dirty.all = true
 	}
 }
 

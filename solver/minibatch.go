@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -13,117 +12,151 @@ import (
 // Mini-batch BCFW on shared memory (Wang, Sadhanala, Dai, Neiswanger, Sra
 // and Xing 2016, "Parallel and Distributed Block-Coordinate Frank-Wolfe
 // Algorithms", ICML; arXiv 1409.6086, Alg. 1 run synchronously): a step
-// draws tau distinct blocks, calls their max oracles in parallel against
-// one w (the pure part of a block step: it reads the iterate and writes
-// nothing shared), then applies the tau block steps one by one, in the
-// order the blocks were drawn, on the solver's goroutine. The trajectory
-// therefore depends on the seed and tau only, never on the number of
-// workers or on timing.
+// draws tau distinct blocks, computes the read parts of their steps in
+// parallel on the workers against one w (ahead.go: the scores of their
+// cached corners, the cache rule, the max oracle calls; pure work that
+// writes nothing shared), then applies the tau block steps one by one, in
+// the order the blocks were drawn, on the solver's goroutine. The
+// trajectory therefore depends on the seed and tau only, never on the
+// number of workers or on timing.
+//
+// Overlapped (Config.Overlap): the read parts of the next batch are
+// computed on the workers while the solver's goroutine applies the steps
+// of the current one, at the w the current batch started from (the
+// bounded-delay case of the paper's Alg. 1, answers at most 2 tau - 1
+// steps old). This keeps both kinds of work busy at once: when the
+// updates are a large share of a step (the cache hitting, a cheap oracle),
+// the synchronous mini-batch leaves the workers idle while the updates
+// run. Everything the next batch reads (its blocks, w, the stale gaps, the
+// global gap) is fixed when it is handed out, so the run still depends on
+// the seed and tau only; the two batches under way hold distinct blocks,
+// so no worker reads a block the updater writes.
 //
 // The update. The paper moves along the combined direction
 // sum_{i in S} (s_i - x_i) with one step size, the predefined
 // gamma_k or a line search over the combined direction. Here each block of
 // the batch makes its own step with the exact line search of its own
 // direction at the current iterate, the iterate its predecessors in the
-// batch left: the corner s_i is the oracle's answer at the batch's w, so the
-// step is the paper's delayed block update (a corner at most tau-1
-// updates old, the bounded case of its delay model), and its score
-// H_i(s_i; w) is recomputed at the current w before the line search, which
-// keeps every step a descent step of the dual whatever the staleness.
-// Because FW steps on distinct blocks commute, with the predefined step
-// size this is the paper's combined update. The line search per block is
-// our choice, not the paper's: it needs no cross terms between the blocks'
-// directions and applies unchanged to pairwise and away steps and box
-// constraints.
+// batch left: the corner s_i is chosen at the batch's w, so the step is the
+// paper's delayed block update (a corner at most tau-1 updates old, the
+// bounded case of its delay model), and the scores of the step's corners
+// are recomputed at the current w before the line search, which keeps
+// every step a descent step of the dual whatever the staleness. Because FW
+// steps on distinct blocks commute, with the predefined step size this is
+// the paper's combined update. The line search per block is our choice,
+// not the paper's: it needs no cross terms between the blocks' directions
+// and applies unchanged to pairwise and away steps and box constraints.
 //
-// A batch's answers are computed at once and its steps applied one per
+// A batch's read parts are computed at once and its steps applied one per
 // Step (see prefetch), so a mini-batch run keeps every property of the
 // loop that BCFW has: evaluations at their scheduled clock, the pass
 // budget, split runs and checkpoints continuing bit for bit.
 //
 // What it combines with: every sampling (Sampler.Distinct draws tau
 // distinct blocks), FW, pairwise and away steps, box constraints,
-// averaging, and the gap-based cache (Osokin et al. 2016, Alg. 5): the
-// cache rule is evaluated for every block of the batch at the batch's w
-// (cacheWouldHit); the blocks it expects to miss get their oracle calls in
-// parallel, the others none, and their steps apply the cache rule again
-// at their own iterate. It refuses multi-plane BCFW (Shah et al. 2015:
-// its exact and approximate passes are sequential by design, and what
-// dominates there is the approximate passes, which call no oracle; the
-// workers still parallelize its gap passes), the batch algorithms (FW and
-// the cutting plane call every block's oracle against one w already: the
-// workers parallelize them) and SSG, and a relative approximate oracle
-// (its accuracy condition is relative to the dual state at the current w,
-// which prefetched calls do not see).
+// averaging, the gap-based cache (Osokin et al. 2016, Alg. 5: the cache
+// rule is evaluated for every block of the batch at the batch's w, on the
+// workers, and the blocks it expects to miss get their oracle calls
+// there), and multi-plane BCFW (Shah et al. 2015, Alg. 3: its exact
+// passes call the oracles on the workers, its approximate passes score the
+// working sets there; batches end with the passes, since the slope rule
+// decides the kind of the next pass when one ends). It refuses the batch
+// algorithms (FW and the cutting plane call every block's oracle against
+// one w already: the workers parallelize them) and SSG, exact block steps
+// (each block's solve reads the w the previous one left), and a relative
+// approximate oracle (its accuracy condition is relative to the dual state
+// at the current w, which calls made ahead do not see).
 
-// prefetch is the queue of oracle answers waiting for their block step:
-// the rest of the mini-batch under way, or the answers in flight of the
-// delay simulator (delay.go). Entries next to len(blocks)-1 are pending; a
-// step applies the entry at next. The clock advances by one block step per
-// Step as for BCFW, so the evaluation schedule, the pass budget and a run
-// split into several Run calls or saved and loaded mid-queue are exactly
-// what they would be for any other BCFW run (the queue is in the
-// checkpoint).
+// prefetch is the queue of block steps whose read part was computed
+// ahead (ahead.go): the rest of the mini-batch under way, the answers in
+// flight of the delay simulator (delay.go) or those the workers of the
+// asynchronous execution returned (async.go). Entries from next on are
+// pending; a step applies the entry at next. The clock advances by one
+// block step per Step as for BCFW, so the evaluation schedule, the pass
+// budget and a run split into several Run calls or saved and loaded
+// mid-queue are exactly what they would be for any other BCFW run (the
+// queue is in the checkpoint).
 type prefetch struct {
-	blocks []int32   // the blocks of the entries, in the order they are applied
-	ys     [][]int32 // the oracle's labeling of each
-	hs     []float64 // its score H_i(y; w) at the w the oracle saw
-	ats    []int64   // Solver.steps when each was computed; -1 after a change of w without a step (SetLambda)
-	cached []bool    // the entry has no answer: the cache rule at its w expected a hit (cacheWouldHit)
-	next   int       // the position of the next step's entry
-	slot   int       // the position of the step under way; -1: none
+	entries []ahead // in the order they are applied; buffers beyond len are kept for reuse
+	next    int     // the position of the next step's entry
+	slot    int     // the position of the step under way; -1: none
+	busy    []bool  // block i has an entry pending or in flight (the simulator, async)
+
+	// Config.Overlap: the next mini-batch, entries[jobAt:], prepared by
+	// the pool in the background at the w copied into snap (nil: none
+	// under way); jobErr is the error of a batch whose entries were
+	// dropped, returned by the next step.
+	job    *core.Job
+	jobAt  int
+	jobErr error
+	snap   []float64
 }
 
-// answer returns the prefetched answer of the step under way (nil when
-// there is none) and whether the iterate moved since it was computed (the
-// score must then be recomputed at the current w).
-func (p *prefetch) answer(steps int64) (y []int32, h float64, stale bool) {
-	if p.slot < 0 || p.cached[p.slot] {
-		return nil, 0, false
+// head returns the entry of the step under way, nil when there is none.
+func (p *prefetch) head() *ahead {
+	if p.slot < 0 {
+		return nil
 	}
-	return p.ys[p.slot], p.hs[p.slot], steps != p.ats[p.slot]
+	return &p.entries[p.slot]
 }
-
-// answered reports whether the step under way has a prefetched answer.
-func (p *prefetch) answered() bool { return p.slot >= 0 && !p.cached[p.slot] }
 
 // pending returns the number of entries waiting.
-func (p *prefetch) pending() int { return len(p.blocks) - p.next }
+func (p *prefetch) pending() int { return len(p.entries) - p.next }
 
-// compact drops the entries already applied, keeping the buffers.
+// ready returns the number of entries waiting whose read part is computed.
+func (p *prefetch) ready() int {
+	if p.job != nil {
+		return p.jobAt - p.next
+	}
+	return p.pending()
+}
+
+// compact drops the entries already applied, keeping their buffers.
 func (p *prefetch) compact() {
 	if p.next == 0 {
 		return
 	}
-	m := copy(p.blocks, p.blocks[p.next:])
+	m := len(p.entries) - p.next
 	for j := 0; j < m; j++ {
-		p.ys[j], p.ys[p.next+j] = p.ys[p.next+j], p.ys[j]
+		p.entries[j], p.entries[p.next+j] = p.entries[p.next+j], p.entries[j]
 	}
-	copy(p.hs, p.hs[p.next:])
-	copy(p.ats, p.ats[p.next:])
-	copy(p.cached, p.cached[p.next:])
-	p.blocks, p.hs, p.ats, p.cached = p.blocks[:m], p.hs[:m], p.ats[:m], p.cached[:m]
+	p.entries = p.entries[:m]
 	p.next = 0
 }
 
-// push appends an entry for block i and returns its position, growing the
-// labeling buffers.
-func (p *prefetch) push(i int, at int64) int {
-	j := len(p.blocks)
-	p.blocks = append(p.blocks, int32(i))
-	if len(p.ys) <= j {
-		p.ys = append(p.ys, nil)
+// reset empties the queue, keeping the buffers.
+func (p *prefetch) reset() { p.entries, p.next = p.entries[:0], 0 }
+
+// push appends an entry for block i computed at step at and returns it
+// (valid until the next push), reusing the buffers of an old entry.
+func (p *prefetch) push(i int, at int64) *ahead {
+	j := len(p.entries)
+	if j < cap(p.entries) {
+		p.entries = p.entries[:j+1]
+	} else {
+		p.entries = append(p.entries, ahead{})
 	}
-	p.hs = append(p.hs, 0)
-	p.ats = append(p.ats, at)
-	p.cached = append(p.cached, false)
-	return j
+	e := &p.entries[j]
+	e.block, e.at, e.oracle, e.scored = int32(i), at, false, false
+	return e
 }
 
-// invalidate marks every pending score stale (w moved without a step).
+// setBusy marks block i as having an entry pending or in flight.
+func (p *prefetch) setBusy(i int, n int, on bool) {
+	if p.busy == nil {
+		p.busy = make([]bool, n)
+	}
+	p.busy[i] = on
+}
+
+// isBusy reports whether block i has an entry pending or in flight.
+func (p *prefetch) isBusy(i int) bool { return p.busy != nil && p.busy[i] }
+
+// invalidate marks every pending entry as computed at another w (w moved
+// without a step): its scores are recomputed at its turn.
 func (p *prefetch) invalidate() {
-	for j := range p.ats {
-		p.ats[j] = -1
+	for j := range p.entries {
+		p.entries[j].at = -1
 	}
 }
 
@@ -138,6 +171,12 @@ func (cfg *Config) validateBatch() error {
 		return fmt.Errorf("solver: simulated workers must be >= 0 (0 or 1: BCFW), got %d", cfg.SimulateWorkers)
 	case (cfg.Batch > 1 && cfg.SimulateWorkers > 0) || (cfg.Async && (cfg.Batch > 1 || cfg.SimulateWorkers > 0)):
 		return errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution are three executions of BCFW; choose one")
+	case cfg.SimulateDelays != nil && cfg.SimulateWorkers < 1:
+		return errors.New("solver: simulated delays need the delay simulator (simulate workers K >= 1)")
+	case cfg.SimulateDelays != nil && !validWeights(cfg.SimulateDelays.Weights):
+		return errors.New("solver: simulated delays must be finite weights >= 0 with a positive sum")
+	case cfg.Overlap && cfg.Batch <= 1:
+		return fmt.Errorf("solver: overlap needs a mini-batch (batch > 1), got batch %d", cfg.Batch)
 	case cfg.Batch <= 1 && cfg.SimulateWorkers == 0 && !cfg.Async:
 		return nil
 	case cfg.SimulateWorkers > 0:
@@ -150,8 +189,8 @@ func (cfg *Config) validateBatch() error {
 		return fmt.Errorf("solver: %s does not combine with exact steps, which are sequential: each block's solve reads the w the previous one left", what)
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: %s needs the bcfw solver; %v parallelizes its oracle passes with the workers alone", what, cfg.Algorithm)
-	case cfg.MultiPlane.Enabled:
-		return fmt.Errorf("solver: %s does not combine with multi-plane BCFW: its passes are sequential by design (the workers parallelize its gap passes)", what)
+	case cfg.MultiPlane.Enabled && (cfg.Async || cfg.SimulateWorkers > 0):
+		return fmt.Errorf("solver: %s does not combine with multi-plane BCFW: the slope rule decides the kind of each pass (exact or approximate) when the last one ends, which answers in flight would cross; use a mini-batch (batch > 1), whose batches end with the passes", what)
 	}
 	return nil
 }
@@ -167,11 +206,14 @@ func (cfg *Config) queued() bool { return cfg.Batch > 1 || cfg.SimulateWorkers >
 func (s *Solver) queuedStep() error {
 	p := &s.work.pre
 	var err error
-	if s.cfg.Batch > 1 {
+	switch {
+	case s.cfg.Overlap:
+		return s.overlapStep()
+	case s.cfg.Batch > 1:
 		if p.pending() == 0 {
 			err = s.prefetch()
 		}
-	} else {
+	default:
 		err = s.inFlight()
 	}
 	if err != nil {
@@ -184,94 +226,247 @@ func (s *Solver) queuedStep() error {
 func (s *Solver) applyHead() error {
 	p := &s.work.pre
 	p.slot = p.next
-	err := s.blockStep(int(p.blocks[p.slot]))
+	e := &p.entries[p.slot]
+	i, at := int(e.block), e.at
+	err := s.blockStep(i)
 	p.slot = -1
 	if err != nil {
 		return err
+	}
+	if p.busy != nil {
+		p.busy[i] = false
+	}
+	if at >= 0 {
+		s.recordDelay(s.steps - 1 - at)
 	}
 	p.next++
 	return nil
 }
 
-// prefetch draws Config.Batch distinct blocks and calls their oracles in
-// parallel on the workers at the current w.
+// recordDelay counts a step applied d steps after the iterate its read part
+// saw (Delays).
+func (s *Solver) recordDelay(d int64) {
+	for int64(len(s.delays)) <= d {
+		s.delays = append(s.delays, 0)
+	}
+	s.delays[d]++
+}
+
+// prefetch draws Config.Batch distinct blocks and computes the read parts
+// of their steps in parallel on the workers at the current w.
 func (s *Solver) prefetch() error {
 	p := &s.work.pre
-	s.work.drawn = s.samp.Distinct(s.rng, s.cfg.Batch, s.work.drawn)
-	p.blocks, p.hs, p.ats, p.cached, p.next = p.blocks[:0], p.hs[:0], p.ats[:0], p.cached[:0], 0
+	s.work.drawn = s.samp.Distinct(s.rng, min(s.cfg.Batch, s.passRoom()), nil, s.work.drawn)
+	p.reset()
 	for _, i := range s.work.drawn {
-		j := p.push(i, s.steps)
-		p.cached[j] = s.cacheWouldHit(i)
+		s.newAhead(i)
 	}
-	w := s.x.w
-	err := core.Parallel(len(p.blocks), s.workers, func(_, j int) error {
-		if p.cached[j] {
-			return nil
-		}
-		var err error
-		p.ys[j], p.hs[j], err = s.oracle(int(p.blocks[j]), w, p.ys[j])
-		return err
+	w, global := s.x.w, s.globalGap
+	err := s.pool().Run(len(p.entries), func(j int) error {
+		return s.prepare(&p.entries[j], w, global)
 	})
 	if err != nil {
-		p.blocks = p.blocks[:0]
+		p.reset()
 	}
 	return err
 }
 
-// cacheWouldHit reports whether the cache rule (Osokin et al. 2016, Alg. 5)
-// expects a hit for block i at the current w, without counting it: such a
-// block of a mini-batch or the delay simulator gets no oracle call in
-// advance, and its step applies the cache rule again at its own iterate
-// (calling the oracle then if the rule says so). A block it expects to
-// miss gets its oracle answer in advance, and its step uses it, counted as
-// a miss. False without the cache.
-func (s *Solver) cacheWouldHit(i int) bool {
-	if !s.cfg.Cache.Enabled {
-		return false
+// overlapStep makes the next block step of an overlapped mini-batch
+// (Config.Overlap): when the batch under way starts, the next one is
+// drawn (distinct from it) and its read parts handed to the pool at a copy
+// of the current w; the steps of the current batch are applied meanwhile;
+// when it is used up, the step waits for the next one. The first step
+// prepares the first batch itself. Everything a batch reads is fixed when
+// it is handed out, so the run does not depend on the timing.
+func (s *Solver) overlapStep() error {
+	p := &s.work.pre
+	if err := p.jobErr; err != nil {
+		p.jobErr = nil
+		return err
 	}
-	set := &s.sets[i]
-	scores := s.cornerScores(set)
-	base := s.store.base(i, scores)
-	n := float64(s.n)
-	gHat := base + scores[bestCorner(scores)]/n
-	return gHat >= math.Max(s.cfg.Cache.F*s.gapEst[i], s.cfg.Cache.Nu/n*s.globalGap)
+	if p.ready() == 0 {
+		if p.job == nil {
+			s.handOut()
+		}
+		if err := s.awaitBatch(); err != nil {
+			p.jobErr = nil
+			return err
+		}
+	}
+	if p.job == nil && p.ready() <= s.overlapBatch() {
+		s.handOut()
+	}
+	return s.applyHead()
 }
 
-// savedBatch is the rest of the mini-batch under way in a checkpoint.
+// passRoom returns the steps left in the current pass of multi-plane
+// BCFW, whose batches end with its passes (the slope rule decides the kind
+// of the next pass when one ends); unbounded otherwise.
+func (s *Solver) passRoom() int {
+	if mp, ok := s.reuse.(*multiPlane); ok {
+		return int(mp.n - mp.pos)
+	}
+	return math.MaxInt
+}
+
+// overlapBatch is the batch size of an overlapped mini-batch: Config.Batch,
+// at most n/2.
+func (s *Solver) overlapBatch() int { return max(1, min(s.cfg.Batch, s.n/2)) }
+
+// handOut draws the next batch of an overlapped mini-batch, distinct from
+// the entries waiting, and starts their read parts on the pool at a copy of
+// the current w (only the coordinates written since the last copy are
+// copied).
+func (s *Solver) handOut() {
+	p := &s.work.pre
+	if p.next > 0 {
+		p.compact()
+	}
+	excl := s.work.excl[:0]
+	for j := p.next; j < len(p.entries); j++ {
+		excl = append(excl, int(p.entries[j].block))
+	}
+	s.work.excl = excl
+	tau := min(s.overlapBatch(), s.passRoom()-len(excl))
+	if tau < 1 {
+		return // the pass ends with the batch under way
+	}
+	s.work.drawn = s.samp.Distinct(s.rng, tau, excl, s.work.drawn)
+	p.jobAt = len(p.entries)
+	for _, i := range s.work.drawn {
+		s.newAhead(i)
+	}
+	p.snap = s.x.snapshot(p.snap)
+	global, snap, start := s.globalGap, p.snap, p.jobAt
+	p.job = s.pool().Start(len(p.entries)-start, func(j int) error {
+		e := &p.entries[start+j]
+		return s.prepare(e, snap, global)
+	})
+}
+
+// awaitBatch waits for the batch under way of an overlapped mini-batch; on
+// an error its entries are dropped and the error kept in jobErr as well.
+func (s *Solver) awaitBatch() error {
+	p := &s.work.pre
+	if p.job == nil {
+		return nil
+	}
+	err := p.job.Wait()
+	p.job = nil
+	if err != nil {
+		p.entries = p.entries[:p.jobAt]
+		p.jobErr = err
+	}
+	return err
+}
+
+// quiesce waits for the read parts computed in the background (the
+// overlapped batch, the answers in flight of the asynchronous execution):
+// an evaluation, a checkpoint and the end of a Run need every block at
+// rest.
+func (s *Solver) quiesce() {
+	_ = s.awaitBatch() // the error, kept in jobErr, ends the next step
+	s.drainAsync()
+}
+
+// pool returns the solver's worker pool, started on first use (closed at
+// the end of every Run).
+func (s *Solver) pool() *core.Pool {
+	if s.workPool == nil || s.workPool.Workers() != s.workers {
+		s.closePool()
+		s.workPool = core.NewPool(s.workers)
+	}
+	return s.workPool
+}
+
+// closePool stops the pool's goroutines.
+func (s *Solver) closePool() {
+	if s.workPool != nil {
+		s.workPool.Close()
+		s.workPool = nil
+	}
+}
+
+// savedBatch is the queue of steps computed ahead in a checkpoint: the
+// rest of the mini-batch under way, or the answers in flight.
 type savedBatch struct {
 	Blocks []int32
-	Ys     [][]int32
+	Ys     [][]int32 // the oracle's answers (nil where Cached)
 	Hs     []float64
 	Ats    []int64
-	Cached []bool // nil: every entry has its answer
-	Next   int
+	Cached []bool // entries without an oracle answer (nil: none)
+	// Scores holds the scores of the block's corners computed ahead (nil,
+	// or nil entries: not computed; checkpoints from before they were
+	// kept have none, and their steps score their sets themselves), Bases
+	// lambda <v_i, w> - ell_i at the same w.
+	Scores [][]float64
+	Bases  []float64
+	// Dues holds the step by which the simulator applies each answer
+	// (Config.SimulateDelays; nil otherwise).
+	Dues []int64
+	Next int
 }
 
-// saveBatch adds the answers still to apply to c.
+// saveBatch adds the entries still to apply to c.
 func (s *Solver) saveBatch(c *checkpoint) {
 	p := &s.work.pre
 	if p.pending() == 0 {
 		return
 	}
-	m := len(p.blocks)
-	c.Batch = &savedBatch{Blocks: p.blocks[p.next:], Ys: p.ys[p.next:m], Hs: p.hs[p.next:], Ats: p.ats[p.next:]}
-	if slices.Contains(p.cached[p.next:], true) {
-		c.Batch.Cached = p.cached[p.next:]
+	rest := p.entries[p.next:]
+	m := len(rest)
+	b := &savedBatch{Blocks: make([]int32, m), Ys: make([][]int32, m), Hs: make([]float64, m), Ats: make([]int64, m)}
+	for j := range rest {
+		e := &rest[j]
+		b.Blocks[j], b.Ats[j] = e.block, e.at
+		if e.oracle {
+			b.Ys[j], b.Hs[j] = e.y, e.h
+		} else {
+			if b.Cached == nil {
+				b.Cached = make([]bool, m)
+			}
+			b.Cached[j] = true
+		}
+		if s.cfg.SimulateDelays != nil {
+			if b.Dues == nil {
+				b.Dues = make([]int64, m)
+			}
+			b.Dues[j] = e.due
+		}
+		if e.scored {
+			if b.Scores == nil {
+				b.Scores, b.Bases = make([][]float64, m), make([]float64, m)
+			}
+			b.Scores[j], b.Bases[j] = e.scores, e.base
+		}
 	}
+	c.Batch = b
 }
 
-// restoreBatch reads the mini-batch under way from c, checking it.
+// restoreBatch reads the queue of steps computed ahead from c, checking it.
 func (s *Solver) restoreBatch(c *checkpoint) error {
 	b := c.Batch
 	if b == nil {
 		return nil
 	}
 	m := len(b.Blocks)
+	most := max(s.cfg.Batch, s.cfg.SimulateWorkers)
+	if s.cfg.Overlap {
+		most = 2 * s.overlapBatch() // the batch under way and the next one
+	}
 	switch {
 	case !s.cfg.queued():
 		return errors.New("oracle answers in flight in a run without a mini-batch, the delay simulator or the asynchronous execution")
-	case (m > max(s.cfg.Batch, s.cfg.SimulateWorkers) && !s.cfg.Async) || len(b.Ys) != m || len(b.Hs) != m || len(b.Ats) != m || b.Next < 0 || b.Next >= m:
+	case (m > most && !s.cfg.Async) || len(b.Ys) != m || len(b.Hs) != m || len(b.Ats) != m || b.Next < 0 || b.Next >= m,
+		b.Cached != nil && len(b.Cached) != m,
+		b.Scores != nil && (len(b.Scores) != m || len(b.Bases) != m),
+		(s.cfg.SimulateDelays != nil) != (b.Dues != nil) || (b.Dues != nil && len(b.Dues) != m):
 		return errors.New("the queue of oracle answers in flight is malformed")
+	}
+	p := &s.work.pre
+	p.reset()
+	if s.cfg.SimulateWorkers > 0 || s.cfg.Async {
+		p.busy = make([]bool, s.n)
 	}
 	for j, i := range b.Blocks {
 		if i < 0 || int(i) >= s.n {
@@ -280,17 +475,49 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 		if math.IsNaN(b.Hs[j]) || math.IsInf(b.Hs[j], 0) || b.Ats[j] < -1 || b.Ats[j] > s.steps {
 			return fmt.Errorf("the queue of oracle answers holds the score %v computed at step %d", b.Hs[j], b.Ats[j])
 		}
+		e := p.push(int(i), b.Ats[j])
+		if b.Dues != nil {
+			e.due = b.Dues[j]
+		}
+		e.oracle = b.Cached == nil || !b.Cached[j]
+		if e.oracle {
+			e.y, e.h = b.Ys[j], b.Hs[j]
+		} else if !s.cfg.Cache.Enabled {
+			return errors.New("oracle answers left to the cache in a run without one")
+		}
+		if b.Scores != nil && b.Scores[j] != nil {
+			if s.sets == nil || len(b.Scores[j]) != len(s.sets[i].entries) || !allFinite(b.Scores[j]) || math.IsNaN(b.Bases[j]) || math.IsInf(b.Bases[j], 0) {
+				return fmt.Errorf("the queue of oracle answers holds scores that do not fit the corners of block %d", i)
+			}
+			e.scores, e.base, e.scored = b.Scores[j], b.Bases[j], true
+		}
+		if p.busy != nil {
+			p.busy[i] = true
+		}
 	}
-	p := &s.work.pre
-	cached := b.Cached
-	switch {
-	case cached == nil:
-		cached = make([]bool, m)
-	case len(cached) != m:
-		return errors.New("the queue of oracle answers in flight is malformed")
-	case !s.cfg.Cache.Enabled && slices.Contains(cached, true):
-		return errors.New("oracle answers left to the cache in a run without one")
-	}
-	p.blocks, p.ys, p.hs, p.ats, p.cached, p.next = b.Blocks, b.Ys, b.Hs, b.Ats, cached, b.Next
+	p.next = b.Next
 	return nil
+}
+
+// validWeights reports whether w are finite, non-negative weights with a
+// positive sum.
+func validWeights(w []float64) bool {
+	var sum float64
+	for _, v := range w {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return false
+		}
+		sum += v
+	}
+	return sum > 0 && !math.IsInf(sum, 1)
+}
+
+// allFinite reports whether no value of x is NaN or infinite.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

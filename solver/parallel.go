@@ -26,6 +26,7 @@ type solverScratch struct {
 	workers []workerScratch
 	pre     prefetch // the oracle answers of the mini-batch under way
 	drawn   []int    // the blocks of the next mini-batch
+	excl    []int    // the blocks of the mini-batch under way (Config.Overlap)
 }
 
 // workerScratch is what a worker of a parallel pass reuses: the labeling

@@ -4,27 +4,36 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // BenchmarkParallelStep measures a block step of the executions of BCFW
-// (sequential, mini-batch of tau, the delay simulator at K workers, the
-// asynchronous execution) with 1 and 2 workers on a synthetic chain (no
-// data needed), and on OCR-large when the data is there: the time per
-// block step, whose ratio between 1 and 2 workers is the parallel speedup
-// of the step on this machine (read it under a quiet load only).
+// (sequential, mini-batch of tau, overlapped mini-batch, the delay
+// simulator at K workers, the asynchronous execution, mini-batches of
+// multi-plane BCFW) with 1 and 2 workers on a synthetic chain (no data
+// needed), and on HorseSeg-small (graph cut, the recommended preset, its
+// box) when the data is there: the time per block step, whose ratio between
+// 1 and 2 workers is the parallel speedup of the steps on this machine
+// (read it under a quiet load only). Run it with -benchtime 20000x or more
+// so that the time per step averages over whole batches.
 func BenchmarkParallelStep(b *testing.B) {
 	syn := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
-	for _, e := range []struct {
+	cases := []struct {
 		name string
 		cfg  Config
 	}{
 		{"bcfw", Config{}},
 		{"batch=4", Config{Batch: 4}},
+		{"batch=4-overlap", Config{Batch: 4, Overlap: true}},
 		{"batch=4-pairwise-gap-cache", Config{Batch: 4, Step: Pairwise, Sampling: 2, Cache: Cache{Enabled: true}}},
+		{"batch=4-overlap-pairwise-gap-cache", Config{Batch: 4, Overlap: true, Step: Pairwise, Sampling: 2, Cache: Cache{Enabled: true}}},
+		{"mp-batch=4-overlap", Config{Batch: 4, Overlap: true, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 20}}},
 		{"simulate=8", Config{SimulateWorkers: 8}},
 		{"async", Config{Async: true}},
-	} {
+	}
+	for _, e := range cases {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("synthetic/%s/workers=%d", e.name, workers), func(b *testing.B) {
 				cfg := e.cfg
@@ -33,4 +42,34 @@ func BenchmarkParallelStep(b *testing.B) {
 			})
 		}
 	}
+	if testing.Short() {
+		return
+	}
+	var horses oracles.Problem
+	for _, e := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"recommended", Recommended()},
+		{"recommended-batch=2-overlap", withBatch(Recommended(), 2, true)},
+		{"recommended-batch=4-overlap", withBatch(Recommended(), 4, true)},
+		{"recommended-batch=2", withBatch(Recommended(), 2, false)},
+	} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("horses-small/%s/workers=%d", e.name, workers), func(b *testing.B) {
+				if horses == nil {
+					_, horses = loadReal(b)
+				}
+				cfg := e.cfg
+				cfg.Lambda, cfg.GapEvery = 1e-4, 1e9
+				benchSteps(b, horses, cfg, WithWorkers(workers))
+			})
+		}
+	}
+}
+
+// withBatch returns cfg as a mini-batch of tau, overlapped or not.
+func withBatch(cfg Config, tau int, overlap bool) Config {
+	cfg.Batch, cfg.Overlap = tau, overlap
+	return cfg
 }

@@ -68,6 +68,8 @@ type Solver struct {
 	approx        bool                   // the step oracle is approximate (oracles.Approximate)
 	relative      oracles.RelativeOracle // the step oracle relative to the dual state, nil when not (relative.go)
 	async         *asyncState            // the workers of an asynchronous run under way (async.go), nil before
+	workPool      *core.Pool             // the workers of a mini-batch (minibatch.go), nil outside Run
+	delays        []int64                // delays[d]: steps applied d steps after the iterate they read (Delays)
 
 	wiring
 	work solverScratch
@@ -164,7 +166,9 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	}
 	s.stop = stop
 	st, err := s.loop.Run(ctx, stop, s.alg)
+	s.quiesce()
 	s.stopAsync()
+	s.closePool()
 	return s.result(st), err
 }
 
@@ -209,6 +213,23 @@ func (s *Solver) OracleCalls() int64 { return s.calls }
 
 // Steps returns the number of block steps (FW: iterations) made so far.
 func (s *Solver) Steps() int64 { return s.steps }
+
+// Delays returns how stale the read parts of the steps of a mini-batch,
+// the asynchronous execution or the delay simulator were: Weights[d] is
+// the number of steps applied d steps after the iterate their oracle call
+// and scores saw (nil for the other executions, whose steps read the
+// current iterate). A real asynchronous run's distribution, given to
+// Config.SimulateDelays, makes the simulator replay its staleness.
+func (s *Solver) Delays() *DelayDistribution {
+	if s.delays == nil {
+		return nil
+	}
+	dd := &DelayDistribution{Weights: make([]float64, len(s.delays))}
+	for d, c := range s.delays {
+		dd.Weights[d] = float64(c)
+	}
+	return dd
+}
 
 // Elapsed returns the solver time so far (exact-gap evaluations excluded).
 func (s *Solver) Elapsed() time.Duration { return s.loop.Elapsed }

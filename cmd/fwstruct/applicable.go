@@ -150,12 +150,12 @@ func (u runUse) flagUse(name string) string {
 		}
 	case "cp-tol", "cp-cache":
 		return solvers("cp")
-	case "batch", "simulate-workers", "async":
+	case "batch", "overlap", "simulate-workers", "async":
 		switch {
 		case !primal:
 			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"
-		case u.multiplane:
-			return "applies to bcfw without --multiplane only (multi-plane passes are sequential by design)"
+		case u.multiplane && (name == "simulate-workers" || name == "async"):
+			return "applies to bcfw without --multiplane only (answers in flight would cross the passes, whose kind the slope rule decides as each ends; --batch or --workers N make multi-plane mini-batches)"
 		}
 		return solvers("bcfw", "lp-hard")
 	case "multiplane":

@@ -195,6 +195,7 @@ type solverFlags struct {
 	seed       uint64
 	workers    int
 	batch      int
+	overlap    bool
 	simWorkers int
 	async      bool
 	accuracy   float64
@@ -235,10 +236,13 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.gapEvery, "gap-every", 10, "passes between exact duality-gap evaluations (> 0; inf: never)")
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines for the oracle calls of a mini-batch and the gap passes (0: one per CPU);\n"+
-		"--workers N > 1 also makes bcfw a mini-batch of N blocks unless --batch says otherwise")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines for the read part of the block steps of a mini-batch (oracle calls, cache scores) and the gap passes\n"+
+		"(0: one per CPU); --workers N > 1 also makes bcfw an overlapped mini-batch of N blocks unless --batch or --overlap say otherwise")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
+	fs.BoolVar(&f.overlap, "overlap", false, "with a mini-batch: compute the next batch's oracle calls and cache scores on the workers while this one's steps\n"+
+		"are applied (answers at most 2 tau - 1 steps old; the run still depends on tau, not on --workers);\n"+
+		"default on when --workers N > 1 makes the mini-batch, off with --batch (Wang et al.'s synchronous mini-batch)")
 	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
 		"(every oracle answer applied K-1 steps after the iterate it saw; Wang et al. 2016), to measure passes-to-gap at K workers on any machine (0: off)")
 	fs.BoolVar(&f.async, "async", false, "asynchronous bcfw: --workers solve oracles on possibly stale copies of w, one updater applies the block steps\n"+
@@ -361,6 +365,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Cache:           solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane:      mp,
 		Batch:           f.batchSize(alg),
+		Overlap:         f.overlapped(alg),
 		SimulateWorkers: f.simWorkers,
 		Async:           f.async,
 	}
@@ -381,17 +386,33 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	return cfg, nil
 }
 
-// batchSize returns tau: --batch when given, else --workers when given,
-// above one and the solver takes a mini-batch (bcfw and lp-hard without
-// multi-plane BCFW), else 1 (BCFW).
+// batchSize returns tau: --batch when given, else --workers when it makes
+// the mini-batch (workersBatch), else 1 (BCFW).
 func (f *solverFlags) batchSize(alg solverrun.Algorithm) int {
 	if f.given("batch") {
 		return f.batch
 	}
-	if f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && !f.multiplane && f.simWorkers == 0 && !f.async && f.step != "exact" {
+	if f.workersBatch(alg) {
 		return f.workers
 	}
 	return 0
+}
+
+// workersBatch reports whether --workers makes the mini-batch: given,
+// above one, --batch not given, and the solver takes one (bcfw and
+// lp-hard, with or without multi-plane BCFW; not the simulator, the
+// asynchronous execution or exact steps).
+func (f *solverFlags) workersBatch(alg solverrun.Algorithm) bool {
+	return !f.given("batch") && f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && f.simWorkers == 0 && !f.async && f.step != "exact"
+}
+
+// overlapped returns Config.Overlap: --overlap when given, else on when
+// --workers makes the mini-batch.
+func (f *solverFlags) overlapped(alg solverrun.Algorithm) bool {
+	if f.given("overlap") {
+		return f.overlap
+	}
+	return f.workersBatch(alg)
 }
 
 // presetDefaults returns the values that --sampling, --step and --cache

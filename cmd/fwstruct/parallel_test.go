@@ -16,6 +16,9 @@ func TestParallelFlags(t *testing.T) {
 		{"--workers", "2", "--batch", "3", "--preset", "paper"},
 		{"--simulate-workers", "8"},
 		{"--async", "--workers", "2"},
+		{"--workers", "2", "--batch", "4", "--overlap"},
+		{"--workers", "2", "--multiplane", "--mp-rule", "cost", "--mp-cost-ratio", "20"},
+		{"--batch", "3", "--overlap", "--multiplane"},
 	} {
 		args := append(append(append([]string{}, base...), "--gap-tol", "0.05", "--passes", "200"), extra...)
 		if code, out, errOut := runCLIWithin(t, time.Minute, args...); code != 0 || !strings.Contains(out, "done (converged)") {
@@ -30,7 +33,10 @@ func TestParallelFlags(t *testing.T) {
 		{[]string{"--simulate-workers", "-2"}, "--simulate-workers must be >= 0"},
 		{[]string{"--batch", "2", "--solver", "fw"}, "--batch applies to --solver bcfw or lp-hard only"},
 		{[]string{"--async", "--solver", "ssg"}, "--async applies to --solver bcfw or lp-hard only"},
-		{[]string{"--batch", "2", "--multiplane"}, "--batch applies to bcfw without --multiplane only"},
+		{[]string{"--async", "--workers", "2", "--multiplane"}, "--async applies to bcfw without --multiplane only"},
+		{[]string{"--simulate-workers", "3", "--multiplane"}, "--simulate-workers applies to bcfw without --multiplane only"},
+		{[]string{"--overlap", "--solver", "cp"}, "--overlap applies to --solver bcfw or lp-hard only"},
+		{[]string{"--overlap"}, "overlap needs a mini-batch"},
 		{[]string{"--batch", "2", "--async"}, "choose one"},
 		{[]string{"--simulate-workers", "4", "--batch", "2"}, "choose one"},
 	} {

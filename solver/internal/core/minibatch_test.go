@@ -29,7 +29,7 @@ func TestDistinct(t *testing.T) {
 				ra, rb := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
 				var batch []int
 				for round := 0; round < 20; round++ {
-					batch = a.Distinct(ra, tau, batch)
+					batch = a.Distinct(ra, tau, nil, batch)
 					if want := min(tau, n); len(batch) != want {
 						t.Fatalf("batch of %d, want %d", len(batch), want)
 					}

@@ -1,0 +1,183 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/fwstruct/fwstruct/solver/internal/core"
+)
+
+// A block step reads the shared state (the scores of the block's cached
+// corners, the cache rule, the max oracle) and then writes it (the line
+// search and the update of the block and of w). The executions of BCFW
+// that run steps in parallel (a mini-batch, the asynchronous execution)
+// and the delay simulator split the two: the read part of a step is
+// computed ahead, possibly on another goroutine, at the w of an earlier
+// step (prepare), and the write part is applied later, in order, by the
+// solver's goroutine (blockStep with the entry). The read part is pure: it
+// writes only its own entry, and reads only block i's own state (its
+// corner set, its block vector, its stale gap), which no other step
+// writes while the entry waits, because a block is never ahead twice at a
+// time (busy).
+//
+// What the entry decides, it decides at its own w: the corner the step
+// moves to (the oracle's answer, or the best cached corner when the cache
+// rule, evaluated there, expects a hit), the away corner, and the block's
+// new stale gap (the exact block gap at that w). What the update needs,
+// the scores of the two corners of the step and, for FW and away steps,
+// lambda <v_i, w> - ell_i, is recomputed at the current iterate when w
+// moved since (two dot products for a pairwise step), so that every step is
+// an exact line search on the dual, whatever the delay (Wang et al. 2016:
+// the corner of a block may be stale, its update is applied at the
+// server's iterate).
+
+// ahead is the read part of one block step, computed at the w of step at.
+// Its decision: with an oracle answer, the step moves towards it; without
+// one but with scores, the cache rule expected a hit at that w and the
+// step moves towards the best cached corner; with neither (an entry the
+// cache rule was to decide at its own turn, or one whose scores went
+// stale), the step decides as a sequential step does.
+type ahead struct {
+	block int32
+	at    int64 // Solver.steps when it was computed; -1 after a change of w without a step (SetLambda)
+	// The max oracle's answer and its score H_i(y; w) (oracle: present).
+	y      []int32
+	h      float64
+	oracle bool
+	// scores holds H_i(c; w) for the corners of the block's set (scored:
+	// computed), base lambda <v_i, w> - ell_i at that w.
+	scores []float64
+	scored bool
+	base   float64
+	// What the step needs, fixed when the entry is handed out (newAhead):
+	// the block's stale gap, which the cache rule reads; whether the step
+	// scores its set (score); whether it is an approximate step of
+	// multi-plane BCFW (approx: the best plane of W_i, no oracle call).
+	gapEst        float64
+	score, approx bool
+	// due is the step by which the delay simulator applies the entry
+	// (Config.SimulateDelays).
+	due int64
+}
+
+// newAhead queues an entry for block i computed at the current step,
+// with what its read part needs from the solver's state.
+func (s *Solver) newAhead(i int) *ahead {
+	e := s.work.pre.push(i, s.steps)
+	e.gapEst = s.gapEst[i]
+	e.score = s.sets != nil && (s.cfg.explicitDuals() || s.reuse.scoring())
+	mp, ok := s.reuse.(*multiPlane)
+	e.approx = ok && mp.approx
+	return e
+}
+
+// prepare computes the read part of entry e's step at w: the scores of the
+// block's cached corners (when the step needs them), the cache rule with
+// the block's stale gap e.gapEst and the global gap global (snapshots taken
+// by the solver's goroutine), and, unless it expects a hit, the max
+// oracle's answer. It writes only e and may run on any goroutine while the
+// solver's goroutine applies the steps of other blocks. A panic of the
+// problem's code is its error, naming the block.
+func (s *Solver) prepare(e *ahead, w []float64, global float64) (err error) {
+	i := int(e.block)
+	defer core.Recover(i, &err)
+	e.oracle, e.scored = false, false
+	if e.score {
+		set := &s.sets[i]
+		e.scores = scoreSet(set, w, e.scores[:0])
+		e.scored = true
+		if s.cfg.explicitDuals() {
+			e.base = dualBase(set, e.scores, s.n)
+		} else {
+			e.base = s.store.baseAt(i, w)
+		}
+		if s.cfg.Cache.Enabled {
+			n := float64(s.n)
+			gHat := e.base + e.scores[bestCorner(e.scores)]/n
+			if gHat >= math.Max(s.cfg.Cache.F*e.gapEst, s.cfg.Cache.Nu/n*global) {
+				return nil // a hit: no oracle call
+			}
+		}
+	}
+	if e.approx {
+		return nil
+	}
+	e.y, e.h, err = s.oracle(i, w, e.y)
+	e.oracle = err == nil
+	return err
+}
+
+// scoreSet appends H_i(c; w) = L_i(c) - <w, psi_i(c)> for every corner c of
+// the set to dst.
+func scoreSet(set *cornerSet, w []float64, dst []float64) []float64 {
+	for k := range set.entries {
+		psi := set.psi(k)
+		dst = append(dst, set.entries[k].loss-psi.Dot(w))
+	}
+	return dst
+}
+
+// dualBase is lambda <v_i, w> - ell_i from the corner scores and the
+// explicit dual variables: -(1/n) sum_c alpha_c H_c.
+func dualBase(set *cornerSet, scores []float64, n int) float64 {
+	var sum float64
+	for k := range set.entries {
+		sum += set.entries[k].alpha * scores[k]
+	}
+	return -sum / float64(n)
+}
+
+// rescore recomputes the score of corner c at the current iterate (also
+// in work.h when the step scored its set).
+func (s *Solver) rescore(c *corner) {
+	c.h = c.loss - c.psi.Dot(s.x.w)
+	if s.work.scored && c.entry >= 0 && c.entry < len(s.work.h) {
+		s.work.h[c.entry] = c.h
+	}
+}
+
+// headScores returns the scores of the step under way computed ahead, and
+// whether w moved since they were computed; ok is false when there are
+// none (the step scores its set itself).
+func (p *prefetch) headScores(set *cornerSet, steps int64) (scores []float64, moved, ok bool) {
+	e := p.head()
+	if e == nil || !e.scored || e.at < 0 || len(e.scores) != len(set.entries) {
+		return nil, false, false
+	}
+	return e.scores, e.at != steps, true
+}
+
+// headAnswer returns the oracle's answer of the step under way computed
+// ahead (nil when there is none) and whether w moved since.
+func (p *prefetch) headAnswer(steps int64) (y []int32, h float64, moved bool) {
+	e := p.head()
+	if e == nil || !e.oracle {
+		return nil, 0, false
+	}
+	return e.y, e.h, e.at != steps
+}
+
+// headDecision returns the cache decision of the step under way made ahead
+// (hit: the best cached corner; else the oracle's answer), ok false when
+// none was made or its scores went stale (the step applies the cache rule
+// itself).
+func (p *prefetch) headDecision() (hit, ok bool) {
+	e := p.head()
+	switch {
+	case e == nil:
+		return false, false
+	case e.oracle:
+		return false, true
+	}
+	return true, e.scored && e.at >= 0
+}
+
+// headGap returns the exact block gap at the w of the entry under way, in
+// the direction of its oracle answer (the block's new stale gap), ok false
+// when the entry has no such answer with a base.
+func (p *prefetch) headGap(n int) (float64, bool) {
+	e := p.head()
+	if e == nil || !e.oracle || !e.scored || e.at < 0 {
+		return 0, false
+	}
+	return e.base + e.h/float64(n), true
+}

@@ -1,0 +1,83 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+)
+
+// TestPoolComputesEveryItemOnce: every item of every job runs exactly once,
+// whatever the number of workers, and Wait returns after all of them.
+func TestPoolComputesEveryItemOnce(t *testing.T) {
+	for _, workers := range []int{0, 1, 2, 5} {
+		p := NewPool(workers)
+		if want := max(1, workers); p.Workers() != want {
+			t.Fatalf("NewPool(%d).Workers() = %d, want %d", workers, p.Workers(), want)
+		}
+		for _, m := range []int{0, 1, 3, 100} {
+			counts := make([]atomic.Int32, m)
+			if err := p.Run(m, func(j int) error { counts[j].Add(1); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			for j := range counts {
+				if c := counts[j].Load(); c != 1 {
+					t.Fatalf("workers %d, m %d: item %d ran %d times", workers, m, j, c)
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
+// TestPoolBackground: Start returns before the job is done, the caller's
+// goroutine can work meanwhile, and Wait joins in.
+func TestPoolBackground(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	release := make(chan struct{})
+	var done atomic.Int32
+	job := p.Start(4, func(j int) error {
+		if j == 0 {
+			<-release // holds one worker until the caller lets it go
+		}
+		done.Add(1)
+		return nil
+	})
+	close(release)
+	if err := job.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if done.Load() != 4 {
+		t.Fatalf("%d items done after Wait, want 4", done.Load())
+	}
+}
+
+// TestPoolErrors: Wait returns the error of the lowest failing item, and a
+// panic is an item's error naming it, never a crash.
+func TestPoolErrors(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	for trial := 0; trial < 20; trial++ {
+		err := p.Run(50, func(j int) error {
+			if j == 17 || j == 40 {
+				return fmt.Errorf("item %d", j)
+			}
+			return nil
+		})
+		if err == nil || err.Error() != "item 17" {
+			t.Fatalf("error %v, want item 17's", err)
+		}
+	}
+	err := p.Run(10, func(j int) error {
+		if j == 6 {
+			var s []int
+			_ = s[j]
+		}
+		return nil
+	})
+	var pe *PanicError
+	if !errors.As(err, &pe) || pe.Example != 6 {
+		t.Fatalf("panic: error %v, want a *PanicError of item 6", err)
+	}
+}
