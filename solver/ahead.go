@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
@@ -57,6 +58,22 @@ type ahead struct {
 	// due is the step by which the delay simulator applies the entry
 	// (Config.SimulateDelays).
 	due int64
+	// A mini-batch's entry: the copy of w and the global gap it reads,
+	// the error of its read part, and ready (atomic: 1 once computed).
+	w      []float64
+	global float64
+	err    error
+	ready  uint32
+	// The corner of the oracle's answer, computed ahead with the answer
+	// (cornered): its position in the block's set when the set holds it
+	// already (found >= 0), else its psi, loss, |psi|^2, hash and, when
+	// the set keeps a Gram matrix, its row against the set's corners.
+	cornered   bool
+	found      int
+	psi        oracles.SparseVec
+	loss, norm float64
+	hash       uint64
+	row        []float64
 }
 
 // newAhead queues an entry for block i computed at the current step,
@@ -77,13 +94,13 @@ func (s *Solver) newAhead(i int) *ahead {
 // oracle's answer. It writes only e and may run on any goroutine while the
 // solver's goroutine applies the steps of other blocks. A panic of the
 // problem's code is its error, naming the block.
-func (s *Solver) prepare(e *ahead, w []float64, global float64) (err error) {
+func (s *Solver) prepare(e *ahead, w []float64, global float64, ws *workerScratch) (err error) {
 	i := int(e.block)
 	defer core.Recover(i, &err)
-	e.oracle, e.scored = false, false
+	e.oracle, e.scored, e.cornered = false, false, false
 	if e.score {
 		set := &s.sets[i]
-		e.scores = scoreSet(set, w, e.scores[:0])
+		e.scores = scoresInto(set, w, e.scores[:0])
 		e.scored = true
 		if s.cfg.explicitDuals() {
 			e.base = dualBase(set, e.scores, s.n)
@@ -101,19 +118,56 @@ func (s *Solver) prepare(e *ahead, w []float64, global float64) (err error) {
 	if e.approx {
 		return nil
 	}
-	e.y, e.h, err = s.oracle(i, w, e.y)
-	e.oracle = err == nil
-	return err
+	if e.y, e.h, err = s.oracle(i, w, e.y); err != nil {
+		return err
+	}
+	e.oracle = true
+	s.prepareCorner(e, ws)
+	return nil
 }
 
-// scoreSet appends H_i(c; w) = L_i(c) - <w, psi_i(c)> for every corner c of
-// the set to dst.
-func scoreSet(set *cornerSet, w []float64, dst []float64) []float64 {
-	for k := range set.entries {
-		psi := set.psi(k)
-		dst = append(dst, set.entries[k].loss-psi.Dot(w))
+// prepareCorner computes the corner of entry e's oracle answer (ahead:
+// cornered, found, psi, ...), reading only block e.block's set.
+func (s *Solver) prepareCorner(e *ahead, ws *workerScratch) {
+	i := int(e.block)
+	e.hash, e.found, e.row = oracles.HashLabeling(e.y), -1, e.row[:0]
+	var set *cornerSet
+	if s.sets != nil {
+		set = &s.sets[i]
+		if e.found = set.find(e.y, e.hash); e.found >= 0 {
+			e.cornered = true
+			return
+		}
 	}
-	return dst
+	s.p.Psi(i, e.y, &e.psi)
+	e.loss, e.norm = s.p.Loss(i, e.y), e.psi.NormSq()
+	if set != nil && set.keepGram {
+		if len(ws.dense) != s.d {
+			ws.dense = make([]float64, s.d)
+		}
+		e.row = set.gramRow(&e.psi, ws.dense, e.row)
+	}
+	e.cornered = true
+}
+
+// headCorner returns the entry under way when it carries the corner of its
+// oracle answer computed ahead for the set as it is now (nil otherwise).
+func (p *prefetch) headCorner(set *cornerSet) *ahead {
+	e := p.head()
+	switch {
+	case e == nil || !e.oracle || !e.cornered:
+		return nil
+	case set == nil:
+		return e
+	case e.found >= 0:
+		if e.found < len(set.entries) && set.entries[e.found].hash == e.hash && oracles.SameLabeling(set.labeling(e.found), e.y) {
+			return e
+		}
+		return nil
+	case set.keepGram && len(e.row) != len(set.entries):
+		return nil
+	}
+	return e
 }
 
 // dualBase is lambda <v_i, w> - ell_i from the corner scores and the

@@ -56,10 +56,11 @@ func (a *asyncState) start(s *Solver) {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
+			var ws workerScratch
 			for t := range a.tasks {
 				func() {
 					defer core.Recover(int(t.e.block), &t.err) // a panic is the answer's error
-					t.err = s.prepare(&t.e, t.w, t.global)
+					t.err = s.prepare(&t.e, t.w, t.global, &ws)
 				}()
 				a.results <- t
 			}

@@ -279,13 +279,18 @@ func (s *Solver) setGapEstimate(i int, g float64) {
 // cornerScores computes H_i(y; w) = L_i(y) - <w, psi_i(y)> for every corner
 // of the set into work.h and returns it.
 func (s *Solver) cornerScores(set *cornerSet) []float64 {
-	h := s.work.h[:0]
+	s.work.h, s.work.scored = scoresInto(set, s.x.w, s.work.h[:0]), true
+	return s.work.h
+}
+
+// scoresInto appends H_i(c; w) = L_i(c) - <w, psi_i(c)> for every corner c
+// of the set to dst.
+func scoresInto(set *cornerSet, w []float64, dst []float64) []float64 {
 	for k := range set.entries {
 		psi := set.psi(k)
-		h = append(h, set.entries[k].loss-psi.Dot(s.x.w))
+		dst = append(dst, set.entries[k].loss-psi.Dot(w))
 	}
-	s.work.h, s.work.scored = h, true
-	return h
+	return dst
 }
 
 // setCorner returns entry k of the set as a corner with its score.
@@ -309,21 +314,36 @@ func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) er
 		}
 	}
 	s.calls++
+	pre := s.work.pre.headCorner(set) // the corner computed with the answer, ahead
 	if set == nil {
-		s.p.Psi(i, y, &s.work.psi)
-		norm := s.work.psi.NormSq()
-		s.observeRadius(i, norm)
-		loss := s.p.Loss(i, y)
-		if stale {
-			h = loss - s.work.psi.Dot(s.x.w)
+		if pre != nil {
+			*c = corner{psi: pre.psi, loss: pre.loss, norm: pre.norm, h: h, entry: -1}
+		} else {
+			s.p.Psi(i, y, &s.work.psi)
+			*c = corner{psi: s.work.psi, loss: s.p.Loss(i, y), norm: s.work.psi.NormSq(), h: h, entry: -1}
 		}
-		*c = corner{psi: s.work.psi, loss: loss, norm: norm, h: h, entry: -1}
+		s.observeRadius(i, c.norm)
+		if stale {
+			c.h = c.loss - c.psi.Dot(s.x.w)
+		}
 		return s.checkScore(i, c, stale)
 	}
-	k := set.find(y, oracles.HashLabeling(y))
-	if k < 0 {
-		s.p.Psi(i, y, &s.work.psi)
-		k = set.add(y, &s.work.psi, s.p.Loss(i, y), s.steps, s.work.dense)
+	k := -1
+	switch {
+	case pre != nil && pre.found >= 0:
+		k = pre.found
+	case pre != nil:
+		k = set.find(y, pre.hash)
+	default:
+		k = set.find(y, oracles.HashLabeling(y))
+	}
+	if k < 0 { // a new corner
+		if pre != nil {
+			k = set.addWithRow(y, &pre.psi, pre.loss, pre.norm, pre.hash, s.steps, pre.row)
+		} else {
+			s.p.Psi(i, y, &s.work.psi)
+			k = set.add(y, &s.work.psi, s.p.Loss(i, y), s.steps, s.work.dense)
+		}
 		if s.work.scored {
 			s.work.h = append(s.work.h, h)
 		}

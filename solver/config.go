@@ -217,18 +217,19 @@ type Config struct {
 	// not with multi-plane BCFW, exact steps or a relative approximate
 	// oracle.
 	Batch int
-	// Overlap, with Batch > 1, computes the read part of the next
-	// mini-batch's steps (the scores of the cached corners, the cache
-	// rule, the oracle calls: everything but the update) on the workers
-	// while the solver's goroutine applies the steps of the current one,
-	// at the w the current batch started from: the bounded-delay case of
-	// Wang et al. (2016, Alg. 1), every answer at most 2 Batch - 1 steps
-	// old. It keeps every core busy when the updates are a large share of
-	// a step (a cheap oracle, or the cache hitting). Like Batch, the
-	// trajectory depends on Batch and Seed only (never on the workers);
-	// Batch is capped at n/2 (the two batches under way hold distinct
-	// blocks).
-	Overlap bool
+	// Lookahead, with Batch > 1, is the number of mini-batches drawn ahead
+	// of the one being applied: their read parts (the scores of the cached
+	// corners, the cache rule, the oracle calls: everything but the
+	// update) are computed on the workers while the solver's goroutine
+	// applies the steps of the current batch, each batch at the w of its
+	// draw. Zero is the synchronous mini-batch of Wang et al. (2016,
+	// Alg. 1); with L > 0 every answer is at most (L+1) Batch - 1 steps old
+	// (the bounded-delay case of their Alg. 1), and the workers are kept
+	// busy when the updates are a large share of a step (a cheap oracle,
+	// the cache hitting). Like Batch, the trajectory depends on Batch,
+	// Lookahead and Seed only, never on the workers; Batch is capped at
+	// n/(L+1) (the batches under way hold distinct blocks).
+	Lookahead int
 	// SimulateWorkers is K > 1 for the delay simulator (delay.go): BCFW
 	// run sequentially with the staleness K asynchronous workers would
 	// have (every oracle answer applied K-1 steps after the iterate it

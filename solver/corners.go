@@ -31,6 +31,7 @@ type cornerSet struct {
 	val      []float64
 	gram     []float64 // len(entries)^2, row-major; nil unless kept
 	spare    []float64 // second buffer for growing gram
+	rowBuf   []float64 // scratch of add: the new corner's Gram row
 	keepGram bool
 }
 
@@ -61,24 +62,51 @@ func (cs *cornerSet) find(y []int32, h uint64) int {
 // position; dense must be a zeroed scratch vector covering psi's indices
 // (used for the Gram matrix, left zeroed).
 func (cs *cornerSet) add(y []int32, psi *oracles.SparseVec, loss float64, step int64, dense []float64) int {
+	var row []float64
+	if cs.keepGram {
+		row = cs.gramRow(psi, dense, cs.rowBuf[:0])
+		cs.rowBuf = row
+	}
+	return cs.addWithRow(y, psi, loss, psi.NormSq(), oracles.HashLabeling(y), step, row)
+}
+
+// addWithRow is add with |psi|^2, the labeling's hash and, when the set
+// keeps its Gram matrix, the new corner's row (gramRow), computed before.
+func (cs *cornerSet) addWithRow(y []int32, psi *oracles.SparseVec, loss, normSq float64, hash uint64, step int64, row []float64) int {
 	e := cornerEntry{
 		yOff: int32(len(cs.ys)), yLen: int32(len(y)),
 		psiOff: int32(len(cs.idx)), nnz: int32(psi.Len()),
-		loss: loss, normSq: psi.NormSq(), hash: oracles.HashLabeling(y), lastUse: step,
+		loss: loss, normSq: normSq, hash: hash, lastUse: step,
 	}
 	cs.ys = append(cs.ys, y...)
 	cs.idx = append(cs.idx, psi.Idx...)
 	cs.val = append(cs.val, psi.Val...)
 	cs.entries = append(cs.entries, e)
 	if cs.keepGram {
-		cs.growGram(psi, dense)
+		cs.growGram(row)
 	}
 	return len(cs.entries) - 1
 }
 
+// gramRow appends <psi_c, psi> for every corner c of the set to dst and
+// returns it; dense is a zeroed scratch covering psi's indices, left
+// zeroed. It only reads the set.
+func (cs *cornerSet) gramRow(psi *oracles.SparseVec, dense []float64, dst []float64) []float64 {
+	psi.AddTo(dense, 1)
+	for c := range cs.entries {
+		v := cs.psi(c)
+		dst = append(dst, v.Dot(dense))
+	}
+	for _, j := range psi.Idx {
+		dense[j] = 0
+	}
+	return dst
+}
+
 // growGram extends the Gram matrix by the row and column of the corner just
-// appended, writing into the spare buffer and swapping.
-func (cs *cornerSet) growGram(psi *oracles.SparseVec, dense []float64) {
+// appended (row: its products with the corners before it), writing into the
+// spare buffer and swapping.
+func (cs *cornerSet) growGram(row []float64) {
 	k := len(cs.entries) // new size
 	if cap(cs.spare) < k*k {
 		cs.spare = make([]float64, k*k, 2*k*k)
@@ -87,15 +115,9 @@ func (cs *cornerSet) growGram(psi *oracles.SparseVec, dense []float64) {
 	for r := 0; r < k-1; r++ {
 		copy(g[r*k:r*k+k-1], cs.gram[r*(k-1):(r+1)*(k-1)])
 	}
-	psi.AddTo(dense, 1)
 	for c := 0; c < k-1; c++ {
-		v := cs.psi(c)
-		dot := v.Dot(dense)
-		g[c*k+k-1] = dot
-		g[(k-1)*k+c] = dot
-	}
-	for _, j := range psi.Idx {
-		dense[j] = 0
+		g[c*k+k-1] = row[c]
+		g[(k-1)*k+c] = row[c]
 	}
 	g[(k-1)*k+k-1] = cs.entries[k-1].normSq
 	cs.gram, cs.spare = g, cs.gram

@@ -44,7 +44,7 @@ func (s *Solver) inFlight() error {
 		if s.cfg.SimulateDelays != nil {
 			e.due = s.steps + int64(s.drawDelay())
 		}
-		if err := s.prepare(e, s.x.w, s.globalGap); err != nil {
+		if err := s.prepare(e, s.x.w, s.globalGap, &s.work.workers[0]); err != nil {
 			p.entries = p.entries[:len(p.entries)-1]
 			return err
 		}

@@ -80,7 +80,7 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 		return nil, err
 	}
 	c.Config = target
-	if target.Batch != s.cfg.Batch || target.Overlap != s.cfg.Overlap || target.SimulateWorkers != s.cfg.SimulateWorkers ||
+	if target.Batch != s.cfg.Batch || target.Lookahead != s.cfg.Lookahead || target.SimulateWorkers != s.cfg.SimulateWorkers ||
 		target.Async != s.cfg.Async || !reflect.DeepEqual(target.SimulateDelays, s.cfg.SimulateDelays) {
 		c.Batch = nil // a fork with another execution draws its own blocks
 	}
@@ -140,7 +140,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
 	add("batch", old.Batch, cfg.Batch)
-	add("overlap", old.Overlap, cfg.Overlap)
+	add("lookahead", old.Lookahead, cfg.Lookahead)
 	add("simulated workers", old.SimulateWorkers, cfg.SimulateWorkers)
 	if !reflect.DeepEqual(old.SimulateDelays, cfg.SimulateDelays) {
 		ch = append(ch, "simulated delays changed")

@@ -18,10 +18,15 @@ type iterate struct {
 	v, w []float64
 	box  *Box
 	avgs []*core.Average
-	// dirty lists the coordinates of w written since the last snapshot
-	// (nil until snapshot is first called; all: every coordinate).
-	dirty *dirtySet
+	// dirty[0] lists the coordinates of w written since the last
+	// snapshot, dirty[g] those written between the snapshots g and g+1
+	// before it (nil until snapshot is first called with a large d).
+	dirty []dirtySet
 }
+
+// copyAllBelow is the dimension up to which a snapshot copies all of w
+// (a few microseconds) instead of tracking the coordinates written.
+const copyAllBelow = 4096
 
 // dirtySet is a set of coordinates, kept as a list and a mark per
 // coordinate.
@@ -31,6 +36,18 @@ type dirtySet struct {
 	all  bool
 }
 
+// reset empties the set.
+func (d *dirtySet) reset() {
+	if d.all || len(d.idx) > len(d.mark)/8 {
+		clear(d.mark)
+	} else {
+		for _, j := range d.idx {
+			d.mark[j] = false
+		}
+	}
+	d.idx, d.all = d.idx[:0], false
+}
+
 func (d *dirtySet) add(j int32) {
 	if !d.mark[j] {
 		d.mark[j] = true
@@ -38,27 +55,43 @@ func (d *dirtySet) add(j int32) {
 	}
 }
 
-// snapshot copies w into dst (grown to d) and returns it: the whole of w
-// the first time, then only the coordinates written since the previous
-// snapshot, so that a snapshot per mini-batch costs O(nnz of its steps),
-// not O(d). dst must be the result of the previous call.
-func (x *iterate) snapshot(dst []float64) []float64 {
-	if x.dirty == nil || len(dst) != len(x.w) {
-		x.dirty = &dirtySet{mark: make([]bool, len(x.w))}
-		dst = append(dst[:0], x.w...)
-		return dst
+// snapshot copies w into dst, the buffer of one of r slots used in turn
+// (the result of the call r calls before, nil the first time), and returns
+// it: the whole of w when d is small or the buffer is new, else only the
+// coordinates written since that buffer's last copy, so that a copy per
+// mini-batch costs O(nnz of its steps), not O(d).
+func (x *iterate) snapshot(dst []float64, r int) []float64 {
+	d := len(x.w)
+	if d <= copyAllBelow {
+		return append(dst[:0], x.w...) // cheaper than tracking the writes
 	}
-	d := x.dirty
-	if d.all || len(d.idx) > len(x.w)/4 {
-		copy(dst, x.w)
-		clear(d.mark)
+	if len(x.dirty) != r {
+		x.dirty = make([]dirtySet, r)
+		for g := range x.dirty {
+			x.dirty[g].mark = make([]bool, d)
+		}
+		dst = nil // the generations before are unknown
+	}
+	whole, written := len(dst) != d, 0
+	for g := range x.dirty {
+		whole = whole || x.dirty[g].all
+		written += len(x.dirty[g].idx)
+	}
+	if whole || written > d/4 {
+		dst = append(dst[:0], x.w...)
 	} else {
-		for _, j := range d.idx {
-			dst[j] = x.w[j]
-			d.mark[j] = false
+		for g := range x.dirty {
+			for _, j := range x.dirty[g].idx {
+				dst[j] = x.w[j]
+			}
 		}
 	}
-	d.idx, d.all = d.idx[:0], false
+	// What was written since the last copy now dates from before it; the
+	// oldest generation, copied into its last buffer now, is reused.
+	oldest := x.dirty[r-1]
+	oldest.reset()
+	copy(x.dirty[1:], x.dirty[:r-1])
+	x.dirty[0] = oldest
 	return dst
 }
 
@@ -82,7 +115,7 @@ func (x *iterate) add(j int32, delta float64) {
 		x.w[j] = x.box.clip(int(j), x.v[j])
 	}
 	if x.dirty != nil {
-		x.dirty.add(j)
+		x.dirty[0].add(j)
 	}
 }
 
@@ -107,7 +140,7 @@ func (x *iterate) addSparse(s *oracles.SparseVec, a float64) {
 	}
 	if x.dirty != nil {
 		for _, j := range s.Idx {
-			x.dirty.add(j)
+			x.dirty[0].add(j)
 		}
 	}
 }
@@ -155,7 +188,7 @@ func (x *iterate) set(u []float64) {
 // touchAll marks every coordinate written (a dense operation).
 func (x *iterate) touchAll() {
 	if x.dirty != nil {
-		x.dirty.all = true
+		x.dirty[0].all = true
 	}
 }
 

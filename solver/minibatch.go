@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
+	"sync/atomic"
 
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -20,10 +23,10 @@ import (
 // trajectory therefore depends on the seed and tau only, never on the
 // number of workers or on timing.
 //
-// Overlapped (Config.Overlap): the read parts of the next batch are
-// computed on the workers while the solver's goroutine applies the steps
-// of the current one, at the w the current batch started from (the
-// bounded-delay case of the paper's Alg. 1, answers at most 2 tau - 1
+// With a lookahead (Config.Lookahead = L): the read parts of the next L
+// batches are computed on the workers while the solver's goroutine applies
+// the steps of the current one, each batch at the w of its draw (the
+// bounded-delay case of the paper's Alg. 1, answers at most (L+1) tau - 1
 // steps old). This keeps both kinds of work busy at once: when the
 // updates are a large share of a step (the cache hitting, a cheap oracle),
 // the synchronous mini-batch leaves the workers idle while the updates
@@ -82,14 +85,16 @@ type prefetch struct {
 	slot    int     // the position of the step under way; -1: none
 	busy    []bool  // block i has an entry pending or in flight (the simulator, async)
 
-	// Config.Overlap: the next mini-batch, entries[jobAt:], prepared by
-	// the pool in the background at the w copied into snap (nil: none
-	// under way); jobErr is the error of a batch whose entries were
-	// dropped, returned by the next step.
-	job    *core.Job
-	jobAt  int
-	jobErr error
-	snap   []float64
+	// A mini-batch (batchStep): the entries from submitted on are drawn
+	// but not yet handed to the pool; job computes the read parts of
+	// jobEntries (a view of entries, whose array does not move while a job
+	// is under way); snaps are the copies of w the batches under way read,
+	// the batch drawn last in snaps[snapNo%len(snaps)].
+	submitted  int
+	job        *core.Job
+	jobEntries []ahead
+	snaps      [][]float64
+	snapNo     int
 }
 
 // head returns the entry of the step under way, nil when there is none.
@@ -103,13 +108,6 @@ func (p *prefetch) head() *ahead {
 // pending returns the number of entries waiting.
 func (p *prefetch) pending() int { return len(p.entries) - p.next }
 
-// ready returns the number of entries waiting whose read part is computed.
-func (p *prefetch) ready() int {
-	if p.job != nil {
-		return p.jobAt - p.next
-	}
-	return p.pending()
-}
 
 // compact drops the entries already applied, keeping their buffers.
 func (p *prefetch) compact() {
@@ -121,6 +119,7 @@ func (p *prefetch) compact() {
 		p.entries[j], p.entries[p.next+j] = p.entries[p.next+j], p.entries[j]
 	}
 	p.entries = p.entries[:m]
+	p.submitted = max(0, p.submitted-p.next)
 	p.next = 0
 }
 
@@ -137,7 +136,8 @@ func (p *prefetch) push(i int, at int64) *ahead {
 		p.entries = append(p.entries, ahead{})
 	}
 	e := &p.entries[j]
-	e.block, e.at, e.oracle, e.scored = int32(i), at, false, false
+	e.block, e.at, e.oracle, e.scored, e.cornered = int32(i), at, false, false, false
+	e.err, e.ready = nil, 0
 	return e
 }
 
@@ -175,8 +175,10 @@ func (cfg *Config) validateBatch() error {
 		return errors.New("solver: simulated delays need the delay simulator (simulate workers K >= 1)")
 	case cfg.SimulateDelays != nil && !validWeights(cfg.SimulateDelays.Weights):
 		return errors.New("solver: simulated delays must be finite weights >= 0 with a positive sum")
-	case cfg.Overlap && cfg.Batch <= 1:
-		return fmt.Errorf("solver: overlap needs a mini-batch (batch > 1), got batch %d", cfg.Batch)
+	case cfg.Lookahead < 0:
+		return fmt.Errorf("solver: lookahead must be >= 0 (0: the synchronous mini-batch), got %d", cfg.Lookahead)
+	case cfg.Lookahead > 0 && cfg.Batch <= 1:
+		return fmt.Errorf("solver: a lookahead needs a mini-batch (batch > 1), got batch %d", cfg.Batch)
 	case cfg.Batch <= 1 && cfg.SimulateWorkers == 0 && !cfg.Async:
 		return nil
 	case cfg.SimulateWorkers > 0:
@@ -204,19 +206,10 @@ func (cfg *Config) queued() bool { return cfg.Batch > 1 || cfg.SimulateWorkers >
 // the delay simulator's answers in flight). An oracle error leaves the
 // iterate as it was.
 func (s *Solver) queuedStep() error {
-	p := &s.work.pre
-	var err error
-	switch {
-	case s.cfg.Overlap:
-		return s.overlapStep()
-	case s.cfg.Batch > 1:
-		if p.pending() == 0 {
-			err = s.prefetch()
-		}
-	default:
-		err = s.inFlight()
+	if s.cfg.Batch > 1 {
+		return s.batchStep()
 	}
-	if err != nil {
+	if err := s.inFlight(); err != nil {
 		return err
 	}
 	return s.applyHead()
@@ -252,51 +245,32 @@ func (s *Solver) recordDelay(d int64) {
 	s.delays[d]++
 }
 
-// prefetch draws Config.Batch distinct blocks and computes the read parts
-// of their steps in parallel on the workers at the current w.
-func (s *Solver) prefetch() error {
+// batchStep makes the next block step of a mini-batch. A batch of tau
+// distinct blocks is drawn when the queue runs out (synchronous) or, with
+// Config.Lookahead = L, when L batches or fewer wait, so that they are
+// computed while the current one is applied (distinct from the batches
+// waiting); a batch's read parts are handed
+// to the pool at a copy of the w of its draw. The steps are applied in
+// order, each as soon as its read part is there, the solver's goroutine
+// computing the ones no worker has taken yet. Everything a batch reads
+// (its blocks, w, the stale gaps, the global gap) is fixed when it is
+// drawn, so the run depends on the seed and tau only, never on the timing
+// or the number of workers.
+func (s *Solver) batchStep() error {
 	p := &s.work.pre
-	s.work.drawn = s.samp.Distinct(s.rng, min(s.cfg.Batch, s.passRoom()), nil, s.work.drawn)
-	p.reset()
-	for _, i := range s.work.drawn {
-		s.newAhead(i)
+	keep := s.cfg.Lookahead * s.batchSize()
+	for p.pending() <= keep && s.drawBatch() {
 	}
-	w, global := s.x.w, s.globalGap
-	err := s.pool().Run(len(p.entries), func(j int) error {
-		return s.prepare(&p.entries[j], w, global)
-	})
-	if err != nil {
-		p.reset()
-	}
-	return err
-}
-
-// overlapStep makes the next block step of an overlapped mini-batch
-// (Config.Overlap): when the batch under way starts, the next one is
-// drawn (distinct from it) and its read parts handed to the pool at a copy
-// of the current w; the steps of the current batch are applied meanwhile;
-// when it is used up, the step waits for the next one. The first step
-// prepares the first batch itself. Everything a batch reads is fixed when
-// it is handed out, so the run does not depend on the timing.
-func (s *Solver) overlapStep() error {
-	p := &s.work.pre
-	if err := p.jobErr; err != nil {
-		p.jobErr = nil
+	if err := s.awaitHead(); err != nil {
 		return err
 	}
-	if p.ready() == 0 {
-		if p.job == nil {
-			s.handOut()
-		}
-		if err := s.awaitBatch(); err != nil {
-			p.jobErr = nil
-			return err
-		}
-	}
-	if p.job == nil && p.ready() <= s.overlapBatch() {
-		s.handOut()
-	}
 	return s.applyHead()
+}
+
+// batchSize is tau: Config.Batch, at most n/(Lookahead+1) (the batches
+// under way hold distinct blocks).
+func (s *Solver) batchSize() int {
+	return max(1, min(s.cfg.Batch, s.n/(s.cfg.Lookahead+1)))
 }
 
 // passRoom returns the steps left in the current pass of multi-plane
@@ -309,63 +283,111 @@ func (s *Solver) passRoom() int {
 	return math.MaxInt
 }
 
-// overlapBatch is the batch size of an overlapped mini-batch: Config.Batch,
-// at most n/2.
-func (s *Solver) overlapBatch() int { return max(1, min(s.cfg.Batch, s.n/2)) }
-
-// handOut draws the next batch of an overlapped mini-batch, distinct from
-// the entries waiting, and starts their read parts on the pool at a copy of
-// the current w (only the coordinates written since the last copy are
-// copied).
-func (s *Solver) handOut() {
+// drawBatch draws the next batch, distinct from the entries waiting, at a
+// copy of the current w, and hands it to the pool when the pool is free; it
+// reports false when the pass of multi-plane BCFW has no room for one.
+func (s *Solver) drawBatch() bool {
 	p := &s.work.pre
-	if p.next > 0 {
+	tau := min(s.batchSize(), s.passRoom()-p.pending())
+	if tau < 1 {
+		return false
+	}
+	if p.next > 0 && (p.job == nil || p.job.Done()) {
 		p.compact()
+	}
+	if need := len(p.entries) + tau; need > cap(p.entries) { // the array must not move under a job
+		s.finishJob()
+		p.compact()
+		p.entries = slices.Grow(p.entries, max(3*s.batchSize(), need)-len(p.entries))
 	}
 	excl := s.work.excl[:0]
 	for j := p.next; j < len(p.entries); j++ {
 		excl = append(excl, int(p.entries[j].block))
 	}
 	s.work.excl = excl
-	tau := min(s.overlapBatch(), s.passRoom()-len(excl))
-	if tau < 1 {
-		return // the pass ends with the batch under way
-	}
 	s.work.drawn = s.samp.Distinct(s.rng, tau, excl, s.work.drawn)
-	p.jobAt = len(p.entries)
-	for _, i := range s.work.drawn {
-		s.newAhead(i)
+	if len(p.snaps) != s.cfg.Lookahead+1 {
+		p.snaps = make([][]float64, s.cfg.Lookahead+1) // a copy of w for every batch under way
 	}
-	p.snap = s.x.snapshot(p.snap)
-	global, snap, start := s.globalGap, p.snap, p.jobAt
-	p.job = s.pool().Start(len(p.entries)-start, func(j int) error {
-		e := &p.entries[start+j]
-		return s.prepare(e, snap, global)
-	})
+	p.snapNo++
+	b := p.snapNo % len(p.snaps)
+	p.snaps[b] = s.x.snapshot(p.snaps[b], len(p.snaps))
+	snap := p.snaps[b]
+	for _, i := range s.work.drawn {
+		e := s.newAhead(i)
+		e.w, e.global = snap, s.globalGap
+	}
+	s.submit()
+	return true
 }
 
-// awaitBatch waits for the batch under way of an overlapped mini-batch; on
-// an error its entries are dropped and the error kept in jobErr as well.
-func (s *Solver) awaitBatch() error {
+// submit hands the entries drawn but not yet handed out to the pool, when
+// its last job is done.
+func (s *Solver) submit() {
 	p := &s.work.pre
-	if p.job == nil {
-		return nil
+	if p.submitted >= len(p.entries) || (p.job != nil && !p.job.Done()) {
+		return
 	}
-	err := p.job.Wait()
-	p.job = nil
-	if err != nil {
-		p.entries = p.entries[:p.jobAt]
-		p.jobErr = err
+	p.jobEntries = p.entries[p.submitted:len(p.entries):len(p.entries)]
+	p.job = s.pool().Start(len(p.jobEntries), s.work.prepareItem)
+	p.submitted = len(p.entries)
+}
+
+// prepareItem computes item j of the pool's job on worker k: the read part
+// of jobEntries[j], marked ready when done (an error included).
+func (s *Solver) prepareItem(k, j int) error {
+	e := &s.work.pre.jobEntries[j]
+	e.err = s.prepare(e, e.w, e.global, &s.work.workers[k])
+	atomic.StoreUint32(&e.ready, 1)
+	return nil
+}
+
+// awaitHead returns once the read part of the entry at the head of the
+// queue is computed, computing entries itself while workers have not
+// taken them; on an error of that entry every entry waiting is dropped.
+func (s *Solver) awaitHead() error {
+	p := &s.work.pre
+	e := &p.entries[p.next]
+	for spins := 0; atomic.LoadUint32(&e.ready) == 0; spins++ {
+		s.submit()
+		if p.job != nil {
+			p.job.Help()
+		}
+		if spins%64 == 63 {
+			runtime.Gosched()
+		}
 	}
-	return err
+	if err := e.err; err != nil {
+		s.finishJob()
+		p.entries, p.submitted = p.entries[:p.next], p.next
+		return err
+	}
+	return nil
+}
+
+// finishJob waits for the pool's job under way, if any, and computes the
+// entries not handed out yet: every entry waiting is then computed.
+func (s *Solver) finishJob() {
+	p := &s.work.pre
+	if s.cfg.Batch <= 1 {
+		return // the simulator and the asynchronous execution prepare their entries themselves
+	}
+	if p.job != nil {
+		_ = p.job.Wait() // prepareItem records each entry's error in it
+		p.job, p.jobEntries = nil, nil
+	}
+	if p.submitted < len(p.entries) {
+		s.submit()
+		s.finishJob()
+	}
 }
 
 // quiesce waits for the read parts computed in the background (the
-// overlapped batch, the answers in flight of the asynchronous execution):
+// batches drawn ahead, the answers in flight of the asynchronous execution):
 // an evaluation, a checkpoint and the end of a Run need every block at
 // rest.
 func (s *Solver) quiesce() {
-	_ = s.awaitBatch() // the error, kept in jobErr, ends the next step
+	s.finishJob()
 	s.drainAsync()
 }
 
@@ -451,8 +473,8 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 	}
 	m := len(b.Blocks)
 	most := max(s.cfg.Batch, s.cfg.SimulateWorkers)
-	if s.cfg.Overlap {
-		most = 2 * s.overlapBatch() // the batch under way and the next one
+	if s.cfg.Batch > 1 {
+		most = (s.cfg.Lookahead + 1) * s.batchSize() // the batch under way and those drawn ahead
 	}
 	switch {
 	case !s.cfg.queued():
@@ -496,6 +518,10 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 		}
 	}
 	p.next = b.Next
+	for j := range p.entries {
+		p.entries[j].ready = 1 // computed before the checkpoint
+	}
+	p.submitted = len(p.entries)
 	return nil
 }
 

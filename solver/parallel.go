@@ -26,13 +26,16 @@ type solverScratch struct {
 	workers []workerScratch
 	pre     prefetch // the oracle answers of the mini-batch under way
 	drawn   []int    // the blocks of the next mini-batch
-	excl    []int    // the blocks of the mini-batch under way (Config.Overlap)
+	excl    []int    // the blocks of the mini-batches under way (Config.Lookahead)
+
+	prepareItem func(k, j int) error // s.prepareItem, bound once (the pool's job)
 }
 
 // workerScratch is what a worker of a parallel pass reuses: the labeling
 // of its oracle calls.
 type workerScratch struct {
-	y []int32
+	y     []int32
+	dense []float64 // zeroed between uses (the Gram row of a corner computed ahead); allocated on first use
 }
 
 func (ws *solverScratch) init(s *Solver) {
@@ -41,6 +44,7 @@ func (ws *solverScratch) init(s *Solver) {
 	ws.gBlock = make([]float64, s.n)
 	ws.workers = make([]workerScratch, s.workers)
 	ws.pre.slot = -1
+	ws.prepareItem = s.prepareItem
 }
 
 // parallel calls fn(ws, i) for every block i with the scratch of the

@@ -173,12 +173,12 @@ var variants = []struct {
 	{"mini-batch bcpfw gap cache", Config{Batch: 4, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
 	{"simulated 6 workers bcafw cache", Config{SimulateWorkers: 6, Step: Away, Cache: Cache{Enabled: true}, GapEvery: 2}},
 	{"simulated 9 workers bcpfw gap sampling", Config{SimulateWorkers: 9, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
-	{"overlapped mini-batch bcfw", Config{Batch: 4, Overlap: true}},
-	{"overlapped mini-batch bcpfw gap cache", Config{Batch: 3, Overlap: true, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
-	{"overlapped mini-batch bcafw perm averaging", Config{Batch: 2, Overlap: true, Step: Away, Sampling: run.Permutation, Averaging: true}},
+	{"mini-batch bcfw lookahead 1", Config{Batch: 4, Lookahead: 1}},
+	{"mini-batch bcpfw gap cache lookahead 2", Config{Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
+	{"mini-batch bcafw perm averaging lookahead 3", Config{Batch: 2, Lookahead: 3, Step: Away, Sampling: run.Permutation, Averaging: true}},
 	{"simulated 3 workers replayed delays bcpfw", Config{SimulateWorkers: 3, Step: Pairwise, SimulateDelays: &DelayDistribution{Weights: []float64{1, 3, 1}}}},
 	{"mini-batch mp-bcfw", Config{Batch: 5, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
-	{"overlapped mini-batch mp-bcpfw averaging", Config{Batch: 4, Overlap: true, Step: Pairwise, Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
+	{"mini-batch mp-bcpfw averaging lookahead 1", Config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
 	{"fw", Config{Algorithm: run.FW}},
 	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
 	{"ssg averaging", Config{Algorithm: run.SSG, Averaging: true}},
@@ -275,7 +275,7 @@ func TestSolversAgreeOnOptimum(t *testing.T) {
 		{"bcpfw", Config{Step: Pairwise, GapEvery: 5}},
 		{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
 		{"mini-batch bcfw", Config{Batch: 6, GapEvery: 5}},
-		{"overlapped mini-batch bcpfw gap cache", Config{Batch: 4, Overlap: true, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
+		{"mini-batch bcpfw gap cache lookahead 1", Config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
 	} {
 		cfg := v.cfg
 		cfg.Lambda = lambda
@@ -518,34 +518,40 @@ func TestExplicitDualsStress(t *testing.T) {
 	}
 }
 
-// TestIterateSnapshot: a snapshot equals w after any sequence of sparse and
-// dense writes since the last one, with and without a box.
+// TestIterateSnapshot: a snapshot into the buffer of one of r slots used
+// in turn equals w after any sequence of sparse and dense writes since
+// that buffer's last copy, with and without a box, for a small d (copied
+// whole) and a large one (only the coordinates written).
 func TestIterateSnapshot(t *testing.T) {
-	const d = 400 // writes of ~12 coordinates: the partial copies are exercised
-	for _, box := range []*Box{nil, {Upper: fill(d, 0.3), Lower: fill(d, -0.2)}} {
-		x := newIterate(d, box)
-		var snap []float64
-		rng := rand.New(rand.NewPCG(1, 2))
-		for round := 0; round < 30; round++ {
-			for k := 0; k < rng.IntN(4); k++ {
-				var v oracles.SparseVec
-				for j := 0; j < d; j++ {
-					if rng.Float64() < 0.01 {
-						v.Idx, v.Val = append(v.Idx, int32(j)), append(v.Val, rng.NormFloat64())
+	for _, d := range []int{50, 2 * copyAllBelow} {
+		for _, r := range []int{1, 2, 3} {
+			for _, box := range []*Box{nil, {Upper: fill(d, 0.3), Lower: fill(d, -0.2)}} {
+				x := newIterate(d, box)
+				bufs := make([][]float64, r)
+				rng := rand.New(rand.NewPCG(1, 2))
+				for round := 0; round < 40; round++ {
+					for k := 0; k < rng.IntN(4); k++ {
+						var v oracles.SparseVec
+						for j := 0; j < d; j++ {
+							if rng.Float64() < 12/float64(d) {
+								v.Idx, v.Val = append(v.Idx, int32(j)), append(v.Val, rng.NormFloat64())
+							}
+						}
+						x.addSparse(&v, rng.NormFloat64())
 					}
-				}
-				x.addSparse(&v, rng.NormFloat64())
-			}
-			switch rng.IntN(5) {
-			case 0:
-				x.scale(0.9)
-			case 1:
-				x.add(int32(rng.IntN(d)), 1)
-			}
-			snap = x.snapshot(snap)
-			for j := range x.w {
-				if snap[j] != x.w[j] {
-					t.Fatalf("box %v, round %d: snapshot[%d] = %v, w = %v", box != nil, round, j, snap[j], x.w[j])
+					switch rng.IntN(7) {
+					case 0:
+						x.scale(0.9)
+					case 1:
+						x.add(int32(rng.IntN(d)), 1)
+					}
+					b := round % r
+					bufs[b] = x.snapshot(bufs[b], r)
+					for j := range x.w {
+						if bufs[b][j] != x.w[j] {
+							t.Fatalf("d %d, r %d, box %v, round %d: snapshot[%d] = %v, w = %v", d, r, box != nil, round, j, bufs[b][j], x.w[j])
+						}
+					}
 				}
 			}
 		}

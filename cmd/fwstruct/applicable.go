@@ -150,7 +150,7 @@ func (u runUse) flagUse(name string) string {
 		}
 	case "cp-tol", "cp-cache":
 		return solvers("cp")
-	case "batch", "overlap", "simulate-workers", "async":
+	case "batch", "lookahead", "simulate-workers", "async":
 		switch {
 		case !primal:
 			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"

@@ -195,7 +195,7 @@ type solverFlags struct {
 	seed       uint64
 	workers    int
 	batch      int
-	overlap    bool
+	lookahead  int
 	simWorkers int
 	async      bool
 	accuracy   float64
@@ -237,12 +237,12 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the read part of the block steps of a mini-batch (oracle calls, cache scores) and the gap passes\n"+
-		"(0: one per CPU); --workers N > 1 also makes bcfw an overlapped mini-batch of N blocks unless --batch or --overlap say otherwise")
+		"(0: one per CPU); --workers N > 1 also makes bcfw a mini-batch of N blocks with a lookahead of 1 unless --batch or --lookahead say otherwise")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
-	fs.BoolVar(&f.overlap, "overlap", false, "with a mini-batch: compute the next batch's oracle calls and cache scores on the workers while this one's steps\n"+
-		"are applied (answers at most 2 tau - 1 steps old; the run still depends on tau, not on --workers);\n"+
-		"default on when --workers N > 1 makes the mini-batch, off with --batch (Wang et al.'s synchronous mini-batch)")
+	fs.IntVar(&f.lookahead, "lookahead", 0, "with a mini-batch: the batches drawn ahead of the one being applied, their oracle calls and cache scores\n"+
+		"computed on the workers meanwhile (answers at most (L+1) tau - 1 steps old; the run depends on tau and L, not on --workers);\n"+
+		"0: Wang et al.'s synchronous mini-batch; default 1 when --workers N > 1 makes the mini-batch, else 0")
 	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
 		"(every oracle answer applied K-1 steps after the iterate it saw; Wang et al. 2016), to measure passes-to-gap at K workers on any machine (0: off)")
 	fs.BoolVar(&f.async, "async", false, "asynchronous bcfw: --workers solve oracles on possibly stale copies of w, one updater applies the block steps\n"+
@@ -345,6 +345,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		flagCheck{"cache-size", ">= 1", float64(f.cacheSize), f.cacheSize >= 1},
 		flagCheck{"workers", ">= 0 (0: one per CPU)", float64(f.workers), f.workers >= 0},
 		flagCheck{"batch", ">= 0 (0: --workers when given, 1: BCFW)", float64(f.batch), f.batch >= 0},
+		flagCheck{"lookahead", ">= 0 (0: the synchronous mini-batch)", float64(f.lookahead), f.lookahead >= 0},
 		flagCheck{"simulate-workers", ">= 0 (0: off)", float64(f.simWorkers), f.simWorkers >= 0},
 		flagCheck{"mp-n", ">= 0 (0: no working sets)", float64(f.mpN), f.mpN >= 0},
 		flagCheck{"mp-t", ">= 0 (0: keep planes until --mp-n drops them)", float64(f.mpT), f.mpT >= 0},
@@ -365,7 +366,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Cache:           solver.Cache{Enabled: cache, F: f.cacheF, Nu: f.cacheNu, MaxSize: f.cacheSize},
 		MultiPlane:      mp,
 		Batch:           f.batchSize(alg),
-		Overlap:         f.overlapped(alg),
+		Lookahead:       f.lookaheadOf(alg),
 		SimulateWorkers: f.simWorkers,
 		Async:           f.async,
 	}
@@ -406,13 +407,16 @@ func (f *solverFlags) workersBatch(alg solverrun.Algorithm) bool {
 	return !f.given("batch") && f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && f.simWorkers == 0 && !f.async && f.step != "exact"
 }
 
-// overlapped returns Config.Overlap: --overlap when given, else on when
-// --workers makes the mini-batch.
-func (f *solverFlags) overlapped(alg solverrun.Algorithm) bool {
-	if f.given("overlap") {
-		return f.overlap
+// lookaheadOf returns Config.Lookahead: --lookahead when given, else 1
+// when --workers makes the mini-batch.
+func (f *solverFlags) lookaheadOf(alg solverrun.Algorithm) int {
+	switch {
+	case f.given("lookahead"):
+		return f.lookahead
+	case f.workersBatch(alg):
+		return 1
 	}
-	return f.workersBatch(alg)
+	return 0
 }
 
 // presetDefaults returns the values that --sampling, --step and --cache

@@ -16,9 +16,9 @@ func TestParallelFlags(t *testing.T) {
 		{"--workers", "2", "--batch", "3", "--preset", "paper"},
 		{"--simulate-workers", "8"},
 		{"--async", "--workers", "2"},
-		{"--workers", "2", "--batch", "4", "--overlap"},
+		{"--workers", "2", "--batch", "4", "--lookahead", "2"},
 		{"--workers", "2", "--multiplane", "--mp-rule", "cost", "--mp-cost-ratio", "20"},
-		{"--batch", "3", "--overlap", "--multiplane"},
+		{"--batch", "3", "--lookahead", "1", "--multiplane"},
 	} {
 		args := append(append(append([]string{}, base...), "--gap-tol", "0.05", "--passes", "200"), extra...)
 		if code, out, errOut := runCLIWithin(t, time.Minute, args...); code != 0 || !strings.Contains(out, "done (converged)") {
@@ -35,8 +35,9 @@ func TestParallelFlags(t *testing.T) {
 		{[]string{"--async", "--solver", "ssg"}, "--async applies to --solver bcfw or lp-hard only"},
 		{[]string{"--async", "--workers", "2", "--multiplane"}, "--async applies to bcfw without --multiplane only"},
 		{[]string{"--simulate-workers", "3", "--multiplane"}, "--simulate-workers applies to bcfw without --multiplane only"},
-		{[]string{"--overlap", "--solver", "cp"}, "--overlap applies to --solver bcfw or lp-hard only"},
-		{[]string{"--overlap"}, "overlap needs a mini-batch"},
+		{[]string{"--lookahead", "1", "--solver", "cp"}, "--lookahead applies to --solver bcfw or lp-hard only"},
+		{[]string{"--lookahead", "1"}, "lookahead needs a mini-batch"},
+		{[]string{"--lookahead", "-1"}, "--lookahead must be >= 0"},
 		{[]string{"--batch", "2", "--async"}, "choose one"},
 		{[]string{"--simulate-workers", "4", "--batch", "2"}, "choose one"},
 	} {

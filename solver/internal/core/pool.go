@@ -1,87 +1,183 @@
 package core
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Pool is a set of long-lived worker goroutines that compute the items of
 // one job at a time in the background (Start), while the caller's
 // goroutine goes on with other work; the caller joins in when it waits for
-// the job (Job.Wait). Items are handed out one at a time in index order
+// the job (Job.Wait). fn(k, j) computes item j on worker k (0: the
+// caller's goroutine, 1 to Workers()-1 the background ones), so that each
+// worker can use a scratch of its own. Items are handed out one at a time in index order
 // (dynamic assignment), which balances items of uneven cost (an oracle
 // call next to a cache hit); a job's results must therefore not depend on
 // which goroutine computed which item, e.g. every item writing only its
 // own slot. A Pool of one worker runs every job in Wait, on the caller's
 // goroutine.
+//
+// The hand-off is built for jobs of a few microseconds each, started every
+// few microseconds (the read parts of a mini-batch of block steps): an idle
+// worker spins on its mailbox for up to spinFor before it parks, so that a
+// job reaches it without a wake-up through the scheduler (which costs
+// several microseconds and, as the woken goroutine lands on the caller's
+// own run queue, often runs it on the caller's thread after all). Wait
+// takes back a job from a worker that has not picked it up yet, so that
+// it never waits for a worker that is not running.
 type Pool struct {
-	jobs []chan *Job // one per background worker
-	wg   sync.WaitGroup
-	job  Job // the job of the last Start, reused
+	workers []poolWorker
+	wg      sync.WaitGroup
 }
+
+// poolWorker is the mailbox of one background worker.
+type poolWorker struct {
+	k       int                 // its index for fn
+	mailbox atomic.Pointer[Job] // the job handed to it and not yet taken
+	busy    atomic.Bool         // it took a job and is working on it
+	parked  atomic.Bool         // it sleeps on wake
+	wake    chan struct{}
+	quit    atomic.Bool
+}
+
+// spinFor is how long an idle worker polls its mailbox before it parks.
+const spinFor = 200 * time.Microsecond
 
 // Job is the work of one Start: items [0, m) of fn.
 type Job struct {
+	pool *Pool
 	m    int
-	fn   func(j int) error
+	fn   func(k, j int) error
 	next atomic.Int64
-	errs []error // the error of each item (nil: none)
-	done sync.WaitGroup
+	done atomic.Int64 // items completed
+	errs []error      // the error of each item (nil: none)
 }
 
 // NewPool starts workers-1 background goroutines (the caller's goroutine
 // is the last worker); workers < 1 counts as 1. Close stops them.
 func NewPool(workers int) *Pool {
-	p := &Pool{jobs: make([]chan *Job, max(0, workers-1))}
-	for k := range p.jobs {
-		ch := make(chan *Job, 1)
-		p.jobs[k] = ch
+	p := &Pool{workers: make([]poolWorker, max(0, workers-1))}
+	for k := range p.workers {
+		w := &p.workers[k]
+		w.k, w.wake = k+1, make(chan struct{}, 1)
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			for job := range ch {
-				job.work()
-				job.done.Done()
-			}
+			w.run()
 		}()
 	}
 	return p
 }
 
+// run is the loop of a background worker.
+func (w *poolWorker) run() {
+	for {
+		job := w.await()
+		if job == nil {
+			return
+		}
+		job.work(w.k)
+		w.busy.Store(false)
+	}
+}
+
+// await returns the next job handed to w (marked busy), or nil once the
+// pool closes: it polls the mailbox for spinFor, then parks until Start or
+// Close wakes it.
+func (w *poolWorker) await() *Job {
+	start := time.Now()
+	for spins := 0; ; spins++ {
+		if w.quit.Load() {
+			return nil
+		}
+		if job := w.mailbox.Load(); job != nil {
+			w.busy.Store(true) // before taking it: Wait then knows to wait
+			if w.mailbox.CompareAndSwap(job, nil) {
+				return job
+			}
+			w.busy.Store(false) // Wait took it back
+			continue
+		}
+		if spins%64 != 63 {
+			continue
+		}
+		if time.Since(start) < spinFor {
+			runtime.Gosched()
+			continue
+		}
+		w.parked.Store(true)
+		if w.mailbox.Load() == nil && !w.quit.Load() {
+			<-w.wake
+		}
+		w.parked.Store(false)
+		start, spins = time.Now(), 0
+	}
+}
+
+// signal wakes w if it is parked.
+func (w *poolWorker) signal() {
+	if w.parked.Load() {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
 // Workers returns the number of goroutines that compute a job, the
 // caller's included.
-func (p *Pool) Workers() int { return len(p.jobs) + 1 }
+func (p *Pool) Workers() int { return len(p.workers) + 1 }
 
 // Start hands items [0, m) of fn to the background workers and returns at
-// once; fn(j) runs once for every j, on some worker. A panic of fn is the
-// item's error (a *PanicError naming j), never a crash. The caller must
-// Wait for the job before it starts another one or closes the pool.
-func (p *Pool) Start(m int, fn func(j int) error) *Job {
-	job := &p.job
-	job.m, job.fn = m, fn
-	job.next.Store(0)
-	job.errs = append(job.errs[:0], make([]error, m)...)
-	if m > 0 {
-		job.done.Add(len(p.jobs))
-		for _, ch := range p.jobs {
-			ch <- job
+// once; fn(k, j) runs once for every j, on some worker k. A panic of fn is
+// the item's error (a *PanicError naming j), never a crash. The previous
+// job must be Done (or waited for) before the next one starts, and every
+// job before the pool closes.
+func (p *Pool) Start(m int, fn func(k, j int) error) *Job {
+	job := &Job{pool: p, m: m, fn: fn, errs: make([]error, m)}
+	if m > 1 { // one item is the caller's
+		for k := range p.workers[:min(len(p.workers), m-1)] {
+			w := &p.workers[k]
+			w.mailbox.Store(job)
+			w.signal()
 		}
 	}
 	return job
 }
 
 // Run is Start followed by Wait.
-func (p *Pool) Run(m int, fn func(j int) error) error { return p.Start(m, fn).Wait() }
+func (p *Pool) Run(m int, fn func(k, j int) error) error { return p.Start(m, fn).Wait() }
+
+// Done reports whether every item of the job has been computed (workers
+// may still be leaving it, touching nothing of it but its item counter).
+func (j *Job) Done() bool { return j.done.Load() == int64(j.m) }
+
+// Help computes, on the caller's goroutine, the items no worker has taken
+// yet, and returns without waiting for the items in progress.
+func (j *Job) Help() { j.work(0) }
 
 // Wait computes the items no worker has taken yet on the caller's
-// goroutine, waits for the items in progress, and returns the error of the
-// lowest item that failed (so the error does not depend on the timing).
+// goroutine, waits for the workers still computing one, and returns the
+// error of the lowest item that failed (so the error does not depend on
+// the timing). Once it returns, no worker touches the job.
 func (j *Job) Wait() error {
 	if j == nil || j.m == 0 {
 		return nil
 	}
-	j.work()
-	j.done.Wait()
+	j.work(0)
+	for k := range j.pool.workers {
+		w := &j.pool.workers[k]
+		if w.mailbox.CompareAndSwap(j, nil) {
+			continue // never picked up: nothing to wait for
+		}
+		for spins := 0; w.busy.Load(); spins++ {
+			if spins%64 == 63 {
+				runtime.Gosched()
+			}
+		}
+	}
 	for _, err := range j.errs {
 		if err != nil {
 			return err
@@ -90,28 +186,34 @@ func (j *Job) Wait() error {
 	return nil
 }
 
-// work takes items until none is left.
-func (j *Job) work() {
+// work takes items until none is left, as worker k.
+func (j *Job) work(k int) {
 	for {
-		k := int(j.next.Add(1) - 1)
-		if k >= j.m {
+		i := int(j.next.Add(1) - 1)
+		if i >= j.m {
 			return
 		}
-		j.errs[k] = j.item(k)
+		j.errs[i] = j.item(k, i)
+		j.done.Add(1)
 	}
 }
 
-// item computes item k, a panic becoming its error.
-func (j *Job) item(k int) (err error) {
-	defer Recover(k, &err)
-	return j.fn(k)
+// item computes item i on worker k, a panic becoming its error.
+func (j *Job) item(k, i int) (err error) {
+	defer Recover(i, &err)
+	return j.fn(k, i)
 }
 
 // Close stops the background workers; no job may be under way.
 func (p *Pool) Close() {
-	for _, ch := range p.jobs {
-		close(ch)
+	for k := range p.workers {
+		w := &p.workers[k]
+		w.quit.Store(true)
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
 	}
 	p.wg.Wait()
-	p.jobs = nil
+	p.workers = nil
 }

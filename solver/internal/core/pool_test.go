@@ -17,7 +17,13 @@ func TestPoolComputesEveryItemOnce(t *testing.T) {
 		}
 		for _, m := range []int{0, 1, 3, 100} {
 			counts := make([]atomic.Int32, m)
-			if err := p.Run(m, func(j int) error { counts[j].Add(1); return nil }); err != nil {
+			if err := p.Run(m, func(k, j int) error {
+				if k < 0 || k >= p.Workers() {
+					t.Errorf("item %d on worker %d of %d", j, k, p.Workers())
+				}
+				counts[j].Add(1)
+				return nil
+			}); err != nil {
 				t.Fatal(err)
 			}
 			for j := range counts {
@@ -37,7 +43,7 @@ func TestPoolBackground(t *testing.T) {
 	defer p.Close()
 	release := make(chan struct{})
 	var done atomic.Int32
-	job := p.Start(4, func(j int) error {
+	job := p.Start(4, func(_, j int) error {
 		if j == 0 {
 			<-release // holds one worker until the caller lets it go
 		}
@@ -59,7 +65,7 @@ func TestPoolErrors(t *testing.T) {
 	p := NewPool(3)
 	defer p.Close()
 	for trial := 0; trial < 20; trial++ {
-		err := p.Run(50, func(j int) error {
+		err := p.Run(50, func(_, j int) error {
 			if j == 17 || j == 40 {
 				return fmt.Errorf("item %d", j)
 			}
@@ -69,7 +75,7 @@ func TestPoolErrors(t *testing.T) {
 			t.Fatalf("error %v, want item 17's", err)
 		}
 	}
-	err := p.Run(10, func(j int) error {
+	err := p.Run(10, func(_, j int) error {
 		if j == 6 {
 			var s []int
 			_ = s[j]
