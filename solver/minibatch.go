@@ -108,7 +108,6 @@ func (p *prefetch) head() *ahead {
 // pending returns the number of entries waiting.
 func (p *prefetch) pending() int { return len(p.entries) - p.next }
 
-
 // compact drops the entries already applied, keeping their buffers.
 func (p *prefetch) compact() {
 	if p.next == 0 {
