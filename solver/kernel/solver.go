@@ -72,6 +72,8 @@ type Solver struct {
 	trace        []run.Point
 	pending      *pass // batch FW: the oracle pass at the current iterate
 	cache        *rowCache
+	ahead        ahead          // kernel rows of the next steps' blocks
+	blocks       []blockScratch // the workers' scratch of kernel blocks
 
 	wiring
 	scores    []float64 // k scores of the current block
