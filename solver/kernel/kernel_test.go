@@ -324,6 +324,7 @@ func TestConformance(t *testing.T) {
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}},
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true},
 		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5},
+		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, // a gap estimate whose running sum rounds differently from its recomputation
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true},
 		{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1},
 		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true},
