@@ -236,7 +236,8 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the oracle calls of a mini-batch and the gap passes (0: one per CPU);\n"+
-		"--workers N > 1 also makes bcfw a mini-batch of N blocks unless --batch says otherwise")
+		"--workers N > 1 also makes bcfw a mini-batch of N blocks unless --batch says otherwise;\n"+
+		"with --kernel, the kernel rows of the steps (the sequential run, bit for bit, whatever N)")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
 	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
