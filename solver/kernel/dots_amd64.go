@@ -38,7 +38,10 @@ func dotRows(x, m []float64, offs []int, out, lanes []float64) {
 		a0, a1, a2, a3 := lanes[4*r], lanes[4*r+1], lanes[4*r+2], lanes[4*r+3]
 		row := m[offs[r] : offs[r]+f]
 		for k := n4; k < f; k++ {
-			a0 += x[k] * row[k]
+			// float64() rounds the product: with GOAMD64=v3 the compiler
+			// would otherwise fuse it into the addition (FMA), which
+			// DotUnitary does not.
+			a0 += float64(x[k] * row[k])
 		}
 		out[r] = (a0 + a2) + (a1 + a3)
 	}
