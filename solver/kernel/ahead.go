@@ -60,8 +60,9 @@ func (a *ahead) at(j int32) int32 {
 
 // aheadRow returns the kernel row of block i against ahead.sv: the row
 // held, or else a new kernel block for i and the blocks the next steps are
-// expected to visit (upcoming). It returns nil, and the step computes its
-// values one by one, when the row cache holds the row of block i.
+// expected to visit (upcoming). It returns nil when cached (the row cache
+// holds the row of block i: the step reads it and computes the values it
+// lacks one by one) or the lookahead is off.
 func (s *Solver) aheadRow(i int, cached bool) []float64 {
 	a := &s.ahead
 	if r := a.row(i); r != nil {
@@ -75,7 +76,7 @@ func (s *Solver) aheadRow(i int, cached bool) []float64 {
 	}
 	a.blocks = s.upcoming(i, a.blocks[:0])
 	a.sv = append(a.sv[:0], s.sv.list...)
-	if a.gen++; a.gen == 0 { // after 2^32 blocks, stamps start over
+	if a.gen++; a.gen == 0 { // after 2^32 kernel blocks, the stamps start over
 		clear(a.stamp)
 		a.gen = 1
 	}
