@@ -87,9 +87,16 @@
 // a block's "oracle" is an argmax over one node's table, a microsecond of
 // memory-bound work that a hand-off to another goroutine costs more than;
 // its workers parallelize the gap passes. The kernelized solver
-// (solver/kernel), whose oracle scores every label through the kernel
-// expansion and would gain, does not have them yet. The CLI refuses
-// --batch, --async and --simulate-workers for both.
+// (solver/kernel) does not take them either, because it needs none: its
+// oracle is a kernel sum over the support vectors whose kernel values
+// depend on the inputs only, so its workers compute the kernel rows of
+// the next steps' blocks ahead (a kernel block, for the samplings whose
+// draws can be guessed: uniform, permutation, shrinking's sweeps; gap
+// sampling splits its one row over them) while the steps themselves,
+// scores at the current alpha and the update, stay sequential: the run is
+// the sequential run bit for bit whatever the number of workers, for every
+// sampling (solver/kernel's "Parallel steps"). The CLI refuses --batch,
+// --async and --simulate-workers for both; --workers applies.
 //
 // What they buy, measured on a quiet 2-core machine (one run each,
 // interleaved, solver time): LP-hard BCFW on Yeast (lambda 0.01, 20

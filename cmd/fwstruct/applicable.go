@@ -152,6 +152,8 @@ func (u runUse) flagUse(name string) string {
 		return solvers("cp")
 	case "batch", "lookahead", "simulate-workers", "async":
 		switch {
+		case u.kernel != "":
+			return "applies to the primal bcfw solver only: --kernel steps run on --workers and stay the sequential run"
 		case !primal:
 			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"
 		case u.multiplane && (name == "simulate-workers" || name == "async"):

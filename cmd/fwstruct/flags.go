@@ -237,7 +237,8 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.traceEvery, "trace-every", 0, "passes between extra observe-only gap evaluations (0: none)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the read part of the block steps of a mini-batch (oracle calls, cache scores) and the gap passes\n"+
-		"(0: one per CPU); --workers N > 1 also makes bcfw a mini-batch of N blocks with a lookahead of 1 unless --batch or --lookahead say otherwise")
+		"(0: one per CPU); --workers N > 1 also makes bcfw a mini-batch of N blocks with a lookahead of 1 unless --batch or --lookahead say otherwise;\n"+
+		"with --kernel, the kernel rows of the steps (the sequential run, bit for bit, whatever N)")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
 	fs.IntVar(&f.lookahead, "lookahead", 0, "with a mini-batch: the batches drawn ahead of the one being applied, their oracle calls and cache scores\n"+

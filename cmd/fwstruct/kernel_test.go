@@ -148,3 +148,48 @@ func TestTrainExactSteps(t *testing.T) {
 		t.Fatalf("shrinking with uniform sampling: exit %d, %s", code, errOut)
 	}
 }
+
+// TestTrainKernelWorkers: --workers 1, 2 and 3 train the same kernelized
+// run, trace for trace (the steps' kernel rows and the gap passes on the
+// workers, the steps applied in order), under permutation sampling with
+// shrinking and under gap sampling; --batch, --async and
+// --simulate-workers are refused with one line naming the flag.
+func TestTrainKernelWorkers(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	train := writeRings(t, dir)
+	for _, args := range [][]string{
+		{"--step", "exact", "--sampling", "perm", "--shrinking"},
+		{"--sampling", "gap", "--averaging"},
+	} {
+		var traces []string
+		for _, W := range []string{"1", "2", "3"} {
+			trace := filepath.Join(dir, "trace-"+W+".json")
+			all := append([]string{"train", "--data", train, "--kernel", "rbf", "--gamma", "2", "--lambda", "0.01", "--passes", "12", "--gap-every", "3",
+				"--kernel-cache", "0", "--quiet", "--workers", W, "--trace", trace}, args...)
+			if code, out, errOut := runCLI(t, all...); code != 0 {
+				t.Fatalf("%v --workers %s: exit %d\n%s\n%s", args, W, code, out, errOut)
+			}
+			var points []solverrun.Point
+			if err := json.Unmarshal(mustRead(t, trace), &points); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for _, p := range points {
+				p.Seconds = 0
+				fmt.Fprintf(&b, "%+v\n", p)
+			}
+			traces = append(traces, b.String())
+		}
+		if traces[1] != traces[0] || traces[2] != traces[0] {
+			t.Fatalf("%v: the traces of 1, 2 and 3 workers differ:\n%s\n%s\n%s", args, traces[0], traces[1], traces[2])
+		}
+	}
+	for _, flag := range [][]string{{"--batch", "2"}, {"--async"}, {"--simulate-workers", "4"}} {
+		all := append([]string{"train", "--data", train, "--kernel", "rbf", "--gamma", "2", "--passes", "2", "--quiet"}, flag...)
+		code, out, errOut := runCLI(t, all...)
+		if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, flag[0]+" applies to the primal bcfw solver only") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", flag, code, out, errOut)
+		}
+	}
+}

@@ -20,12 +20,7 @@ func (s *Solver) bcfwStep() {
 		return
 	}
 	i := s.samp.Next(s.rng)
-	var row cacheRow
-	if s.cache != nil {
-		row = s.cache.get(i)
-	}
-	e := s.current()
-	s.trainScores(&e, i, row, true, s.scores)
+	s.blockScores(i, s.cache != nil)
 	s.calls++
 	a := s.alpha[i*s.k : (i+1)*s.k]
 	yStar, hStar, hBar := blockOracle(a, s.scores, s.in.y[i])
@@ -50,6 +45,19 @@ func (s *Solver) bcfwStep() {
 	}
 	s.fold()
 	s.steps++
+}
+
+// blockScores writes the scores of block i at the current iterate into
+// s.scores, through the block's cache row when useCache (taking one) and
+// its lookahead row (aheadRow).
+func (s *Solver) blockScores(i int, useCache bool) {
+	var row cacheRow
+	cached := false
+	if useCache {
+		cached = s.cache.holds(i)
+		row = s.cache.get(i)
+	}
+	s.stepScores(i, row, s.aheadRow(i, cached), s.scores)
 }
 
 // moveBlock performs alpha_i <- (1-gamma) alpha_i + gamma e_{y*}, keeping

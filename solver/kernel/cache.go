@@ -9,8 +9,8 @@ import "math"
 // support vectors do without a cache. Values are computed by the same
 // function with or without the cache, so the cache never changes a result.
 //
-// Only the steps (one goroutine) read and fill it; the parallel evaluation
-// passes use rows read-only (peek) and never change the cache.
+// Only the steps (one goroutine) read and fill it; the evaluation passes
+// compute their kernel values as kernel blocks and never read it.
 type rowCache struct {
 	n      int
 	f32    bool        // rows of float32 (WithCacheFloat32), else float64
@@ -134,16 +134,9 @@ func (c *rowCache) get(i int) cacheRow {
 	return c.row(s)
 }
 
-// peek returns the row of example i or none, without changing anything.
-func (c *rowCache) peek(i int) cacheRow {
-	if c == nil {
-		return cacheRow{}
-	}
-	if s := c.slotOf[i]; s >= 0 {
-		return c.row(s)
-	}
-	return cacheRow{}
-}
+// holds reports whether the cache holds a row of example i (false without
+// a cache).
+func (c *rowCache) holds(i int) bool { return c != nil && c.slotOf[i] >= 0 }
 
 func (c *rowCache) unlink(s int32) {
 	p, n := c.prev[s], c.next[s]

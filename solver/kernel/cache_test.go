@@ -28,7 +28,7 @@ func TestRowCacheLRU(t *testing.T) {
 			}
 			c.get(0)         // 0 most recent: LRU order 1, 2, 0
 			row3 := c.get(3) // evicts 1
-			if !c.peek(1).none() || c.peek(0).none() || c.peek(2).none() {
+			if c.holds(1) || !c.holds(0) || !c.holds(2) {
 				t.Fatal("evicted the wrong row")
 			}
 			if _, ok := row3.at(1); ok {
@@ -38,11 +38,11 @@ func TestRowCacheLRU(t *testing.T) {
 				t.Fatalf("row 0 lost its entry: %v", got)
 			}
 			c.get(1) // evicts 2 (order was 3, 0 after touching 0... 2 is least recent)
-			if !c.peek(2).none() || c.bytes() != 3*4*width {
-				t.Fatalf("after another miss: peek(2) %v, %d bytes", c.peek(2), c.bytes())
+			if c.holds(2) || c.bytes() != 3*4*width {
+				t.Fatalf("after another miss: holds(2) %v, %d bytes", c.holds(2), c.bytes())
 			}
 			var nilCache *rowCache
-			if !nilCache.peek(0).none() || nilCache.bytes() != 0 {
+			if nilCache.holds(0) || nilCache.bytes() != 0 {
 				t.Fatal("a nil cache holds something")
 			}
 		})

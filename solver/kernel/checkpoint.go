@@ -13,10 +13,17 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// checkpointVersion 2 records the fingerprint of the training data
-// (oracles.Fingerprint, its features included); version 1 checkpoints
-// cannot be checked against the data and are refused.
-const checkpointVersion = 2
+// checkpointVersion 3 records the running sum of the stale block gaps
+// (EstFinite, EstInf), whose rounding depends on the order of the steps'
+// updates: version 2 checkpoints, which did not, are read with the sum
+// recomputed (the reported gap estimate then differs in its last bits
+// until the next gap pass). Version 2 added the fingerprint of the
+// training data (oracles.Fingerprint, its features included); version 1
+// checkpoints cannot be checked against the data and are refused.
+const (
+	checkpointVersion   = 3
+	checkpointVersionV2 = 2
+)
 
 // checkpoint is the serialized state of a kernelized solver. The problem
 // is not saved (Load checks it by fingerprint), nor the wiring (test set,
@@ -37,6 +44,8 @@ type checkpoint struct {
 	AvgPartial            bool
 	AvgEll                float64
 	GapEst                []float64
+	EstFinite             float64 // the running sum of the finite entries of GapEst (version 3)
+	EstInf                int     // the number of infinite ones (version 3)
 	ExactGaps             []float64
 	ExactAt               int64
 	ExactGap              float64
@@ -65,7 +74,7 @@ type checkpoint struct {
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
 		Version: checkpointVersion, Train: oracles.FingerprintOf(s.p), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
-		Alpha: s.alpha, SV: s.sv.list, Ell: s.ell, GapEst: s.gapEst, ExactGaps: s.exactGaps, ExactAt: s.exactAt, ExactGap: s.exactGap,
+		Alpha: s.alpha, SV: s.sv.list, Ell: s.ell, GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, ExactGaps: s.exactGaps, ExactAt: s.exactAt, ExactGap: s.exactGap,
 		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, PendingAt: -1,
 	}
@@ -96,7 +105,7 @@ func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
 		return nil, errors.New("kernel: load: nil problem")
 	}
 	var c checkpoint
-	if err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
+	if err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersionV2, checkpointVersion); err != nil {
 		return nil, err
 	}
 	if err := c.Train.Check(oracles.FingerprintOf(p)); err != nil {
@@ -193,6 +202,13 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	copy(s.gapEst, c.GapEst)
 	s.est.Reset(s.gapEst)
+	if c.Version >= 3 {
+		// The running sum, as the steps left it; the recomputed one checks it.
+		if c.EstInf != s.est.Inf || math.IsNaN(c.EstFinite) || math.Abs(c.EstFinite-s.est.Finite) > 1e-9*max(1, math.Abs(s.est.Finite)) {
+			return fmt.Errorf("sum of the gap estimates %v (%d infinite), but the estimates give %v (%d)", c.EstFinite, c.EstInf, s.est.Finite, s.est.Inf)
+		}
+		s.est = core.EstimateSum{Finite: c.EstFinite, Inf: c.EstInf}
+	}
 	if c.ExactGaps != nil {
 		if len(c.ExactGaps) != n {
 			return fmt.Errorf("%d exact block gaps for n=%d", len(c.ExactGaps), n)

@@ -102,8 +102,9 @@ func FuzzLoadFields(f *testing.F) {
 }
 
 // TestLoadChecksInvariants: gob-valid edits that keep the checksum valid
-// but contradict the dual variables are refused: ell, and the pending
-// oracle pass of batch FW that certifies the next gap.
+// but contradict the dual variables are refused: ell, the running sum of
+// the gap estimates, and the pending oracle pass of batch FW that
+// certifies the next gap.
 func TestLoadChecksInvariants(t *testing.T) {
 	p := fuzzProblem()
 	pending := 0
@@ -113,6 +114,8 @@ func TestLoadChecksInvariants(t *testing.T) {
 			edit func(c *checkpoint) bool
 		}{
 			{"ell =", func(c *checkpoint) bool { c.Ell += 0.05; return true }},
+			{"sum of the gap estimates", func(c *checkpoint) bool { c.EstFinite += 0.05; return true }},
+			{"sum of the gap estimates", func(c *checkpoint) bool { c.EstInf++; return true }},
 			{"pending oracle pass", func(c *checkpoint) bool {
 				if c.PendingAt < 0 {
 					return false
@@ -141,5 +144,32 @@ func TestLoadChecksInvariants(t *testing.T) {
 	}
 	if pending == 0 {
 		t.Error("no checkpoint with a pending pass")
+	}
+}
+
+// TestLoadVersion2: a checkpoint of version 2, without the running sum of
+// the gap estimates, still loads, with the sum recomputed from the
+// estimates.
+func TestLoadVersion2(t *testing.T) {
+	p := fuzzProblem()
+	for k, saved := range fuzzCheckpoints(t) {
+		var c checkpoint
+		if err := core.ReadCheckpoint(bytes.NewReader(saved), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+			t.Fatal(err)
+		}
+		c.Version, c.EstFinite, c.EstInf = 2, 0, 0
+		var out bytes.Buffer
+		if err := core.WriteCheckpoint(&out, "test", &c); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(&out, p)
+		if err != nil {
+			t.Fatalf("checkpoint %d: %v", k, err)
+		}
+		var want core.EstimateSum
+		want.Reset(c.GapEst)
+		if s.est != want {
+			t.Fatalf("checkpoint %d: sum of the gap estimates %+v, the estimates give %+v", k, s.est, want)
+		}
 	}
 }

@@ -99,8 +99,11 @@ func WithProgress(fn func(run.Point)) Option {
 	return func(s *Solver) error { s.SetProgress(fn); return nil }
 }
 
-// WithWorkers sets the goroutines of the evaluation passes and batch FW
-// iterations (0: GOMAXPROCS). Results do not depend on it.
+// WithWorkers sets the goroutines that compute kernel values (0:
+// GOMAXPROCS): the rows of the BCFW steps (see the package documentation,
+// "Parallel steps"),
+// the evaluation passes and batch FW iterations. Results do not depend on
+// it, bit for bit.
 func WithWorkers(k int) Option { return func(s *Solver) error { return s.SetWorkers(k) } }
 
 // WithTrainLoss records the training error at every trace point (free: it
@@ -109,9 +112,16 @@ func WithTrainLoss(on bool) Option { return func(s *Solver) error { s.trainLoss 
 
 // WithCache keeps rows of the training kernel matrix within budget bytes
 // for the BCFW steps (0: no cache; rows of n float64 each, so USPS's 7,291
-// rows take 425 MB in all), filled by the steps and read by the evaluation
-// passes (batch FW only reads rows, so it gains nothing from a cache of its
-// own). The cache never changes a result; CacheStats reports its hit rate.
+// rows take 425 MB in all), filled and read by the BCFW steps (the
+// evaluation passes and batch FW compute their values as kernel blocks,
+// see the package documentation). A step whose row the cache holds reads
+// it and computes only the values it lacks; the other steps compute their
+// rows as kernel blocks, so a cache pays when the same rows come back
+// often (many passes, shrinking's later sweeps over few active blocks): on
+// USPS, 10 passes of exact steps with shrinking took 10-11 s of CPU time
+// with a 512 MB cache (93% hits; the process held 290 MB) and 12-13 s
+// without one (160 MB), one worker.
+// The cache never changes a result; CacheStats reports its hit rate.
 func WithCache(budget int64) Option {
 	return func(s *Solver) error {
 		if budget < 0 {
@@ -155,7 +165,8 @@ func (s *Solver) SetTest(test *oracles.Multiclass) error {
 // SetProgress sets the callback called after every trace point.
 func (s *Solver) SetProgress(fn func(run.Point)) { s.progress = fn }
 
-// SetWorkers sets the goroutines of the evaluation passes (0: GOMAXPROCS).
+// SetWorkers sets the goroutines that compute kernel values (0:
+// GOMAXPROCS; see WithWorkers).
 func (s *Solver) SetWorkers(k int) error {
 	if k < 0 {
 		return errors.New("kernel: workers must be >= 0")

@@ -22,21 +22,22 @@ type pass struct {
 	active   float64 // mean number of classes with alpha_i(c) > 0
 }
 
-// oraclePass runs the exact oracle of every example at expansion e, in
-// parallel (the cache is only read). Sums are taken in example order, so
-// the result does not depend on the number of workers.
+// oraclePass runs the exact oracle of every example at expansion e: the
+// kernel values of every example against the support vectors come as
+// kernel blocks (sweep) on the workers, exact kernel values (the cache is
+// not read: with float32 rows, the certificate is still that of the
+// kernel itself). Sums are taken in example order, so the result does not
+// depend on the number of workers.
 func (s *Solver) oraclePass(e *expansion) *pass {
 	n, kk := s.n, s.k
 	ps := &pass{at: s.steps, yStar: make([]int32, n), hStar: make([]float64, n), hBar: make([]float64, n)}
 	wn := make([]float64, n)
 	wrong := make([]bool, n)
-	scratch := make([][]float64, s.workers)
-	for w := range scratch {
-		scratch[w] = make([]float64, kk)
-	}
-	_ = core.Parallel(n, s.workers, func(w, i int) error {
-		sc := scratch[w]
-		s.trainScores(e, i, s.cache.peek(i), false, sc)
+	beta := s.betas(e)
+	scratch := s.scratch()
+	s.cfg.Kernel.sweep(s.in, e.sv, s.in, s.in.all(), scratch, func(w, i int, kv []float64) {
+		sc := scratch[w].scoresOf(kk)
+		s.expansionScores(beta, kv, sc)
 		a := e.alpha[i*kk : (i+1)*kk]
 		y := s.in.y[i]
 		yStar, hStar, hBar := blockOracle(a, sc, y)
@@ -49,7 +50,6 @@ func (s *Solver) oraclePass(e *expansion) *pass {
 			wn[i] += b * sc[c]
 		}
 		wrong[i] = int32(predict(sc)) != y
-		return nil
 	})
 	var errs, act int
 	for i := 0; i < n; i++ {
@@ -89,18 +89,17 @@ func (s *Solver) objectives(ps *pass) (primal, dual, gap float64, gaps []float64
 	return primal, dual, gap, gaps
 }
 
-// testError returns the mean 0-1 loss of expansion e on the test inputs.
+// testError returns the mean 0-1 loss of expansion e on the test inputs
+// (their kernel values as kernel blocks on the workers).
 func (s *Solver) testError(e *expansion) float64 {
 	m := s.test.len()
 	wrong := make([]bool, m)
-	scratch := make([][]float64, s.workers)
-	for w := range scratch {
-		scratch[w] = make([]float64, s.k)
-	}
-	_ = core.Parallel(m, s.workers, func(w, i int) error {
-		s.inputScores(e, s.test, i, scratch[w])
-		wrong[i] = int32(predict(scratch[w])) != s.test.y[i]
-		return nil
+	beta := s.betas(e)
+	scratch := s.scratch()
+	s.cfg.Kernel.sweep(s.in, e.sv, s.test, s.test.all(), scratch, func(w, i int, kv []float64) {
+		sc := scratch[w].scoresOf(s.k)
+		s.expansionScores(beta, kv, sc)
+		wrong[i] = int32(predict(sc)) != s.test.y[i]
 	})
 	errs := 0
 	for _, b := range wrong {

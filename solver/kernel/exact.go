@@ -55,14 +55,9 @@ func (s *Solver) exactStep() {
 	} else {
 		i = s.samp.Next(s.rng)
 	}
-	var row cacheRow
-	if s.cache != nil && (!s.cfg.Shrinking || !math.IsInf(s.gapEst[i], 1)) {
-		// With shrinking, a block's first visit (most blocks settle at
-		// once) takes no row: the cache holds the rows of the active set.
-		row = s.cache.get(i)
-	}
-	e := s.current()
-	s.trainScores(&e, i, row, true, s.scores)
+	// With shrinking, a block's first visit (most blocks settle at once)
+	// takes no cache row: the cache holds the rows of the active set.
+	s.blockScores(i, s.cache != nil && (!s.cfg.Shrinking || !math.IsInf(s.gapEst[i], 1)))
 	s.calls++
 	a := s.alpha[i*s.k : (i+1)*s.k]
 	y := s.in.y[i]

@@ -74,3 +74,25 @@ func ExampleConfig_exact() {
 	// status: converged
 	// certified gap below 1e-4: true
 }
+
+// The steps run on several workers (their kernel rows computed ahead, in
+// parallel) and the run is the sequential one, bit for bit.
+func ExampleWithWorkers() {
+	train := rings(300, 1)
+	cfg := kernel.Config{Lambda: 1e-3, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2}, Sampling: run.Permutation, GapEvery: 5}
+	var gaps []float64
+	for _, workers := range []int{1, 2} {
+		s, err := kernel.New(train, cfg, kernel.WithWorkers(workers))
+		if err != nil {
+			panic(err)
+		}
+		res, err := s.Run(context.Background(), run.Stop{Passes: 20})
+		if err != nil {
+			panic(err)
+		}
+		gaps = append(gaps, res.Last.Gap)
+	}
+	fmt.Println("same gap on 1 and 2 workers:", gaps[0] == gaps[1])
+	// Output:
+	// same gap on 1 and 2 workers: true
+}

@@ -80,46 +80,44 @@ func addTerm(dst, a []float64, y int32, kv float64) {
 	}
 }
 
-// trainScores writes <w, phi(x_i, c)> = 1/(lambda n) sum_{j in sv}
-// beta_j(c) k(x_j, x_i) for every class c into dst. row is example i's
-// cache row or nil; with fill, missing entries are stored in it and counted
-// (steps only), else it is only read.
-func (s *Solver) trainScores(e *expansion, i int, row cacheRow, fill bool, dst []float64) {
-	clear(dst)
-	kk := s.k
-	if row.none() {
-		for _, j := range e.sv {
-			kv := s.cfg.Kernel.between(s.in, int(j), s.in, i)
-			addTerm(dst, e.alpha[int(j)*kk:int(j+1)*kk], s.in.y[j], kv)
+// betaOf writes beta(c) = [c = y] - a(c) for every class c into dst: the
+// coefficients of an example with dual variables a and label y in the
+// kernel expansion of w (before the factor 1/(lambda n)), with the
+// arithmetic of addTerm.
+func betaOf(dst, a []float64, y int32) {
+	for c, v := range a {
+		b := -v
+		if int32(c) == y {
+			b++
 		}
-		s.scale(dst)
-		return
+		dst[c] = b
 	}
-	for _, j := range e.sv {
-		kv, ok := row.at(j)
-		switch {
-		case !ok:
-			kv = s.cfg.Kernel.between(s.in, int(j), s.in, i)
-			if fill {
-				row.put(j, kv)
-				s.cache.misses++
-			}
-		case fill:
-			s.cache.hits++
-		}
-		addTerm(dst, e.alpha[int(j)*kk:int(j+1)*kk], s.in.y[j], kv)
-	}
-	s.scale(dst)
 }
 
-// inputScores writes the scores <w, phi(x, c)> of input x = t's row idx
-// (a test input) into dst.
-func (s *Solver) inputScores(e *expansion, t *inputs, idx int, dst []float64) {
-	clear(dst)
+// betas returns the coefficients beta_j of the support vectors of e, row
+// p holding those of e.sv[p].
+func (s *Solver) betas(e *expansion) []float64 {
 	kk := s.k
-	for _, j := range e.sv {
-		kv := s.cfg.Kernel.between(s.in, int(j), t, idx)
-		addTerm(dst, e.alpha[int(j)*kk:int(j+1)*kk], s.in.y[j], kv)
+	b := make([]float64, len(e.sv)*kk)
+	for p, j := range e.sv {
+		betaOf(b[p*kk:(p+1)*kk], e.alpha[int(j)*kk:int(j+1)*kk], s.in.y[j])
+	}
+	return b
+}
+
+// expansionScores writes the scores <w, phi(x, c)> = 1/(lambda n) sum_p
+// beta_p(c) kv[p] of an input x into dst, from its kernel values kv
+// against the support vectors whose coefficients beta holds (betas),
+// summed in their order: the scores a step computes (stepScores), to the
+// bit.
+func (s *Solver) expansionScores(beta, kv, dst []float64) {
+	clear(dst)
+	kk := len(dst)
+	for p, v := range kv {
+		b := beta[p*kk : (p+1)*kk]
+		for c := range dst {
+			dst[c] += b[c] * v
+		}
 	}
 	s.scale(dst)
 }

@@ -63,15 +63,15 @@ func (s *Solver) fwStep() error {
 }
 
 // normSq returns |sum_i phi(x_i) (x) delta_i / (lambda n)|^2 over the listed
-// blocks, in parallel, summed in block order.
+// blocks: their kernel values as kernel blocks (sweep) on the workers,
+// each block's terms summed in block order, then the blocks in order.
 func (s *Solver) normSq(delta []float64, blocks []int32) float64 {
 	kk := s.k
 	part := make([]float64, len(blocks))
-	_ = core.Parallel(len(blocks), s.workers, func(_, a int) error {
+	s.cfg.Kernel.sweep(s.in, blocks, s.in, blocks, s.scratch(), func(_, a int, kv []float64) {
 		i := int(blocks[a])
 		di := delta[i*kk : (i+1)*kk]
-		row := s.cache.peek(i)
-		for _, j := range blocks {
+		for p, j := range blocks {
 			var dot float64
 			for c, v := range delta[int(j)*kk : int(j+1)*kk] {
 				dot += v * di[c]
@@ -79,16 +79,8 @@ func (s *Solver) normSq(delta []float64, blocks []int32) float64 {
 			if dot == 0 {
 				continue
 			}
-			kv, ok := 0.0, false
-			if !row.none() {
-				kv, ok = row.at(j)
-			}
-			if !ok {
-				kv = s.cfg.Kernel.between(s.in, i, s.in, int(j))
-			}
-			part[a] += kv * dot
+			part[a] += kv[p] * dot
 		}
-		return nil
 	})
 	var sum float64
 	for _, v := range part {

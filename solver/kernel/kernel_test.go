@@ -317,24 +317,34 @@ func TestRBFLearnsWhatLinearCannot(t *testing.T) {
 // requireSameRun demands identical dual variables and traces (up to time).
 // TestConformance runs the contract every solver family keeps (runtest)
 // with the RBF and polynomial kernels, BCFW under every sampling and FW,
-// with averaging, training losses and observe-only evaluations.
+// with averaging, training losses and observe-only evaluations, on one
+// worker and, for the parallel steps, on two.
 func TestConformance(t *testing.T) {
 	p := oraclestest.Multiclass(40, 3, 4, 5)
-	for _, cfg := range []Config{
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}},
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true},
-		{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5},
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true},
-		{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1},
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true},
-		{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation, Averaging: true},
+	for _, tc := range []struct {
+		cfg     Config
+		workers int
+	}{
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}}, 1},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true}, 1},
+		{Config{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5}, 1},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true}, 1},
+		{Config{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1}, 1},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true}, 1},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation, Averaging: true}, 1},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, 1}, // a gap estimate whose running sum rounds differently from its recomputation
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, 2},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Uniform, Averaging: true}, 2},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling}, 2},
+		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation}, 2},
 	} {
-		t.Run(fmt.Sprintf("%v %v %v exact %v shrinking %v", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Exact, cfg.Shrinking), func(t *testing.T) {
+		cfg := tc.cfg
+		t.Run(fmt.Sprintf("%v %v %v exact %v shrinking %v workers %d", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Exact, cfg.Shrinking, tc.workers), func(t *testing.T) {
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.02, 2, 9
 			runtest.Conformance(t, runtest.Family{
-				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true)) },
+				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true), WithWorkers(tc.workers)) },
 				Load: func(r io.Reader) (run.Solver, error) {
-					return Load(r, p, WithTrainLoss(true), WithCache(1<<20))
+					return Load(r, p, WithTrainLoss(true), WithCache(1<<20), WithWorkers(tc.workers))
 				},
 				Iterate: func(s run.Solver) []float64 { return s.(*Solver).alpha },
 				Passes:  13,

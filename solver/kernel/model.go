@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // Model is a trained kernel machine for multiclass problems, self-contained:
@@ -100,7 +99,7 @@ func (m *Model) Validate() error {
 
 func (m *Model) prepare() {
 	m.once.Do(func() {
-		in := &inputs{f: m.Features, x: make([]float64, len(m.SV)*m.Features), sq: make([]float64, len(m.SV))}
+		in := &inputs{f: m.Features, x: make([]float64, len(m.SV)*m.Features), sq: make([]float64, len(m.SV)), ids: iota32(len(m.SV))}
 		for j := range m.SV {
 			m.SV[j].AddTo(in.row(j), 1)
 			in.sq[j] = floats.Dot(in.row(j), in.row(j))
@@ -136,7 +135,8 @@ func (m *Model) Predict(x oracles.SparseVec) int32 {
 	return int32(predict(m.Scores(x, nil)))
 }
 
-// MeanLoss returns the mean 0-1 loss of the model on p (in parallel).
+// MeanLoss returns the mean 0-1 loss of the model on p (the kernel values
+// as kernel blocks, in parallel; the scores are Scores').
 func (m *Model) MeanLoss(p *oracles.Multiclass) (float64, error) {
 	if p.NumFeatures() != m.Features || p.NumClasses() != m.Classes {
 		return math.NaN(), fmt.Errorf("kernel: model of %d features and %d classes, data of %d and %d", m.Features, m.Classes, p.NumFeatures(), p.NumClasses())
@@ -144,12 +144,14 @@ func (m *Model) MeanLoss(p *oracles.Multiclass) (float64, error) {
 	m.prepare()
 	in := newInputs(p)
 	wrong := make([]bool, in.len())
-	W := runtime.GOMAXPROCS(0)
-	scratch := make([][]float64, W)
-	_ = core.Parallel(in.len(), W, func(w, i int) error {
-		scratch[w] = m.denseScores(in.row(i), in.sq[i], scratch[w])
-		wrong[i] = int32(predict(scratch[w])) != in.y[i]
-		return nil
+	scratch := make([]blockScratch, runtime.GOMAXPROCS(0))
+	m.Kernel.sweep(m.dense, m.dense.all(), in, in.all(), scratch, func(w, i int, kv []float64) {
+		sc := scratch[w].scoresOf(m.Classes)
+		clear(sc)
+		for j, v := range kv {
+			floats.AddScaled(sc, v, m.Coef[j])
+		}
+		wrong[i] = int32(predict(sc)) != in.y[i]
 	})
 	errs := 0
 	for _, b := range wrong {

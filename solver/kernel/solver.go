@@ -27,6 +27,39 @@
 // Kernel rows can be cached within a memory budget (WithCache); the runs are
 // driven by the evaluation schedule of solver/internal/core (core.Loop), and
 // the solver implements run.Solver.
+//
+// # Kernel blocks
+//
+// Every kernel value is computed within a kernel block: the values of a
+// tile of support vectors against many queries, so that each support
+// vector's input is read from memory once for all of them (one value at a
+// time, each streams a whole input from memory, and memory bounds the
+// speed). A gap pass, the test error and batch FW's line search sweep all
+// their queries in chunks; a step computes its row with those of the next
+// blocks the sampling will draw. The values are bit for bit those of one
+// dot product at a time, so blocks change no result.
+//
+// # Parallel steps
+//
+// A BCFW step (Alg. B.1, exact steps too) splits into what only reads the
+// inputs, the kernel values of block i against the support vectors, and
+// what reads and writes the iterate: the scores at the current alpha, the
+// oracle, the update of alpha_i. With WithWorkers(W) the workers compute
+// the kernel block of a step's row and of the next blocks' rows (its tiles
+// spread over them), and the solver's goroutine applies the steps one by
+// one in the order of the draws, each summing its scores at the current
+// alpha from its row, the values of support vectors that joined since
+// computed then. Every step is the sequential step, so the run is the
+// sequential run bit for bit whatever W, for every sampling: uniform and
+// permutation sampling and shrinking's sweeps are guessed ahead from a
+// copy of the state (a wrong guess costs time, never a result); gap
+// sampling draws each block from the gaps the previous step left, so it
+// guesses nothing and its one row is split over the workers. Unlike the
+// mini-batches of package solver (tau distinct blocks against one w, a run
+// that depends on tau), nothing here changes the trajectory: a kernel
+// step's oracle is a kernel sum whose terms parallelize by themselves.
+// Every gap is computed at the one iterate the solver holds, so
+// certificates stay exact.
 package kernel
 
 import (
@@ -72,6 +105,8 @@ type Solver struct {
 	trace        []run.Point
 	pending      *pass // batch FW: the oracle pass at the current iterate
 	cache        *rowCache
+	ahead        ahead          // kernel rows of the next steps' blocks
+	blocks       []blockScratch // the workers' scratch of kernel blocks
 
 	wiring
 	scores    []float64 // k scores of the current block

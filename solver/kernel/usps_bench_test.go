@@ -58,13 +58,13 @@ func holdOut(tb testing.TB, p *oracles.Multiclass, m int, seed uint64) (train, v
 }
 
 // benchStepsUSPS warms a kernelized RBF solver up for 5 passes (the cache
-// then holds most of the entries it will hold), then times
-// b.N block steps (oracle by kernel expansion over the support vectors,
-// line search, update).
-func benchStepsUSPS(b *testing.B, budget int64, exact bool) {
+// then holds most of the entries it will hold), then times b.N block
+// steps (oracle by kernel expansion over the support vectors, line search
+// or exact step, update) on the given workers.
+func benchStepsUSPS(b *testing.B, budget int64, exact bool, sampling run.Sampling, workers int) {
 	train, _ := loadUSPS(b)
-	cfg := Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: exact}
-	s, err := New(train, cfg, WithCache(budget))
+	cfg := Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: exact, Sampling: sampling}
+	s, err := New(train, cfg, WithCache(budget), WithWorkers(workers))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,16 +89,59 @@ func benchStepsUSPS(b *testing.B, budget int64, exact bool) {
 // (RBF, gamma = 0.0125, C = 100, after 5 passes: about 2,500 support
 // vectors) without a kernel cache, and with a cache holding every row.
 func BenchmarkKernelBCFWStepUSPS(b *testing.B) {
-	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, false) })
-	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache, false) })
+	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, false, run.Uniform, 1) })
+	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache, false, run.Uniform, 1) })
 }
 
 // BenchmarkKernelExactStepUSPS is BenchmarkKernelBCFWStepUSPS with exact
 // block steps (Config.Exact: the projection onto the simplex in place of
 // the line search; the kernel sums are the same).
 func BenchmarkKernelExactStepUSPS(b *testing.B) {
-	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, true) })
-	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache, true) })
+	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, true, run.Uniform, 1) })
+	b.Run("cache", func(b *testing.B) { benchStepsUSPS(b, uspsCache, true, run.Uniform, 1) })
+}
+
+// BenchmarkKernelStepUSPSParallel measures the parallel steps: exact
+// steps under permutation and gap sampling without a cache, on one and
+// two workers (the same run; see the package documentation, "Parallel
+// steps"). Permutation sampling computes each step's row in a kernel block
+// with the next 31 blocks' rows, its tiles spread over the workers; gap
+// sampling splits its step's one row over them.
+func BenchmarkKernelStepUSPSParallel(b *testing.B) {
+	for _, sampling := range []run.Sampling{run.Permutation, run.GapSampling} {
+		for _, W := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%v/workers=%d", sampling, W), func(b *testing.B) { benchStepsUSPS(b, 0, true, sampling, W) })
+		}
+	}
+}
+
+// BenchmarkKernelEvaluateUSPSParallel measures an exact evaluation of the
+// iterate after 5 passes on USPS (RBF, C = 100): the gap pass over the
+// 7,291 training digits and the test error over the 2,007 test digits,
+// as kernel blocks on one and two workers.
+func BenchmarkKernelEvaluateUSPSParallel(b *testing.B) {
+	train, test := loadUSPS(b)
+	cfg := Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: true, Sampling: run.Permutation}
+	s, err := New(train, cfg, WithTest(test))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(b.Context(), run.Stop{Passes: 5}); err != nil {
+		b.Fatal(err)
+	}
+	for _, W := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", W), func(b *testing.B) {
+			if err := s.SetWorkers(W); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := s.Evaluate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(s.SupportVectors()), "SVs")
+		})
+	}
 }
 
 // BenchmarkUSPSValidation chooses the kernel parameters and lambda on a
