@@ -80,7 +80,7 @@ func SpeedupTable(target float64, ts ...*Trainer) *Table {
 		}
 		t.AddRow(tr.Name, tr.Workers, execution(tr.Config()), p.Pass, p.Seconds, wholeCell, baseSolver/p.Seconds, baseWhole/whole)
 	}
-	t.Caption = fmt.Sprintf("to duality gap %g; speedups over %s (%d workers, %s); solver time leaves out the exact evaluations, the whole run includes them",
+	t.Caption = fmt.Sprintf("to duality gap %g; speedups over %s (workers %d, %s); solver time leaves out the exact evaluations, the whole run includes them",
 		target, ts[0].Name, ts[0].Workers, execution(ts[0].Config()))
 	if len(differ) > 0 {
 		t.Caption += "; the configurations differ in more than their execution: " + strings.Join(differ, "; ")
@@ -99,13 +99,15 @@ const oracleShareSamples = 256
 //
 //	p = (oracle calls of the block steps) * (time of one call) / (solver seconds),
 //
-// at most 1, where the calls of the block steps are the run's oracle
-// calls but the n of each exact gap pass (whose time solver time leaves
-// out), and the time of a call is measured here, on one goroutine, at the
-// run's current weights on up to 256 training examples spread over the
-// set. Cache hits call no oracle, so with the gap-based cache p can be
-// small even for a costly oracle. Both times are wall-clock times: measure
-// on the machine and under the load of the run. A multi-plane run times
+// where the calls of the block steps are the run's oracle calls but the n
+// of each exact gap pass (whose time solver time leaves out), and the time
+// of a call is measured here, on one goroutine, at the run's current
+// weights on up to 256 training examples spread over the set. Cache hits
+// call no oracle, so with the gap-based cache p can be small even for a
+// costly oracle. Both times are wall-clock times, taken at different
+// moments: measure on the machine and under the load of the run. A ratio
+// above 1, which only a change of load between the run and the timing
+// gives, is returned as 1. A multi-plane run times
 // its oracle calls itself (run.Point.OracleTimeShare, papers.OracleShareTable),
 // and that measurement is returned instead.
 func OracleShare(t *Trainer) (float64, error) {

@@ -63,7 +63,7 @@ func TestSpeedupTable(t *testing.T) {
 	if len(tab.Rows) != len(ts) || len(tab.Columns) != 8 {
 		t.Fatalf("table %d x %d: %q", len(tab.Rows), len(tab.Columns), tab.Columns)
 	}
-	if !strings.Contains(tab.Caption, "speedups over sequential (1 workers, sequential)") || strings.Contains(tab.Caption, "differ") {
+	if !strings.Contains(tab.Caption, "speedups over sequential (workers 1, sequential)") || strings.Contains(tab.Caption, "differ") {
 		t.Errorf("caption %q", tab.Caption)
 	}
 	b, _ := first(ts[0], reachAll)

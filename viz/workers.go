@@ -77,8 +77,9 @@ type WorkerScaling struct {
 
 // WorkerFigures returns the figure "passes and time against workers" as
 // two panels over a log axis of workers labeled 1, 2, 4, ... (up to the
-// largest K): the effective passes to the target against K (the simulated
-// runs as a curve with markers, the measured runs as markers), and the
+// largest K): the effective passes to the target against K, from 0 (the
+// simulated runs as a curve with markers, the measured runs as markers),
+// and the
 // solver time to the target against K: the prediction of AmdahlSeconds
 // from the simulated passes and the sequential run's time, the same model
 // without staleness (passes(k) = passes(1): Amdahl's law alone, the gray
@@ -140,6 +141,18 @@ func WorkerFigures(s WorkerScaling) (passes, seconds *Figure) {
 		}
 		passes.Series = append(passes.Series, measuredPoint(m, m.Passes))
 		seconds.Series = append(seconds.Series, measuredPoint(m, m.Seconds))
+	}
+	// Passes from 0, so that the height of the curve reads as a ratio.
+	top := 0.0
+	for _, sr := range passes.Series {
+		for _, v := range sr.Y {
+			if ok(v, false) {
+				top = math.Max(top, v)
+			}
+		}
+	}
+	if top > 0 {
+		passes.YRange = [2]float64{0, 1.1 * top}
 	}
 	if len(notReached) > 0 {
 		note := fmt.Sprintf("gap %g not reached: %s", s.Target, strings.Join(notReached, ", "))

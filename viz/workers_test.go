@@ -135,6 +135,9 @@ func TestWorkerFigures(t *testing.T) {
 			t.Errorf("Amdahl alone at K = %d: %v (color %s)", k, bound.Y[i], bound.Color)
 		}
 	}
+	if passes.YRange != [2]float64{0, 1.1 * 160} {
+		t.Errorf("passes y range %v, want [0, 176]: from 0 to above the largest value", passes.YRange)
+	}
 	notes := strings.Join(passes.Notes, " | ")
 	if !strings.Contains(notes, "not reached at K = 64") || !strings.Contains(notes, "not reached: mini-batch of 2") {
 		t.Errorf("passes notes: %q", notes)
