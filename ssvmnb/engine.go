@@ -31,6 +31,9 @@ type engine interface {
 	Last() (run.Point, bool)
 	Steps() int64
 	OracleCalls() int64
+	// SetWorkers sets the goroutines of the parallel parts (the solvers'
+	// WithWorkers).
+	SetWorkers(k int) error
 	// weights returns the current weights (nil for a kernel run, whose
 	// iterate is a kernel expansion: see Trainer.Weights).
 	weights() []float64

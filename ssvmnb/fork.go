@@ -21,7 +21,8 @@ import (
 // steps (see solver.Solver.Fork); the soft and kernelized solvers have no
 // warm start under another configuration and say so. t goes on unchanged.
 // The fork's trace holds t's history and a point at the fork whose event
-// says what changed; progress figures draw it as a mark.
+// says what changed; progress figures draw it as a mark. The fork runs
+// with t's Workers.
 //
 // When t lives in the session, so does the fork. If the session already
 // holds a trainer called name that was forked from t at the same pass with
@@ -49,8 +50,11 @@ func (t *Trainer) Fork(name string, change any) (*Trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: fork %q of %s: %w", name, origin, err)
 	}
-	f := &Trainer{Name: name, Live: t.Live, LiveEvery: t.LiveEvery, eng: e, on: t.on,
-		store: path, data: t.data, initial: e.config(), origin: origin}
+	f := &Trainer{Name: name, Live: t.Live, LiveEvery: t.LiveEvery, Workers: t.Workers, eng: e, on: t.on,
+		store: path, data: t.data, initial: e.config(), origin: origin, clock: t.clock.copy()}
+	if err := f.applyWorkers(); err != nil {
+		return nil, err
+	}
 	return f, f.save()
 }
 
@@ -128,7 +132,10 @@ func (t *Trainer) Change(change any) error {
 	if err != nil {
 		return fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
 	}
-	t.eng, t.carry = e, 0
+	t.eng, t.carry, t.applied = e, 0, 0
+	if err := t.applyWorkers(); err != nil {
+		return err
+	}
 	return t.save()
 }
 

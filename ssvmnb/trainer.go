@@ -3,8 +3,11 @@
 // variants, soft constraints, kernels) whose state carries over between
 // GoNB cells (Session, Resume), variants warm-started from a run (Fork, Change), live
 // and static figures of their traces, comparisons of runs aggregated over
-// seeds, parameter sweeps with tables and figures, and displays of
-// predictions for every task (ShowPredictions).
+// seeds, parameter sweeps with tables and figures, runs at several worker
+// counts and executions with the speedups they reach and the time Amdahl's
+// law predicts (Trainer.Workers, SpeedupTable, OracleShare,
+// WorkersFigures), and displays of predictions for every task
+// (ShowPredictions).
 //
 // Everything it shows describes the run it claims to: runs end with an
 // exact evaluation of their final iterate, tables say at which pass they
@@ -28,6 +31,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
@@ -65,6 +69,18 @@ type Trainer struct {
 	// LiveEvery is the minimal time between two live updates; zero means
 	// 500 ms.
 	LiveEvery time.Duration
+	// Workers is the number of goroutines of the run's parallel parts: the
+	// exact gap passes and evaluations of every family, and for package
+	// solver the oracle calls of a mini-batch (solver.Config.Batch) or of
+	// the asynchronous execution (Config.Async) too (see the solvers'
+	// WithWorkers). New sets it to the number of CPUs (GOMAXPROCS); zero
+	// means the same when the run starts. Run and RunUntil apply it. It is
+	// saved with the trainer (Save, the session), so that a resumed run
+	// (Resume, LoadTrainer) runs with the stored count on any machine and
+	// says which it is here. It never changes the trajectory of a
+	// sequential or mini-batch run, only its speed; an asynchronous run's
+	// trajectory depends on timing, and so on it.
+	Workers int
 
 	eng     engine
 	on      *Data     // the problems the run trains on
@@ -74,6 +90,8 @@ type Trainer struct {
 	origin  string    // "bcfw at pass 10" for a fork
 	carry   float64   // budget left by the last Run, < 1 pass: a deferred gap pass
 	onPoint func(run.Point)
+	applied int       // the workers the engine runs with (0: not set yet)
+	clock   wallClock // the wall-clock time of the runs (clock.go)
 }
 
 // New returns a trainer on data with configuration cfg: a solver.Config,
@@ -93,7 +111,11 @@ func New(name string, data *Data, cfg any) (*Trainer, error) {
 	if e.family() != familyKernel {
 		warnIll(data, e.lambda(), name)
 	}
-	return &Trainer{Name: name, Live: true, eng: e, on: data, data: data.spec, initial: e.config()}, nil
+	t := &Trainer{Name: name, Live: true, Workers: runtime.GOMAXPROCS(0), eng: e, on: data, data: data.spec, initial: e.config()}
+	if err := t.applyWorkers(); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // Run runs passes further effective passes: it raises the trainer's pass
@@ -125,16 +147,23 @@ func (t *Trainer) MustRun(passes float64) run.Status { return Must(t.Run(passes)
 // ctx is canceled, and ends with an exact evaluation of the final iterate
 // (an observe-only trace point when the trace does not end there).
 func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, error) {
+	if err := t.applyWorkers(); err != nil {
+		return 0, err
+	}
 	t.carry = 0
 	live := t.startLive()
 	defer live.finish()
+	timer := t.clock.start()
 	t.eng.SetProgress(func(p run.Point) {
+		timer.mark(p)
+		defer timer.pause()()
 		live.update()
 		if t.onPoint != nil {
 			t.onPoint(p)
 		}
 	})
 	defer t.eng.SetProgress(nil)
+	defer timer.stop()
 	res, err := t.eng.Run(ctx, stop)
 	if err != nil {
 		return res.Status, fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
@@ -144,6 +173,7 @@ func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, erro
 			return res.Status, fmt.Errorf("ssvmnb: %s: evaluating the final iterate: %w", t.Name, err)
 		}
 	}
+	timer.stop()
 	return res.Status, t.save()
 }
 
@@ -259,6 +289,12 @@ type trainerFile struct {
 	InitialKernel kernel.Config
 	Origin        string
 	Carry         float64
+	// Workers is Trainer.Workers (0 in files written before it: the number
+	// of CPUs of the machine that loads the file).
+	Workers int
+	// Clock is the wall-clock time of the runs (clock.go; nil in files
+	// written before it: not measured).
+	Clock *wallClock
 }
 
 // Save writes the trainer to w (see the Save of its solver).
@@ -268,7 +304,7 @@ func (t *Trainer) Save(w io.Writer) error {
 		return err
 	}
 	tf := trainerFile{Name: t.Name, Live: t.Live, LiveEvery: t.LiveEvery, Family: t.eng.family(), Solver: buf.Bytes(),
-		Data: t.data, Origin: t.origin, Carry: t.carry}
+		Data: t.data, Origin: t.origin, Carry: t.carry, Workers: t.Workers, Clock: &t.clock}
 	switch c := t.initial.(type) {
 	case solver.Config:
 		tf.Initial = c
@@ -309,8 +345,14 @@ func fromFile(tf trainerFile, data *Data) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{Name: tf.Name, Live: tf.Live, LiveEvery: tf.LiveEvery, eng: e, on: data,
+	t := &Trainer{Name: tf.Name, Live: tf.Live, LiveEvery: tf.LiveEvery, Workers: tf.Workers, eng: e, on: data,
 		data: tf.Data, origin: tf.Origin, carry: tf.Carry}
+	if tf.Clock != nil {
+		t.clock = *tf.Clock
+	}
+	if t.Workers == 0 { // a file written before Workers: one per CPU, as the run had
+		t.Workers = runtime.GOMAXPROCS(0)
+	}
 	switch e.family() {
 	case familySoft:
 		t.initial = tf.InitialSoft
@@ -318,6 +360,9 @@ func fromFile(tf trainerFile, data *Data) (*Trainer, error) {
 		t.initial = tf.InitialKernel
 	default:
 		t.initial = tf.Initial
+	}
+	if err := t.applyWorkers(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -9,7 +9,9 @@
 // build figures from solver traces, each run in its Style (one color and
 // dash pattern per method, see MethodStyle), with the runs' events (a knob
 // switched, a fork) as vertical Marks, and Notes saying what a figure
-// leaves out (SSG has no duality gap). A fork, whose trace starts with its
+// leaves out (SSG has no duality gap). WorkerFigures draws runs at
+// several worker counts against a log axis of workers, with the solver
+// time Amdahl's law predicts (AmdahlSeconds). A fork, whose trace starts with its
 // parent's history, is drawn from the last point it shares with a run of
 // the figure: the shared history once, in the parent's style. A figure
 // renders

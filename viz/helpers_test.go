@@ -124,6 +124,7 @@ func allFigures(t testing.TB) []figureCase {
 		Cells: [][]float64{{1, 2, 3, 4}, {5, math.NaN(), 7, math.Inf(1)}, {9, 10, 11, 12.5}}}
 	constHeat := &Figure{Kind: HeatMap, Rows: []string{"a"}, Cols: []string{"b", "c"}, Cells: [][]float64{{0, 0}}, CellFormat: "%.1f"}
 	nanHeat := &Figure{Kind: HeatMap, Rows: []string{"a"}, Cols: []string{"b"}, Cells: [][]float64{{math.NaN()}}}
+	workersPasses, workersSeconds := WorkerFigures(scalingStudy())
 	return []figureCase{
 		{"gap-passes", GapCurves(mixed, Passes)},
 		{"gap-seconds", GapCurves(mixed, Seconds)},
@@ -142,6 +143,8 @@ func allFigures(t testing.TB) []figureCase {
 		{"heatmap", heat},
 		{"heatmap-constant", constHeat},
 		{"heatmap-nan", nanHeat},
+		{"workers-passes", workersPasses},
+		{"workers-seconds", workersSeconds},
 		{"validation", validationFigure(true)},
 		{"validation-one-fold", validationFigure(false)},
 	}

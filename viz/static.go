@@ -275,6 +275,9 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	if f.YRange != [2]float64{} {
 		p.Y.Min, p.Y.Max = f.YRange[0], f.YRange[1]
 	}
+	if len(f.XTicks) > 0 {
+		p.X.Tick.Marker = fixedTicks(f.XTicks)
+	}
 	marks := f.marks(ls)
 	addMarks(p, marks)
 	placeLegend(p, append(ls, markLines(p, marks, width, height)...), width, height)
@@ -504,6 +507,15 @@ func decadeLabel(m, e int) string {
 		return strconv.FormatFloat(float64(m)*math.Pow10(e), 'f', max(0, -e), 64)
 	}
 	return fmt.Sprintf("%de%+03d", m, e)
+}
+
+// fixedTicks labels the given values (Figure.XTicks), %g.
+func fixedTicks(values []float64) plot.ConstantTicks {
+	t := make(plot.ConstantTicks, len(values))
+	for i, v := range values {
+		t[i] = plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)}
+	}
+	return t
 }
 
 // linTicks puts 3 to 7 labeled ticks at multiples of 1, 2 or 5 times a

@@ -1,0 +1,212 @@
+package ssvmnb
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/viz"
+)
+
+// executions returns runs of one configuration on the synthetic chains,
+// each to 8 passes with exact gap passes every pass: sequential with one
+// worker, a mini-batch of 2 on 2 workers, and the delay simulator at K = 2
+// and 4.
+func executions(t *testing.T) []*Trainer {
+	base := solver.Config{Lambda: 0.01, GapEvery: 1, Seed: 4}
+	var ts []*Trainer
+	for _, c := range []struct {
+		name    string
+		workers int
+		edit    func(*solver.Config)
+	}{
+		{"sequential", 1, func(*solver.Config) {}},
+		{"mini-batch", 2, func(c *solver.Config) { c.Batch = 2 }},
+		{"simulated 2", 1, func(c *solver.Config) { c.SimulateWorkers = 2 }},
+		{"simulated 4", 1, func(c *solver.Config) { c.SimulateWorkers = 4 }},
+	} {
+		cfg := base
+		c.edit(&cfg)
+		tr := Must(New(c.name, chainData(t), cfg))
+		tr.Live, tr.Workers = false, c.workers
+		tr.MustRun(8)
+		ts = append(ts, tr)
+	}
+	return ts
+}
+
+// TestSpeedupTable checks every cell against the traces and clocks, read
+// here independently: the first point at or below the target, its passes,
+// solver seconds and clock, the ratios to the first run; "not reached"
+// with the last gap for a target nobody reaches, "not measured" for a run
+// without a clock, and a caption that names the baseline and a run whose
+// configuration differs in more than its execution.
+func TestSpeedupTable(t *testing.T) {
+	isolated(t)
+	ts := executions(t)
+	reachAll := 0.0
+	for _, tr := range ts {
+		reachAll = math.Max(reachAll, tr.Current().Gap)
+	}
+	first := func(tr *Trainer, eps float64) (run.Point, bool) {
+		for _, p := range tr.Trace() {
+			if !math.IsNaN(p.Gap) && p.Gap <= eps {
+				return p, true
+			}
+		}
+		return run.Point{}, false
+	}
+	tab := SpeedupTable(reachAll, ts...)
+	if len(tab.Rows) != len(ts) || len(tab.Columns) != 8 {
+		t.Fatalf("table %d x %d: %q", len(tab.Rows), len(tab.Columns), tab.Columns)
+	}
+	if !strings.Contains(tab.Caption, "speedups over sequential (workers 1, sequential)") || strings.Contains(tab.Caption, "differ") {
+		t.Errorf("caption %q", tab.Caption)
+	}
+	b, _ := first(ts[0], reachAll)
+	bWhole := ts[0].clock.at(b)
+	wantExec := []string{"sequential", "mini-batch of 2", "simulated, K = 2", "simulated, K = 4"}
+	for k, tr := range ts {
+		p, ok := first(tr, reachAll)
+		if !ok {
+			t.Fatalf("%s never reached its own final gap", tr.Name)
+		}
+		whole := tr.clock.at(p)
+		if math.IsNaN(whole) || whole < p.Seconds {
+			t.Fatalf("%s: whole-run time %v at solver time %v", tr.Name, whole, p.Seconds)
+		}
+		want := []string{tr.Name, strconv.Itoa(tr.Workers), wantExec[k], Cell(p.Pass), Cell(p.Seconds), Cell(whole),
+			Cell(b.Seconds / p.Seconds), Cell(bWhole / whole)}
+		if got := tab.Rows[k]; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("row %d: %q, want %q", k, got, want)
+		}
+	}
+	if tab.Rows[0][6] != "1" || tab.Rows[0][7] != "1" {
+		t.Errorf("the baseline's speedups are %s and %s, want 1", tab.Rows[0][6], tab.Rows[0][7])
+	}
+
+	// Nobody reaches 1e-12; a run without a clock; another lambda.
+	other := Must(New("other lambda", chainData(t), solver.Config{Lambda: 0.02, GapEvery: 1, Seed: 4}))
+	other.Live = false
+	other.MustRun(4)
+	none := SpeedupTable(1e-12, ts[0], other)
+	for _, row := range none.Rows {
+		last := Cell(ts[0].Current().Gap)
+		if row[0] == other.Name {
+			last = Cell(other.Current().Gap)
+		}
+		if !strings.HasPrefix(row[3], "not reached (gap "+last+" at pass ") || row[4] != "not reached" || row[5] != "not reached" || row[6] != "-" || row[7] != "-" {
+			t.Errorf("not reached: %q", row)
+		}
+	}
+	if !strings.Contains(none.Caption, "differ in more than their execution: other lambda (Lambda is 0.01, the cell asks for 0.02)") {
+		t.Errorf("caption %q does not say that the configurations differ", none.Caption)
+	}
+	ts[1].clock = wallClock{}
+	unmeasured := SpeedupTable(reachAll, ts[0], ts[1])
+	if r := unmeasured.Rows[1]; r[5] != "not measured" || r[7] != "-" || r[6] == "-" {
+		t.Errorf("a run without a clock: %q", r)
+	}
+	if empty := SpeedupTable(0.1); len(empty.Rows) != 0 || !strings.Contains(empty.Caption, "no runs") {
+		t.Errorf("no runs: %+v", empty)
+	}
+}
+
+// TestOracleShare: the calls of the block steps are those the solver
+// makes outside its gap passes (one per step without the cache, the cache
+// misses with it), the share lies in (0, 1] for a run that calls the
+// oracle, a multi-plane run gives its own measurement, and runs it cannot
+// measure are errors saying why.
+func TestOracleShare(t *testing.T) {
+	isolated(t)
+	plain := Must(New("plain", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1}))
+	cached := Must(New("cached", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1, Cache: solver.Cache{Enabled: true}}))
+	if _, err := OracleShare(plain); err == nil || !strings.Contains(err.Error(), "call Run first") {
+		t.Errorf("before Run: %v", err)
+	}
+	for _, tr := range []*Trainer{plain, cached} {
+		tr.Live = false
+		tr.MustRun(10)
+	}
+	if got, want := blockOracleCalls(plain), plain.Current().Steps; got != want {
+		t.Errorf("plain BCFW: %d oracle calls of block steps, %d steps", got, want)
+	}
+	cur := cached.Current()
+	if got := blockOracleCalls(cached); got != cur.CacheMisses || cur.CacheHits == 0 {
+		t.Errorf("with the cache: %d oracle calls of block steps, %d misses (%d hits)", got, cur.CacheMisses, cur.CacheHits)
+	}
+	p := Must(OracleShare(plain))
+	if !(p > 0 && p <= 1) {
+		t.Errorf("plain BCFW: share %v", p)
+	}
+	mp := Must(New("mp", chainData(t), families[2].cfg))
+	mp.Live = false
+	mp.MustRun(4)
+	if got, want := Must(OracleShare(mp)), mp.Current().OracleTimeShare; got != want || math.IsNaN(want) {
+		t.Errorf("multi-plane: share %v, its own measurement %v", got, want)
+	}
+	sf := Must(New("soft", factorData(t), families[6].cfg))
+	if _, err := OracleShare(sf); err == nil || !strings.Contains(err.Error(), "needs a run of package solver") {
+		t.Errorf("soft run: %v", err)
+	}
+}
+
+// TestWorkersFigures: the figure of a study on the synthetic chains takes
+// the passes of the simulated runs against K, the measured runs at their
+// workers with their passes and solver seconds to the target, T1 from the
+// sequential run, leaves a mini-batch given as simulated out with a note,
+// and draws.
+func TestWorkersFigures(t *testing.T) {
+	isolated(t)
+	ts := executions(t)
+	seq, batch := ts[0], ts[1]
+	target := 0.0
+	for _, tr := range ts {
+		target = math.Max(target, tr.Current().Gap)
+	}
+	const share = 0.6
+	passes, seconds := WorkersFigures(target, share, []*Trainer{ts[3], ts[2], seq, batch}, seq, batch)
+	series := func(f *viz.Figure, name string) viz.Series {
+		for _, s := range f.Series {
+			if s.Name == name {
+				return s
+			}
+		}
+		t.Fatalf("%q: no series %q", f.Title, name)
+		return viz.Series{}
+	}
+	sim := series(passes, simulatedName)
+	wantPasses := []float64{run.PassesToGap(seq.Trace(), target), run.PassesToGap(ts[2].Trace(), target), run.PassesToGap(ts[3].Trace(), target)}
+	if len(sim.X) != 3 || sim.X[0] != 1 || sim.X[1] != 2 || sim.X[2] != 4 || sim.Y[0] != wantPasses[0] || sim.Y[1] != wantPasses[1] || sim.Y[2] != wantPasses[2] {
+		t.Errorf("simulated curve (%v, %v), want K = 1, 2, 4 and passes %v", sim.X, sim.Y, wantPasses)
+	}
+	for _, m := range []*Trainer{seq, batch} {
+		pp, sp := series(passes, m.Name), series(seconds, m.Name)
+		if pp.X[0] != float64(m.Workers) || pp.Y[0] != run.PassesToGap(m.Trace(), target) || sp.Y[0] != run.SecondsToGap(m.Trace(), target) {
+			t.Errorf("%s: passes (%v, %v), seconds %v", m.Name, pp.X, pp.Y, sp.Y)
+		}
+	}
+	var pred viz.Series
+	for _, s := range seconds.Series {
+		if strings.HasPrefix(s.Name, "predicted") {
+			pred = s
+		}
+	}
+	t1 := run.SecondsToGap(seq.Trace(), target)
+	for i, k := range []int{1, 2, 4} {
+		if want := viz.AmdahlSeconds(t1, wantPasses[0], wantPasses[i], share, k); pred.Y[i] != want {
+			t.Errorf("prediction at K = %d: %v, want %v", k, pred.Y[i], want)
+		}
+	}
+	if notes := strings.Join(passes.Notes, " | "); !strings.Contains(notes, "left out of the curve: mini-batch (mini-batch of 2)") {
+		t.Errorf("notes %q", notes)
+	}
+	for _, f := range []*viz.Figure{passes, seconds} {
+		if _, err := renderPNG(f); err != nil || f.Drawn() < 3 {
+			t.Errorf("%q: %v, drawn %d", f.Title, err, f.Drawn())
+		}
+	}
+}
