@@ -57,18 +57,23 @@ func TestDownloadGivesUpOnStalledServers(t *testing.T) {
 		}
 	}
 
+	// 15 pieces 80 ms apart take longer than the 1 s timeout, each wait far
+	// below it (so that a loaded machine, the race detector or a low
+	// priority cannot stretch a wait past it); the headers go first.
 	steady := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b := content[filepath.Base(r.URL.Path)]
-		const pieces = 10 // 10 x 40 ms > the 300 ms timeout, each wait far below it
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		const pieces = 15
 		for k := 0; k < pieces; k++ {
-			time.Sleep(40 * time.Millisecond)
+			time.Sleep(80 * time.Millisecond)
 			w.Write(b[k*len(b)/pieces : (k+1)*len(b)/pieces])
 			w.(http.Flusher).Flush()
 		}
 	}))
 	defer steady.Close()
 	root := t.TempDir()
-	if err := Download(context.Background(), ds.WithBaseURL(steady.URL), root, NewHTTPClient(300*time.Millisecond)); err != nil {
+	if err := Download(context.Background(), ds.WithBaseURL(steady.URL), root, NewHTTPClient(time.Second)); err != nil {
 		t.Fatalf("a slow but steady download was cut: %v", err)
 	}
 	for name, want := range content {

@@ -25,8 +25,8 @@ type iterate struct {
 }
 
 // copyAllBelow is the dimension up to which a snapshot copies all of w
-// (a few microseconds) instead of tracking the coordinates written.
-const copyAllBelow = 4096
+// (under a microsecond) instead of tracking the coordinates written.
+const copyAllBelow = 1024
 
 // dirtySet is a set of coordinates, kept as a list and a mark per
 // coordinate.

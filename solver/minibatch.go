@@ -334,16 +334,21 @@ func (s *Solver) submit() {
 
 // prepareItem computes item j of the pool's job on worker k: the read part
 // of jobEntries[j], marked ready when done (an error included).
-func (s *Solver) prepareItem(k, j int) error {
-	e := &s.work.pre.jobEntries[j]
+func (s *Solver) prepareItem(k, j int) error { return s.prepareEntry(k, &s.work.pre.jobEntries[j]) }
+
+// prepareEntry computes the read part of entry e on worker k, marking it
+// ready when done (its error recorded in it).
+func (s *Solver) prepareEntry(k int, e *ahead) error {
 	e.err = s.prepare(e, e.w, e.global, &s.work.workers[k])
 	atomic.StoreUint32(&e.ready, 1)
 	return nil
 }
 
 // awaitHead returns once the read part of the entry at the head of the
-// queue is computed, computing entries itself while workers have not
-// taken them; on an error of that entry every entry waiting is dropped.
+// queue is computed, computing entries itself while it waits: those of the
+// pool's job no worker has taken yet, then those not handed out (the pool
+// being busy with the job before); on an error of the head entry every
+// entry waiting is dropped.
 func (s *Solver) awaitHead() error {
 	p := &s.work.pre
 	e := &p.entries[p.next]
@@ -351,6 +356,11 @@ func (s *Solver) awaitHead() error {
 		s.submit()
 		if p.job != nil {
 			p.job.Help()
+		}
+		if atomic.LoadUint32(&e.ready) == 0 && p.submitted < len(p.entries) {
+			_ = s.prepareEntry(0, &p.entries[p.submitted]) // its error is the entry's
+			p.submitted++
+			continue
 		}
 		if spins%64 == 63 {
 			runtime.Gosched()

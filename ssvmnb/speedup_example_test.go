@@ -84,5 +84,5 @@ func ExampleWorkersFigures() {
 	//   Amdahl alone
 	//   predicted: delay simulator
 	//   K = 1
-	// passes to gap 0.1 at K = 1, 4, 16: [18 20 NaN]
+	// passes to gap 0.1 at K = 1, 4, 16: [18 18 NaN]
 }

@@ -48,9 +48,11 @@ func TestParallelFlags(t *testing.T) {
 	}
 }
 
-// TestWorkersResume: a run trained with --workers 2 (a mini-batch of 2)
-// and resumed with --workers 1 continues the same run: the batch size is
-// in the checkpoint, the workers are not.
+// TestWorkersResume: a run trained with --workers 2 as a mini-batch of 2
+// with a lookahead and resumed with --workers 1 continues the same run:
+// the batch size and lookahead are in the checkpoint, the workers are not;
+// --workers alone leaves bcfw's steps sequential (their trajectory is the
+// one-worker run's), only lp-hard takes a mini-batch from it.
 func TestWorkersResume(t *testing.T) {
 	ck := t.TempDir() + "/ck"
 	base := []string{"train", "--data", "synthetic", "--synthetic-words", "30", "--quiet"}
@@ -64,14 +66,19 @@ func TestWorkersResume(t *testing.T) {
 		last := lines[len(lines)-1]
 		return last[strings.Index(last, "solver time")+1:] // past the solver time
 	}
-	whole := lastLine(append(append([]string{}, base...), "--workers", "2", "--passes", "6")...)
-	lastLine(append(append([]string{}, base...), "--workers", "2", "--passes", "3", "--checkpoint", ck)...)
+	batch := []string{"--workers", "2", "--batch", "2", "--lookahead", "1"}
+	whole := lastLine(append(append(append([]string{}, base...), batch...), "--passes", "6")...)
+	lastLine(append(append(append([]string{}, base...), batch...), "--passes", "3", "--checkpoint", ck)...)
 	resumed := lastLine("train", "--resume", ck, "--workers", "1", "--passes", "6", "--quiet")
 	sequential := lastLine(append(append([]string{}, base...), "--workers", "1", "--passes", "6")...)
+	workers := lastLine(append(append([]string{}, base...), "--workers", "2", "--passes", "6")...)
 	if resumed != whole {
 		t.Errorf("resumed with --workers 1: %s; uninterrupted with --workers 2: %s", resumed, whole)
 	}
 	if sequential == whole {
-		t.Errorf("--workers 2 followed the sequential run (%s): no mini-batch", whole)
+		t.Errorf("--batch 2 followed the sequential run (%s): no mini-batch", whole)
+	}
+	if workers != sequential {
+		t.Errorf("--workers 2 alone: %s; --workers 1: %s (the steps of bcfw must stay sequential)", workers, sequential)
 	}
 }
