@@ -42,72 +42,94 @@
 // 1409.6086) give BCFW a parallel theory: Alg. 1 (AP-BCFW) has workers
 // solve block oracles on a possibly stale iterate while a server applies
 // the updates of tau distinct blocks at a time; the synchronous mini-batch
-// is the case without delay, and their analysis depends on the expected,
-// not the worst, delay. Three executions of BCFW's block steps implement it
-// over one queue of oracle answers in flight (minibatch.go):
+// is the case without delay, and their analysis (Theorem 3 and its
+// corollaries) depends on the expected, not the worst, delay.
+//
+// A block step splits into a read part and a write part (ahead.go): the
+// read part scores the block's cached corners, applies the cache rule,
+// calls the max oracle when the rule misses and computes the corner of
+// the answer (psi, loss, Gram row); it reads the iterate and the block's
+// own state and writes nothing shared. The write part is the line search
+// and the update of the block and of w, on the solver's goroutine, in a
+// fixed order. The executions differ in where and when the read parts run;
+// every step's line search is exact at the iterate it is applied to (the
+// scores of its corners are recomputed there), so the dual never
+// decreases, and every reported gap is computed at the one iterate the
+// updater holds, so certificates stay exact:
 //
 //   - Config.Batch = tau (mini-batch, minibatch.go): tau distinct blocks
-//     (core.Sampler.Distinct), their oracle calls in parallel on the
-//     workers against one w, their steps applied in draw order. The run
-//     depends on the seed and tau only, never on the worker count: this is
-//     why tau is a Config field and the workers an Option (a checkpoint
-//     resumes the same run on any machine, and TestGoldenWorkers holds).
-//     The CLI's --workers N > 1 sets --batch N unless --batch is given.
-//   - Config.Async (async.go): the workers solve oracles on their own copy
-//     of w; the updater applies the answers as they arrive. Not
+//     (core.Sampler.Distinct), their read parts computed on a pool of
+//     workers (core.Pool) at a copy of w taken at the draw, their steps
+//     applied in draw order, each as soon as its read part is there.
+//     Config.Lookahead = L draws L batches ahead of the one being applied,
+//     so that the workers compute them meanwhile (answers at most
+//     (L+1) tau - 1 steps old). The run depends on the seed, tau and L
+//     only, never on the worker count or the timing: this is why they are
+//     Config fields and the workers an Option (a checkpoint resumes the
+//     same run on any machine, and TestGoldenWorkers holds).
+//   - Config.Async (async.go): the workers compute read parts on their
+//     own copy of w; the updater applies them as they arrive. Not
 //     reproducible bit for bit.
 //   - Config.SimulateWorkers = K (delay.go): the asynchronous schedule of K
 //     equally fast workers run sequentially and deterministically (each
-//     answer applied K-1 steps after the iterate it saw), so passes-to-gap
-//     at 8, 16 or 64 workers can be measured on any machine; K = 1 is BCFW
-//     bit for bit.
+//     answer applied K-1 steps after the iterate it saw, or after a delay
+//     drawn from Config.SimulateDelays, e.g. those Solver.Delays measured
+//     in a real asynchronous run), so passes-to-gap at 8, 16 or 64 workers
+//     can be measured on any machine; K = 1 is BCFW bit for bit.
 //
-// Each block step keeps its own exact line search at the current iterate,
-// with the answer's score recomputed there; the paper instead moves along
-// the combined direction of the batch with one step size (predefined or
-// line-searched). The two agree for FW steps with the predefined step size
-// (steps on distinct blocks commute); the per-block search is our choice,
-// as it needs no cross terms between the blocks' directions and applies
-// unchanged to pairwise and away steps, box constraints and the gap-based
-// cache. Every reported gap is computed at the one iterate the updater
-// holds, so certificates stay exact.
+// The paper moves along the combined direction of a batch with one step
+// size (predefined or line-searched); here each block of the batch makes
+// its own line search at the current iterate. The two agree for FW steps
+// with the predefined step size (steps on distinct blocks commute); the
+// per-block search is our choice, as it needs no cross terms between the
+// blocks' directions and applies unchanged to pairwise and away steps, box
+// constraints and the gap-based cache.
 //
 // All three combine with every sampling, FW, pairwise and away steps, box
 // constraints, averaging and the gap-based cache (the cache rule is
-// evaluated at the w of a block's draw; a block expected to hit gets no
-// oracle call in advance). They refuse, each with a one-line error:
-// multi-plane BCFW (its approximate passes call no oracle and are
-// sequential by design; the workers parallelize its exact gap passes),
-// exact block steps (sequential by definition), the batch algorithms FW,
-// the cutting plane and SSG (FW and the cutting plane already call every
-// oracle of an iteration against one w, on the workers), and a relative
-// approximate oracle (its accuracy condition is relative to the dual
-// state at the current w). The soft-constraint solver (solver/soft) does
-// not take them, by design: its blocks are the nodes of factor graphs and
-// a block's "oracle" is an argmax over one node's table, a microsecond of
-// memory-bound work that a hand-off to another goroutine costs more than;
-// its workers parallelize the gap passes. The kernelized solver
-// (solver/kernel) does not take them either, because it needs none: its
-// oracle is a kernel sum over the support vectors whose kernel values
-// depend on the inputs only, so its workers compute the kernel rows of
-// the next steps' blocks ahead (a kernel block, for the samplings whose
-// draws can be guessed: uniform, permutation, shrinking's sweeps; gap
-// sampling splits its one row over them) while the steps themselves,
-// scores at the current alpha and the update, stay sequential: the run is
-// the sequential run bit for bit whatever the number of workers, for every
-// sampling (solver/kernel's "Parallel steps"). The CLI refuses --batch,
-// --async and --simulate-workers for both; --workers applies.
+// evaluated at the w of a block's read part); the mini-batch also with
+// multi-plane BCFW (its batches end with its passes, whose kind the slope
+// rule decides when one ends; the simulator and the asynchronous
+// execution refuse it for that reason). They refuse, each with a one-line
+// error: exact block steps (each block's solve reads the w the previous
+// one left), the batch algorithms FW, the cutting plane and SSG (FW and
+// the cutting plane already call every oracle of an iteration against one
+// w, on the workers), and a relative approximate oracle (its accuracy
+// condition is relative to the dual state at the current w). The
+// soft-constraint solver (solver/soft) does not take them, by design: its
+// blocks are the nodes of factor graphs and a block's "oracle" is an
+// argmax over one node's table, a microsecond of memory-bound work that a
+// hand-off to another goroutine costs more than; its workers parallelize
+// the gap passes. The kernelized solver (solver/kernel) does not take
+// them either, because it needs none: its oracle is a kernel sum over the
+// support vectors whose kernel values depend on the inputs only, so its
+// workers compute the kernel rows of the next steps' blocks ahead (a
+// kernel block, for the samplings whose draws can be guessed: uniform,
+// permutation, shrinking's sweeps; gap sampling splits its one row over
+// them) while the steps themselves, scores at the current alpha and the
+// update, stay sequential: the run is the sequential run bit for bit
+// whatever the number of workers, for every sampling (solver/kernel's
+// "Parallel steps"). The CLI refuses --batch, --lookahead, --async and
+// --simulate-workers for both; --workers applies.
 //
-// What they buy, measured on a quiet 2-core machine (one run each,
-// interleaved, solver time): LP-hard BCFW on Yeast (lambda 0.01, 20
-// passes; nearly all of its time is the LP oracle) 19.1 s with one worker,
-// 17.2 s as a mini-batch of 2 (1.11x) and 10.9 s asynchronous with 2
-// workers (1.76x), at the same primal within 0.1%. On the horses (graph
-// cut, lambda 1e-4, to gap 0.001, about 270 passes) both are slower than
-// one worker: 6.0 s sequential, 8.9-9.8 s as a mini-batch of 2, 7.7-8.4 s
-// asynchronous; their oracle streams ~360 KB of features a call, so two
-// cores share one memory bandwidth, and the hand-off of every batch costs
-// on top. Measure before choosing: `fwstruct train ... --workers 2` against
-// `--workers 1`, and --simulate-workers K for the passes K workers would
-// need.
+// What they buy depends on what a step's time is. Measured on this 2-core
+// machine with the other jobs held off (SCHED_FIFO), 2 workers against 1,
+// whole-run wall time: LP-hard BCFW on Yeast (lambda 0.01, 20 passes;
+// nearly all of a step is the LP oracle) 1.56x as a mini-batch of 2 with a
+// lookahead of 2 (1.47x with 1, 1.18x with sequential steps and parallel
+// gap passes), 1.5-1.7x asynchronous (1.76x in solver time), at the same
+// primal within 0.3%. On the
+// horses (graph cut, recommended preset, lambda 1e-4, to gap 0.001) and
+// OCR-large (lambda 0.001, to gap 0.01), the cache answers most steps,
+// whose time is then the scoring of the cached corners and the update:
+// both stream the corner sets from memory, so two cores contend for it,
+// and a mini-batch is no faster (horses; with 5-20% more passes from the
+// staleness) or 33-60% slower (OCR-large) than sequential steps, while the
+// gap passes, oracle calls at one w, scale (horses 1.34x, OCR-large 1.05x
+// with sequential steps). So the CLI's --workers N makes a mini-batch (of
+// N, lookahead 2) for lp-hard only; elsewhere it parallelizes the gap
+// passes and evaluations and leaves the steps sequential, and --batch is
+// the explicit choice. Measure before choosing: `fwstruct train ...
+// --workers 2 [--batch 2 --lookahead 2]` against `--workers 1`, and
+// --simulate-workers K for the passes K workers would need.
 package solver
