@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // BenchmarkParallelStep measures a block step of the executions of BCFW
-// (sequential, mini-batch of tau, overlapped mini-batch, the delay
-// simulator at K workers, the asynchronous execution, mini-batches of
-// multi-plane BCFW) with 1 and 2 workers on a synthetic chain (no data
-// needed), and on HorseSeg-small (graph cut, the recommended preset, its
-// box) when the data is there: the time per block step, whose ratio between
+// (sequential, mini-batch of tau, with a lookahead, the delay simulator at
+// K workers, the asynchronous execution, mini-batches of multi-plane BCFW)
+// with 1 and 2 workers on a synthetic chain and LP-hard on a generated
+// multi-label model (no data needed), and on HorseSeg-small (graph cut,
+// the recommended preset, its box) when the data is there: the time per block step, whose ratio between
 // 1 and 2 workers is the parallel speedup of the steps on this machine
 // (read it under a quiet load only). Run it with -benchtime 20000x or more
 // so that the time per step averages over whole batches.
@@ -39,6 +41,31 @@ func BenchmarkParallelStep(b *testing.B) {
 				cfg := e.cfg
 				cfg.Lambda, cfg.GapEvery = 1e-3, 1e9
 				benchSteps(b, syn, cfg, WithWorkers(workers))
+			})
+		}
+	}
+	// LP-hard on a generated multi-label model: the LP over the local
+	// polytope is nearly all of a step.
+	m, err := gendata.Model(400, []int{3, 3, 2, 2, 3, 2}, [][]int{{0, 1}, {1, 2}, {0, 2}, {2, 3}, {3, 4}, {4, 5}, {1, 5}}, 8, 21)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rel, err := factorgraph.NewRelaxed(m, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"recommended", Recommended()},
+		{"recommended-batch=2-lookahead=2", withBatch(Recommended(), 2, 2)},
+	} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("lp-hard-generated/%s/workers=%d", e.name, workers), func(b *testing.B) {
+				cfg := e.cfg
+				cfg.Lambda, cfg.GapEvery = 0.01, 1
+				benchSteps(b, rel, cfg, WithWorkers(workers))
 			})
 		}
 	}

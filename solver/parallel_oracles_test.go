@@ -35,6 +35,7 @@ func TestParallelExecutionsCostlyOracles(t *testing.T) {
 		for k, cfg := range []Config{
 			{Batch: 4},
 			{Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}},
+			{Batch: 2, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}},
 			{Async: true},
 			{SimulateWorkers: 4, Step: Away},
 		} {
