@@ -90,7 +90,6 @@ type segWork struct {
 	c     []float64 // cut capacities -<w_P, x_pq>
 	g     *maxflow.Graph
 	dense []float64 // Psi's accumulator, zero between uses
-	lanes []float64 // dotRows32's accumulators, 4 a row
 }
 
 // NewSegmentation builds a segmentation problem from images with unaryDim
@@ -123,10 +122,9 @@ func NewSegmentation(unaryDim, pairwiseDim int, images []SegImage) (*Segmentatio
 	}
 	s.work.New = func() any {
 		return &segWork{
-			u:     make([]float64, s.maxNodes),
-			c:     make([]float64, s.maxEdges),
-			g:     maxflow.New(s.maxNodes, s.maxEdges),
-			lanes: make([]float64, 4*max(s.maxNodes, s.maxEdges)),
+			u: make([]float64, s.maxNodes),
+			c: make([]float64, s.maxEdges),
+			g: maxflow.New(s.maxNodes, s.maxEdges),
 		}
 	}
 	return s, nil
@@ -337,8 +335,7 @@ func (s *Segmentation) errBadEdge(i, e int, v float64) error {
 func (s *Segmentation) MaxOracleErr(i int, w []float64, dst []int32) ([]int32, float64, error) {
 	ws := s.work.Get().(*segWork)
 	defer s.work.Put(ws)
-	s.scores(ws, i, w)
-	if e := s.badEdge(ws, i); e >= 0 {
+	if e := s.scores(ws, i, w); e >= 0 {
 		return append(dst[:0], s.Truth(i)...), math.NaN(), s.errBadEdge(i, e, ws.c[e])
 	}
 	y, err := s.cut(ws, i, s.LossWeights(i), dst)
@@ -363,10 +360,11 @@ func (s *Segmentation) MaxOracle(i int, w []float64, dst []int32) ([]int32, floa
 func (s *Segmentation) Predict(i int, w []float64, dst []int32) []int32 {
 	ws := s.work.Get().(*segWork)
 	defer s.work.Put(ws)
-	s.scores(ws, i, w)
-	for e, v := range ws.c[:len(s.Edges(i))] {
-		if v < 0 {
-			ws.c[e] = 0
+	if s.scores(ws, i, w) >= 0 {
+		for e, v := range ws.c[:len(s.Edges(i))] {
+			if v < 0 {
+				ws.c[e] = 0
+			}
 		}
 	}
 	y, err := s.cut(ws, i, nil, dst)
@@ -403,16 +401,23 @@ func (s *Segmentation) Score(i int, y []int32, w []float64) float64 {
 // scores fills ws.u with the unary scores <w_U, x_p> and ws.c with the cut
 // capacities -<w_P, x_pq> of image i: the products of w with every row of
 // the image's features, several rows at a time where the CPU has vectors
-// for it (dotRows32), to the bit what dot32 gives row by row.
-func (s *Segmentation) scores(ws *segWork, i int, w []float64) {
+// for it (dotRows32), to the bit what dot32 gives row by row. It returns
+// the first edge whose capacity is negative or NaN (the energy is not
+// submodular, or w is not finite), or -1.
+func (s *Segmentation) scores(ws *segWork, i int, w []float64) int {
 	U, P := s.unaryDim, s.pairwiseDim
 	im := &s.images[i]
-	dotRows32(w[:U], im.Unary, U, ws.u[:s.Regions(i)], ws.lanes)
+	dotRows32(w[:U], im.Unary, U, ws.u[:s.Regions(i)])
 	c := ws.c[:len(s.Edges(i))]
-	dotRows32(w[U:U+P], im.Pairwise, P, c, ws.lanes)
+	dotRows32(w[U:U+P], im.Pairwise, P, c)
+	bad := -1
 	for e, v := range c {
 		c[e] = -v
+		if !(v <= 0) && bad < 0 {
+			bad = e
+		}
 	}
+	return bad
 }
 
 // dotRowsGo sets out[r] = dot32(w, x[r*stride : r*stride+len(w)]) for
@@ -441,17 +446,6 @@ func dot32(w []float64, x []float32) float64 {
 		a0 += w[k] * float64(x[k])
 	}
 	return (a0 + a1) + (a2 + a3)
-}
-
-// badEdge returns the first edge whose cut capacity is negative or NaN, or
-// -1.
-func (s *Segmentation) badEdge(ws *segWork, i int) int {
-	for e, v := range ws.c[:len(s.Edges(i))] {
-		if !(v >= 0) {
-			return e
-		}
-	}
-	return -1
 }
 
 // cut minimizes E(y) = -sum_p (s(y_p) u_p + omega_p [y_p != t_p])
