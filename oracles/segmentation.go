@@ -79,17 +79,20 @@ type Segmentation struct {
 	work  sync.Pool // *segWork
 }
 
-// segImage is a validated image: the caller's slices plus the loss weights.
+// segImage is a validated image: the caller's slices plus what the oracle
+// precomputes once, independent of w.
 type segImage struct {
 	SegImage
-	omega []float64 // loss weight of every region
+	omega []float64         // loss weight of every region
+	topo  *maxflow.Topology // arc lists of the cut graph
 }
 
 type segWork struct {
-	u     []float64 // unary scores <w_U, x_p>
-	c     []float64 // cut capacities -<w_P, x_pq>
-	g     *maxflow.Graph
-	dense []float64 // Psi's accumulator, zero between uses
+	u        []float64 // unary scores <w_U, x_p>
+	c        []float64 // cut capacities -<w_P, x_pq>
+	src, snk []float64 // terminal capacities of the cut
+	g        *maxflow.Graph
+	dense    []float64 // Psi's accumulator, zero between uses
 }
 
 // NewSegmentation builds a segmentation problem from images with unaryDim
@@ -122,9 +125,11 @@ func NewSegmentation(unaryDim, pairwiseDim int, images []SegImage) (*Segmentatio
 	}
 	s.work.New = func() any {
 		return &segWork{
-			u: make([]float64, s.maxNodes),
-			c: make([]float64, s.maxEdges),
-			g: maxflow.New(s.maxNodes, s.maxEdges),
+			u:   make([]float64, s.maxNodes),
+			c:   make([]float64, s.maxEdges),
+			src: make([]float64, s.maxNodes),
+			snk: make([]float64, s.maxNodes),
+			g:   maxflow.New(s.maxNodes, s.maxEdges),
 		}
 	}
 	return s, nil
@@ -205,6 +210,10 @@ func (s *Segmentation) validate(im SegImage) (segImage, error) {
 	out := segImage{SegImage: im, omega: make([]float64, n)}
 	for p, t := range im.Truth {
 		out.omega[p] = float64(im.Area[p]) / (classes * classArea[t])
+	}
+	var err error
+	if out.topo, err = maxflow.NewTopology(n, im.Edges); err != nil {
+		return segImage{}, err
 	}
 	return out, nil
 }
@@ -454,28 +463,26 @@ func dot32(w []float64, x []float32) float64 {
 func (s *Segmentation) cut(ws *segWork, i int, omega []float64, dst []int32) ([]int32, error) {
 	n := s.Regions(i)
 	truth := s.Truth(i)
-	g := ws.g
-	g.Reset(n)
+	// theta_p(1) and theta_p(0), the costs of the two labels.
+	c1, c0 := ws.src[:n], ws.snk[:n]
 	for p, u := range ws.u[:n] {
-		// theta_p(1) and theta_p(0), the costs of the two labels.
-		c1, c0 := -u, u
-		if omega != nil {
-			if truth[p] == 1 {
-				c0 -= omega[p]
+		c1[p], c0[p] = -u, u
+	}
+	if omega != nil {
+		for p, t := range truth {
+			if t == 1 {
+				c0[p] -= omega[p]
 			} else {
-				c1 -= omega[p]
+				c1[p] -= omega[p]
 			}
-		}
-		if err := g.AddTerminal(p, c1, c0); err != nil {
-			return nil, err
 		}
 	}
-	for e, pq := range s.Edges(i) {
-		if c := ws.c[e]; c != 0 {
-			if err := g.AddEdge(int(pq[0]), int(pq[1]), c, c); err != nil {
-				return nil, err
-			}
-		}
+	g := ws.g
+	if err := g.ResetTopology(s.images[i].topo, ws.c[:len(s.Edges(i))]); err != nil {
+		return nil, err
+	}
+	if err := g.AddTerminals(c1, c0); err != nil {
+		return nil, err
 	}
 	g.MaxFlow()
 	if cap(dst) < n {

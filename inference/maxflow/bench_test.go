@@ -55,3 +55,21 @@ func BenchmarkSuperpixelGraph(b *testing.B) {
 func BenchmarkGrid100x100(b *testing.B) {
 	benchmarkInstance(b, gridInstance(rand.New(rand.NewPCG(9, 10)), 100, 100))
 }
+
+// BenchmarkSuperpixelTopology builds the graph of BenchmarkSuperpixelGraph
+// the way the segmentation oracle does, from a Topology laid out once
+// (ResetTopology, AddTerminals), and solves it.
+func BenchmarkSuperpixelTopology(b *testing.B) {
+	in, edges, caps := undirected(superpixelInstance(rand.New(rand.NewPCG(7, 8))))
+	topo, err := NewTopology(in.n, edges)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := New(in.n, len(edges))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		buildTopology(b, g, topo, in, caps)
+		g.MaxFlow()
+	}
+}
