@@ -57,6 +57,15 @@ const (
 	orphan   int32 = -3 // lost its parent arc during an augmentation
 )
 
+// tree is the search tree a node belongs to.
+type tree int8
+
+const (
+	noTree     tree = 0 // a free node (parent == free)
+	sourceTree tree = 1
+	sinkTree   tree = 2
+)
+
 // node is one non-terminal node. parent is the arc from the node to its
 // parent in its search tree (or a special value above); tr is its residual
 // terminal capacity: tr > 0 from the source, tr < 0 to the sink.
@@ -66,7 +75,7 @@ type node struct {
 	next   int32 // next node of the active queue; itself when last; -1 when not queued
 	ts     int32 // time stamp of dist
 	dist   int32 // distance to the terminal along the tree, valid when ts is recent
-	sink   bool  // the node is in the sink tree
+	tree   tree  // noTree exactly when parent == free
 	tr     float64
 }
 
@@ -246,7 +255,7 @@ func (g *Graph) Segment(i int) Side {
 	if i < 0 || i >= len(g.nodes) || !g.solved {
 		return Source
 	}
-	if nd := &g.nodes[i]; nd.parent != free && nd.sink {
+	if g.nodes[i].tree == sinkTree {
 		return Sink
 	}
 	return Source
