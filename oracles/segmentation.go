@@ -465,16 +465,18 @@ func (s *Segmentation) cut(ws *segWork, i int, omega []float64, dst []int32) ([]
 	truth := s.Truth(i)
 	// theta_p(1) and theta_p(0), the costs of the two labels.
 	c1, c0 := ws.src[:n], ws.snk[:n]
-	for p, u := range ws.u[:n] {
-		c1[p], c0[p] = -u, u
-	}
-	if omega != nil {
-		for p, t := range truth {
-			if t == 1 {
-				c0[p] -= omega[p]
-			} else {
-				c1[p] -= omega[p]
-			}
+	if omega == nil {
+		for p, u := range ws.u[:n] {
+			c1[p], c0[p] = -u, u
+		}
+	} else {
+		// The loss omega_p lowers the cost of the label other than t_p:
+		// subtracting omega_p * 0 from the other cost leaves it as it is,
+		// to the bit, without a branch on t_p.
+		truth, omega := truth[:n], omega[:n]
+		for p, u := range ws.u[:n] {
+			t := float64(truth[p])
+			c1[p], c0[p] = -u-omega[p]*(1-t), u-omega[p]*t
 		}
 	}
 	g := ws.g
@@ -499,25 +501,25 @@ func (s *Segmentation) cut(ws *segWork, i int, omega []float64, dst []int32) ([]
 }
 
 // gain returns H_i(y; w) = L_i(y) + <w, phi(x_i, y)> - <w, phi(x_i, t)>
-// from the scores in ws.
+// from the scores in ws, for a labeling y of 0s and 1s: the sum over the
+// regions where y_p != t_p of omega_p + 2 s(y_p) u_p, and over the edges of
+// ([t_p != t_q] - [y_p != y_q]) c_pq. The terms of the regions and edges
+// that do not count are multiplied by 0 and added (h + 0 = h to the bit:
+// the scores are finite, and h never is -0), which spares a branch on the
+// labels per region and edge.
 func (s *Segmentation) gain(ws *segWork, i int, y []int32) float64 {
 	truth := s.Truth(i)
-	omega := s.LossWeights(i)
+	omega, u, y := s.LossWeights(i)[:len(truth)], ws.u[:len(truth)], y[:len(truth)]
 	var h float64
 	for p, t := range truth {
-		if y[p] != t {
-			h += omega[p] + 2*sign(y[p])*ws.u[p]
-		}
+		differs := float64(y[p] ^ t)
+		h += differs * (omega[p] + 2*float64(2*y[p]-1)*u[p])
 	}
-	for e, pq := range s.Edges(i) {
-		tc := truth[pq[0]] != truth[pq[1]]
-		yc := y[pq[0]] != y[pq[1]]
-		switch {
-		case yc && !tc:
-			h -= ws.c[e]
-		case tc && !yc:
-			h += ws.c[e]
-		}
+	edges := s.Edges(i)
+	c := ws.c[:len(edges)]
+	for e, pq := range edges {
+		p, q := pq[0], pq[1]
+		h += float64((truth[p]^truth[q])-(y[p]^y[q])) * c[e]
 	}
 	return h
 }
