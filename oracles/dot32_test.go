@@ -40,7 +40,15 @@ func TestDotRows32MatchesDot32(t *testing.T) {
 // BenchmarkDotRows32 times the scores of a horses-sized image (149 regions
 // of 337 unary features, 399 edges of 100 pairwise features: the dot
 // products that make half of an oracle call) with the vector kernel and
-// with dot32 row by row.
+// with dot32 row by row, on features that stay in the cache (the horses
+// oracle meets them out of the cache: BenchmarkHorsesScore).
+//
+//	go test -run '^$' -bench DotRows32 ./oracles/
+//
+// On a quiet machine before issue 21: go 33.3 us, vector 7.7 us. The
+// vector kernel with its tail, row sums and prefetch in assembly (issue
+// 21), before -> after, interleaved at load 9-10: 11.9-13.9 -> 10.3-10.5
+// us/op; callgrind 130.4k -> 91.6k instructions per op.
 func BenchmarkDotRows32(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const U, P, regions, edges = 337, 100, 149, 399
