@@ -98,7 +98,10 @@ type segWork struct {
 // NewSegmentation builds a segmentation problem from images with unaryDim
 // features per region and pairwiseDim features per edge. It keeps the
 // images' slices without copying them (the caller must not modify them
-// afterwards) and fills in nil Area and Foreground. It returns an error
+// afterwards), fills in nil Area and Foreground, and computes once what
+// the oracle needs of an image whatever w: the loss weights and the arc
+// lists of its cut graph (a maxflow.Topology, 32 bytes an edge and 4 bytes
+// a region, so that a call only writes the capacities). It returns an error
 // naming the image and the offending entry for inconsistent sizes, labels
 // other than 0 and 1, bad or repeated edges, non-finite features, negative
 // pairwise features and bad areas.
