@@ -130,7 +130,8 @@ func (g *Graph) Reset(n int) {
 // Len returns the number of nodes.
 func (g *Graph) Len() int { return len(g.nodes) }
 
-// Edges returns the number of edges added since the last Reset.
+// Edges returns the number of edges added since the last Reset, or given
+// by the last ResetTopology (its capacity-0 edges included).
 func (g *Graph) Edges() int { return len(g.arcs) / 2 }
 
 // AddTerminal adds source to the capacity from the source to node i and sink
