@@ -79,24 +79,29 @@ type Segmentation struct {
 	work  sync.Pool // *segWork
 }
 
-// segImage is a validated image: the caller's slices plus the loss weights.
+// segImage is a validated image: the caller's slices plus what the oracle
+// precomputes once, independent of w.
 type segImage struct {
 	SegImage
-	omega []float64 // loss weight of every region
+	omega []float64         // loss weight of every region
+	topo  *maxflow.Topology // arc lists of the cut graph
 }
 
 type segWork struct {
-	u     []float64 // unary scores <w_U, x_p>
-	c     []float64 // cut capacities -<w_P, x_pq>
-	g     *maxflow.Graph
-	dense []float64 // Psi's accumulator, zero between uses
-	lanes []float64 // dotRows32's accumulators, 4 a row
+	u        []float64 // unary scores <w_U, x_p>
+	c        []float64 // cut capacities -<w_P, x_pq>
+	src, snk []float64 // terminal capacities of the cut
+	g        *maxflow.Graph
+	dense    []float64 // Psi's accumulator, zero between uses
 }
 
 // NewSegmentation builds a segmentation problem from images with unaryDim
 // features per region and pairwiseDim features per edge. It keeps the
 // images' slices without copying them (the caller must not modify them
-// afterwards) and fills in nil Area and Foreground. It returns an error
+// afterwards), fills in nil Area and Foreground, and computes once what
+// the oracle needs of an image whatever w: the loss weights and the arc
+// lists of its cut graph (a maxflow.Topology, 32 bytes an edge and 4 bytes
+// a region, so that a call only writes the capacities). It returns an error
 // naming the image and the offending entry for inconsistent sizes, labels
 // other than 0 and 1, bad or repeated edges, non-finite features, negative
 // pairwise features and bad areas.
@@ -123,10 +128,11 @@ func NewSegmentation(unaryDim, pairwiseDim int, images []SegImage) (*Segmentatio
 	}
 	s.work.New = func() any {
 		return &segWork{
-			u:     make([]float64, s.maxNodes),
-			c:     make([]float64, s.maxEdges),
-			g:     maxflow.New(s.maxNodes, s.maxEdges),
-			lanes: make([]float64, 4*max(s.maxNodes, s.maxEdges)),
+			u:   make([]float64, s.maxNodes),
+			c:   make([]float64, s.maxEdges),
+			src: make([]float64, s.maxNodes),
+			snk: make([]float64, s.maxNodes),
+			g:   maxflow.New(s.maxNodes, s.maxEdges),
 		}
 	}
 	return s, nil
@@ -207,6 +213,10 @@ func (s *Segmentation) validate(im SegImage) (segImage, error) {
 	out := segImage{SegImage: im, omega: make([]float64, n)}
 	for p, t := range im.Truth {
 		out.omega[p] = float64(im.Area[p]) / (classes * classArea[t])
+	}
+	var err error
+	if out.topo, err = maxflow.NewTopology(n, im.Edges); err != nil {
+		return segImage{}, err
 	}
 	return out, nil
 }
@@ -337,8 +347,7 @@ func (s *Segmentation) errBadEdge(i, e int, v float64) error {
 func (s *Segmentation) MaxOracleErr(i int, w []float64, dst []int32) ([]int32, float64, error) {
 	ws := s.work.Get().(*segWork)
 	defer s.work.Put(ws)
-	s.scores(ws, i, w)
-	if e := s.badEdge(ws, i); e >= 0 {
+	if e := s.scores(ws, i, w); e >= 0 {
 		return append(dst[:0], s.Truth(i)...), math.NaN(), s.errBadEdge(i, e, ws.c[e])
 	}
 	y, err := s.cut(ws, i, s.LossWeights(i), dst)
@@ -363,10 +372,11 @@ func (s *Segmentation) MaxOracle(i int, w []float64, dst []int32) ([]int32, floa
 func (s *Segmentation) Predict(i int, w []float64, dst []int32) []int32 {
 	ws := s.work.Get().(*segWork)
 	defer s.work.Put(ws)
-	s.scores(ws, i, w)
-	for e, v := range ws.c[:len(s.Edges(i))] {
-		if v < 0 {
-			ws.c[e] = 0
+	if s.scores(ws, i, w) >= 0 {
+		for e, v := range ws.c[:len(s.Edges(i))] {
+			if v < 0 {
+				ws.c[e] = 0
+			}
 		}
 	}
 	y, err := s.cut(ws, i, nil, dst)
@@ -403,16 +413,23 @@ func (s *Segmentation) Score(i int, y []int32, w []float64) float64 {
 // scores fills ws.u with the unary scores <w_U, x_p> and ws.c with the cut
 // capacities -<w_P, x_pq> of image i: the products of w with every row of
 // the image's features, several rows at a time where the CPU has vectors
-// for it (dotRows32), to the bit what dot32 gives row by row.
-func (s *Segmentation) scores(ws *segWork, i int, w []float64) {
+// for it (dotRows32), to the bit what dot32 gives row by row. It returns
+// the first edge whose capacity is negative or NaN (the energy is not
+// submodular, or w is not finite), or -1.
+func (s *Segmentation) scores(ws *segWork, i int, w []float64) int {
 	U, P := s.unaryDim, s.pairwiseDim
 	im := &s.images[i]
-	dotRows32(w[:U], im.Unary, U, ws.u[:s.Regions(i)], ws.lanes)
+	dotRows32(w[:U], im.Unary, U, ws.u[:s.Regions(i)])
 	c := ws.c[:len(s.Edges(i))]
-	dotRows32(w[U:U+P], im.Pairwise, P, c, ws.lanes)
+	dotRows32(w[U:U+P], im.Pairwise, P, c)
+	bad := -1
 	for e, v := range c {
 		c[e] = -v
+		if !(v <= 0) && bad < 0 {
+			bad = e
+		}
 	}
+	return bad
 }
 
 // dotRowsGo sets out[r] = dot32(w, x[r*stride : r*stride+len(w)]) for
@@ -443,45 +460,34 @@ func dot32(w []float64, x []float32) float64 {
 	return (a0 + a1) + (a2 + a3)
 }
 
-// badEdge returns the first edge whose cut capacity is negative or NaN, or
-// -1.
-func (s *Segmentation) badEdge(ws *segWork, i int) int {
-	for e, v := range ws.c[:len(s.Edges(i))] {
-		if !(v >= 0) {
-			return e
-		}
-	}
-	return -1
-}
-
 // cut minimizes E(y) = -sum_p (s(y_p) u_p + omega_p [y_p != t_p])
 // + sum_pq c_pq [y_p != y_q] (omega nil: no loss term) by a minimum cut,
 // with label 1 on the sink side, and writes the labeling into dst.
 func (s *Segmentation) cut(ws *segWork, i int, omega []float64, dst []int32) ([]int32, error) {
 	n := s.Regions(i)
 	truth := s.Truth(i)
-	g := ws.g
-	g.Reset(n)
-	for p, u := range ws.u[:n] {
-		// theta_p(1) and theta_p(0), the costs of the two labels.
-		c1, c0 := -u, u
-		if omega != nil {
-			if truth[p] == 1 {
-				c0 -= omega[p]
-			} else {
-				c1 -= omega[p]
-			}
+	// theta_p(1) and theta_p(0), the costs of the two labels.
+	c1, c0 := ws.src[:n], ws.snk[:n]
+	if omega == nil {
+		for p, u := range ws.u[:n] {
+			c1[p], c0[p] = -u, u
 		}
-		if err := g.AddTerminal(p, c1, c0); err != nil {
-			return nil, err
+	} else {
+		// The loss omega_p lowers the cost of the label other than t_p:
+		// subtracting omega_p * 0 from the other cost leaves it as it is,
+		// to the bit, without a branch on t_p.
+		truth, omega := truth[:n], omega[:n]
+		for p, u := range ws.u[:n] {
+			t := float64(truth[p])
+			c1[p], c0[p] = -u-omega[p]*(1-t), u-omega[p]*t
 		}
 	}
-	for e, pq := range s.Edges(i) {
-		if c := ws.c[e]; c != 0 {
-			if err := g.AddEdge(int(pq[0]), int(pq[1]), c, c); err != nil {
-				return nil, err
-			}
-		}
+	g := ws.g
+	if err := g.ResetTopology(s.images[i].topo, ws.c[:len(s.Edges(i))]); err != nil {
+		return nil, err
+	}
+	if err := g.AddTerminals(c1, c0); err != nil {
+		return nil, err
 	}
 	g.MaxFlow()
 	if cap(dst) < n {
@@ -498,25 +504,25 @@ func (s *Segmentation) cut(ws *segWork, i int, omega []float64, dst []int32) ([]
 }
 
 // gain returns H_i(y; w) = L_i(y) + <w, phi(x_i, y)> - <w, phi(x_i, t)>
-// from the scores in ws.
+// from the scores in ws, for a labeling y of 0s and 1s: the sum over the
+// regions where y_p != t_p of omega_p + 2 s(y_p) u_p, and over the edges of
+// ([t_p != t_q] - [y_p != y_q]) c_pq. The terms of the regions and edges
+// that do not count are multiplied by 0 and added (h + 0 = h to the bit:
+// the scores are finite, and h never is -0), which spares a branch on the
+// labels per region and edge.
 func (s *Segmentation) gain(ws *segWork, i int, y []int32) float64 {
 	truth := s.Truth(i)
-	omega := s.LossWeights(i)
+	omega, u, y := s.LossWeights(i)[:len(truth)], ws.u[:len(truth)], y[:len(truth)]
 	var h float64
 	for p, t := range truth {
-		if y[p] != t {
-			h += omega[p] + 2*sign(y[p])*ws.u[p]
-		}
+		differs := float64(y[p] ^ t)
+		h += differs * (omega[p] + 2*float64(2*y[p]-1)*u[p])
 	}
-	for e, pq := range s.Edges(i) {
-		tc := truth[pq[0]] != truth[pq[1]]
-		yc := y[pq[0]] != y[pq[1]]
-		switch {
-		case yc && !tc:
-			h -= ws.c[e]
-		case tc && !yc:
-			h += ws.c[e]
-		}
+	edges := s.Edges(i)
+	c := ws.c[:len(edges)]
+	for e, pq := range edges {
+		p, q := pq[0], pq[1]
+		h += float64((truth[p]^truth[q])-(y[p]^y[q])) * c[e]
 	}
 	return h
 }

@@ -28,7 +28,7 @@ func (g *Graph) MaxFlow() float64 {
 		i := current
 		if i >= 0 {
 			g.nodes[i].next = -1
-			if g.nodes[i].parent == free {
+			if g.nodes[i].tree == noTree {
 				i = -1
 			}
 		}
@@ -65,13 +65,13 @@ func (g *Graph) init() {
 		nd.next, nd.ts, nd.dist = -1, 0, 1
 		switch {
 		case nd.tr > 0:
-			nd.sink, nd.parent = false, terminal
+			nd.tree, nd.parent = sourceTree, terminal
 			g.setActive(int32(i))
 		case nd.tr < 0:
-			nd.sink, nd.parent = true, terminal
+			nd.tree, nd.parent = sinkTree, terminal
 			g.setActive(int32(i))
 		default:
-			nd.parent = free
+			nd.tree, nd.parent = noTree, free
 		}
 	}
 }
@@ -105,7 +105,7 @@ func (g *Graph) nextActive() int32 {
 			g.queueFirst = nd.next
 		}
 		nd.next = -1
-		if nd.parent != free {
+		if nd.tree != noTree {
 			return i
 		}
 	}
@@ -116,27 +116,34 @@ func (g *Graph) nextActive() int32 {
 // returns the arc from the source tree to the sink tree that closes an
 // augmenting path, or -1 when i has no neighbour in the other tree.
 func (g *Graph) grow(i int32) int32 {
-	ni := &g.nodes[i]
-	for a := ni.first; a >= 0; a = g.arcs[a].next {
-		if !g.residualToward(a, !ni.sink) {
+	nodes, arcs := g.nodes, g.arcs
+	ni := &nodes[i]
+	ti := ni.tree
+	// The arc whose residual capacity lets the tree grow along a: a itself
+	// (out of i) in the source tree, its sister a^1 (into i) in the sink
+	// tree.
+	in := int32(0)
+	if ti == sinkTree {
+		in = 1
+	}
+	for a := ni.first; a >= 0; a = arcs[a].next {
+		if arcs[a^in].rcap == 0 {
 			continue
 		}
-		j := g.arcs[a].head
-		nj := &g.nodes[j]
-		switch {
-		case nj.parent == free:
-			nj.sink, nj.parent = ni.sink, a^1
-			nj.ts, nj.dist = ni.ts, ni.dist+1
-			g.setActive(j)
-		case nj.sink != ni.sink:
-			if ni.sink {
-				return a ^ 1
+		nj := &nodes[arcs[a].head]
+		switch tj := nj.tree; {
+		case tj == ti:
+			if nj.ts <= ni.ts && nj.dist > ni.dist {
+				// Shorten j's path to its terminal.
+				nj.parent = a ^ 1
+				nj.ts, nj.dist = ni.ts, ni.dist+1
 			}
-			return a
-		case nj.ts <= ni.ts && nj.dist > ni.dist:
-			// Shorten j's path to its terminal.
-			nj.parent = a ^ 1
+		case tj == noTree:
+			nj.tree, nj.parent = ti, a^1
 			nj.ts, nj.dist = ni.ts, ni.dist+1
+			g.setActive(arcs[a].head)
+		default:
+			return a ^ in
 		}
 	}
 	return -1
@@ -146,61 +153,62 @@ func (g *Graph) grow(i int32) int32 {
 // (from the source tree to the sink tree) and makes orphans of the nodes
 // whose parent arc or terminal arc it saturates.
 func (g *Graph) augment(mid int32) {
+	nodes, arcs := g.nodes, g.arcs
 	// Bottleneck: the middle arc, the source-tree path, the sink-tree path.
-	b := g.arcs[mid].rcap
-	i := g.arcs[mid^1].head
+	b := arcs[mid].rcap
+	i := arcs[mid^1].head
 	for {
-		a := g.nodes[i].parent
+		a := nodes[i].parent
 		if a == terminal {
 			break
 		}
-		b = min(b, g.arcs[a^1].rcap)
-		i = g.arcs[a].head
+		b = min(b, arcs[a^1].rcap)
+		i = arcs[a].head
 	}
-	b = min(b, g.nodes[i].tr)
-	i = g.arcs[mid].head
+	b = min(b, nodes[i].tr)
+	i = arcs[mid].head
 	for {
-		a := g.nodes[i].parent
+		a := nodes[i].parent
 		if a == terminal {
 			break
 		}
-		b = min(b, g.arcs[a].rcap)
-		i = g.arcs[a].head
+		b = min(b, arcs[a].rcap)
+		i = arcs[a].head
 	}
-	b = min(b, -g.nodes[i].tr)
+	b = min(b, -nodes[i].tr)
 
-	g.arcs[mid^1].rcap += b
-	g.arcs[mid].rcap -= b
-	i = g.arcs[mid^1].head
+	arcs[mid^1].rcap += b
+	arcs[mid].rcap -= b
+	i = arcs[mid^1].head
 	for {
-		a := g.nodes[i].parent
+		a := nodes[i].parent
 		if a == terminal {
 			break
 		}
-		g.arcs[a].rcap += b
-		g.arcs[a^1].rcap -= b
-		if g.arcs[a^1].rcap == 0 {
+		arcs[a].rcap += b
+		arcs[a^1].rcap -= b
+		if arcs[a^1].rcap == 0 {
 			g.makeOrphan(i)
 		}
-		i = g.arcs[a].head
+		i = arcs[a].head
 	}
-	if g.nodes[i].tr -= b; g.nodes[i].tr == 0 {
+	if nodes[i].tr -= b; nodes[i].tr == 0 {
 		g.makeOrphan(i)
 	}
-	i = g.arcs[mid].head
+	i = arcs[mid].head
 	for {
-		a := g.nodes[i].parent
+		a := nodes[i].parent
 		if a == terminal {
 			break
 		}
-		g.arcs[a^1].rcap += b
-		g.arcs[a].rcap -= b
-		if g.arcs[a].rcap == 0 {
+		arcs[a^1].rcap += b
+		arcs[a].rcap -= b
+		if arcs[a].rcap == 0 {
 			g.makeOrphan(i)
 		}
-		i = g.arcs[a].head
+		i = arcs[a].head
 	}
-	if g.nodes[i].tr += b; g.nodes[i].tr == 0 {
+	if nodes[i].tr += b; nodes[i].tr == 0 {
 		g.makeOrphan(i)
 	}
 	g.flow += b
@@ -225,15 +233,24 @@ func (g *Graph) adopt() {
 // becomes free, its tree neighbours that could reach it become active, and
 // its children become orphans.
 func (g *Graph) processOrphan(i int32) {
-	ni := &g.nodes[i]
-	sink := ni.sink
+	nodes, arcs := g.nodes, g.arcs
+	ni := &nodes[i]
+	ti := ni.tree
+	// The arc carrying the tree's flow between i and the neighbour at the
+	// head of a0: the sister a0^1 (into i) in the source tree, a0 itself
+	// (out of i) in the sink tree.
+	r := int32(1)
+	if ti == sinkTree {
+		r = 0
+	}
+	time := g.time
 	best, bestDist := free, infiniteDist
-	for a0 := ni.first; a0 >= 0; a0 = g.arcs[a0].next {
-		if !g.residualToward(a0, sink) {
+	for a0 := ni.first; a0 >= 0; a0 = arcs[a0].next {
+		if arcs[a0^r].rcap == 0 {
 			continue
 		}
-		j := g.arcs[a0].head
-		if nj := &g.nodes[j]; nj.sink != sink || nj.parent == free {
+		j := arcs[a0].head
+		if nodes[j].tree != ti {
 			continue
 		}
 		if d := g.originDist(j); d < infiniteDist {
@@ -241,64 +258,54 @@ func (g *Graph) processOrphan(i int32) {
 				best, bestDist = a0, d
 			}
 			// Stamp the path so that later searches stop early.
-			for j := g.arcs[a0].head; g.nodes[j].ts != g.time; j = g.arcs[g.nodes[j].parent].head {
-				g.nodes[j].ts, g.nodes[j].dist = g.time, d
+			for j := arcs[a0].head; nodes[j].ts != time; j = arcs[nodes[j].parent].head {
+				nodes[j].ts, nodes[j].dist = time, d
 				d--
 			}
 		}
 	}
 	ni.parent = best
 	if best != free {
-		ni.ts, ni.dist = g.time, bestDist+1
+		ni.ts, ni.dist = time, bestDist+1
 		return
 	}
-	ni.ts = 0
-	for a0 := ni.first; a0 >= 0; a0 = g.arcs[a0].next {
-		j := g.arcs[a0].head
-		nj := &g.nodes[j]
+	ni.tree, ni.ts = noTree, 0
+	for a0 := ni.first; a0 >= 0; a0 = arcs[a0].next {
+		j := arcs[a0].head
+		nj := &nodes[j]
 		a := nj.parent
-		if nj.sink != sink || a == free {
+		if nj.tree != ti {
 			continue
 		}
-		if g.residualToward(a0, sink) {
+		if arcs[a0^r].rcap != 0 {
 			g.setActive(j)
 		}
-		if a != terminal && a != orphan && g.arcs[a].head == i {
+		if a != terminal && a != orphan && arcs[a].head == i {
 			g.makeOrphan(j)
 		}
 	}
-}
-
-// residualToward reports whether the edge of arc a0 (leaving a node of the
-// given tree) has residual capacity in the direction of that tree's flow:
-// into the node for the source tree, out of it for the sink tree. With the
-// other tree's flag it tells whether the tree can grow along a0.
-func (g *Graph) residualToward(a0 int32, sink bool) bool {
-	if sink {
-		return g.arcs[a0].rcap != 0
-	}
-	return g.arcs[a0^1].rcap != 0
 }
 
 // originDist returns the distance from node j to its terminal along its
 // tree, or infiniteDist when the path ends at an orphan. Nodes stamped with
 // the current time know their distance already.
 func (g *Graph) originDist(j int32) int32 {
+	nodes, arcs, time := g.nodes, g.arcs, g.time
 	d := int32(0)
 	for {
-		nj := &g.nodes[j]
-		if nj.ts == g.time {
+		nj := &nodes[j]
+		if nj.ts == time {
 			return d + nj.dist
 		}
 		a := nj.parent
 		d++
 		if a == terminal {
-			nj.ts, nj.dist = g.time, 1
+			nj.ts, nj.dist = time, 1
 			return d
 		}
 		if a == orphan {
 			return infiniteDist
 		}
-		j = g.arcs[a].head
+		j = arcs[a].head
 	}
 }

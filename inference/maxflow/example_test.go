@@ -28,3 +28,28 @@ func Example() {
 	// pixel 1: sink
 	// pixel 2: sink
 }
+
+// A graph whose edges stay while their capacities change (one image
+// segmented under many weight vectors): lay the edges out once in a
+// Topology, then give a Graph each set of capacities in one pass.
+func ExampleTopology() {
+	topo, err := maxflow.NewTopology(3, [][2]int32{{0, 1}, {1, 2}})
+	if err != nil {
+		panic(err)
+	}
+	g := maxflow.New(0, 0)
+	for _, smoothness := range []float64{0.5, 3} {
+		if err := g.ResetTopology(topo, []float64{smoothness, smoothness}); err != nil {
+			panic(err)
+		}
+		// theta(1) (source capacities) and theta(0) (sink capacities) of
+		// the three pixels: the first prefers 0, the others 1.
+		if err := g.AddTerminals([]float64{5, 0, 0}, []float64{0, 1, 1.5}); err != nil {
+			panic(err)
+		}
+		fmt.Println(g.MaxFlow(), g.Segment(0), g.Segment(1), g.Segment(2))
+	}
+	// Output:
+	// 0.5 source sink sink
+	// 2.5 source source source
+}

@@ -6,7 +6,10 @@
 //
 // A Graph is built once per problem and reused: Reset empties it while
 // keeping its storage, so that building and solving graphs of a bounded size
-// allocates nothing in steady state.
+// allocates nothing in steady state. Graphs whose edges stay while their
+// capacities change (an image segmented under new weights) lay the edges
+// out once in a Topology, shared by any number of Graphs, and are rebuilt
+// in one pass by ResetTopology and AddTerminals.
 //
 // # The energy minimized
 //
@@ -27,10 +30,7 @@
 // theta_i(0) = ct_i (Kolmogorov & Zabih 2004).
 package maxflow
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Side is the side of the minimum cut a node lies on.
 type Side int8
@@ -57,6 +57,15 @@ const (
 	orphan   int32 = -3 // lost its parent arc during an augmentation
 )
 
+// tree is the search tree a node belongs to.
+type tree int8
+
+const (
+	noTree     tree = 0 // a free node (parent == free)
+	sourceTree tree = 1
+	sinkTree   tree = 2
+)
+
 // node is one non-terminal node. parent is the arc from the node to its
 // parent in its search tree (or a special value above); tr is its residual
 // terminal capacity: tr > 0 from the source, tr < 0 to the sink.
@@ -66,7 +75,7 @@ type node struct {
 	next   int32 // next node of the active queue; itself when last; -1 when not queued
 	ts     int32 // time stamp of dist
 	dist   int32 // distance to the terminal along the tree, valid when ts is recent
-	sink   bool  // the node is in the sink tree
+	tree   tree  // noTree exactly when parent == free
 	tr     float64
 }
 
@@ -121,7 +130,8 @@ func (g *Graph) Reset(n int) {
 // Len returns the number of nodes.
 func (g *Graph) Len() int { return len(g.nodes) }
 
-// Edges returns the number of edges added since the last Reset.
+// Edges returns the number of edges added since the last Reset, or given
+// by the last ResetTopology (its capacity-0 edges included).
 func (g *Graph) Edges() int { return len(g.arcs) / 2 }
 
 // AddTerminal adds source to the capacity from the source to node i and sink
@@ -132,12 +142,40 @@ func (g *Graph) AddTerminal(i int, source, sink float64) error {
 	if err := g.check(i, "AddTerminal"); err != nil {
 		return err
 	}
-	if math.IsNaN(source) || math.IsInf(source, 0) || math.IsNaN(sink) || math.IsInf(sink, 0) {
-		return fmt.Errorf("maxflow: AddTerminal(%d): capacities %v and %v must be finite", i, source, sink)
+	if !finite(source) || !finite(sink) {
+		return errTerminal(i, source, sink)
 	}
+	g.addTerminal(&g.nodes[i], source, sink)
+	return nil
+}
+
+// AddTerminals is AddTerminal(i, source[i], sink[i]) for every node
+// i < len(source) in one pass (len(sink) must equal len(source), and
+// len(source) <= Len()). On error it adds nothing.
+func (g *Graph) AddTerminals(source, sink []float64) error {
+	if len(source) != len(sink) || len(source) > len(g.nodes) {
+		return fmt.Errorf("maxflow: AddTerminals: %d source and %d sink capacities for %d nodes", len(source), len(sink), len(g.nodes))
+	}
+	if g.solved {
+		return errSolved("AddTerminals")
+	}
+	sink = sink[:len(source)]
+	for i, s := range source {
+		if !finite(s) || !finite(sink[i]) {
+			return errTerminal(i, s, sink[i])
+		}
+	}
+	nodes := g.nodes[:len(source)]
+	for i, s := range source {
+		g.addTerminal(&nodes[i], s, sink[i])
+	}
+	return nil
+}
+
+// addTerminal adds finite terminal capacities to node nd.
+func (g *Graph) addTerminal(nd *node, source, sink float64) {
 	// Only the difference stays on the node; the common part min(cs, ct)
 	// is paid whatever the cut.
-	nd := &g.nodes[i]
 	d := nd.tr
 	if d > 0 {
 		source += d
@@ -146,8 +184,14 @@ func (g *Graph) AddTerminal(i int, source, sink float64) error {
 	}
 	g.flow += min(source, sink)
 	nd.tr = source - sink
-	return nil
 }
+
+func errTerminal(i int, source, sink float64) error {
+	return fmt.Errorf("maxflow: AddTerminal(%d): capacities %v and %v must be finite", i, source, sink)
+}
+
+// finite reports whether x is neither infinite nor NaN.
+func finite(x float64) bool { return x-x == 0 }
 
 // AddEdge adds an edge between nodes i and j with capacity c from i to j and
 // rev from j to i. Both must be finite and non-negative, and i != j. It must
@@ -159,19 +203,34 @@ func (g *Graph) AddEdge(i, j int, c, rev float64) error {
 	if err := g.check(j, "AddEdge"); err != nil {
 		return err
 	}
+	if err := checkEdge(i, j, c, rev); err != nil {
+		return err
+	}
+	g.addEdge(int32(i), int32(j), c, rev)
+	return nil
+}
+
+// checkEdge returns the error of AddEdge for a self-loop or capacities
+// that are negative or not finite, or nil.
+func checkEdge(i, j int, c, rev float64) error {
 	if i == j {
 		return fmt.Errorf("maxflow: AddEdge(%d, %d): a node cannot be joined to itself", i, j)
 	}
-	if !(c >= 0) || !(rev >= 0) || math.IsInf(c, 0) || math.IsInf(rev, 0) {
+	if !(c >= 0) || !(rev >= 0) || !finite(c) || !finite(rev) {
 		return fmt.Errorf("maxflow: AddEdge(%d, %d): capacities %v and %v must be finite and non-negative", i, j, c, rev)
 	}
+	return nil
+}
+
+// addEdge adds the two arcs of an edge in front of the arc lists of i and
+// j.
+func (g *Graph) addEdge(i, j int32, c, rev float64) {
 	a := int32(len(g.arcs))
 	g.arcs = append(g.arcs,
-		arc{head: int32(j), next: g.nodes[i].first, rcap: c},
-		arc{head: int32(i), next: g.nodes[j].first, rcap: rev})
+		arc{head: j, next: g.nodes[i].first, rcap: c},
+		arc{head: i, next: g.nodes[j].first, rcap: rev})
 	g.nodes[i].first = a
 	g.nodes[j].first = a + 1
-	return nil
 }
 
 func (g *Graph) check(i int, op string) error {
@@ -179,9 +238,13 @@ func (g *Graph) check(i int, op string) error {
 		return fmt.Errorf("maxflow: %s: node %d outside [0, %d)", op, i, len(g.nodes))
 	}
 	if g.solved {
-		return fmt.Errorf("maxflow: %s after MaxFlow; call Reset first", op)
+		return errSolved(op)
 	}
 	return nil
+}
+
+func errSolved(op string) error {
+	return fmt.Errorf("maxflow: %s after MaxFlow; call Reset first", op)
 }
 
 // Segment returns the side of node i in the minimum cut found by the last
@@ -193,7 +256,7 @@ func (g *Graph) Segment(i int) Side {
 	if i < 0 || i >= len(g.nodes) || !g.solved {
 		return Source
 	}
-	if nd := &g.nodes[i]; nd.parent != free && nd.sink {
+	if g.nodes[i].tree == sinkTree {
 		return Sink
 	}
 	return Source
