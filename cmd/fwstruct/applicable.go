@@ -25,6 +25,7 @@ type runUse struct {
 	heuristic  bool // path --heuristic
 	out        bool // path --out
 	checkpoint bool // train --checkpoint or --resume
+	simWorkers int  // --simulate-workers
 }
 
 // flagUse returns "" when u uses the flag, else why not, the end of a
@@ -150,6 +151,14 @@ func (u runUse) flagUse(name string) string {
 		}
 	case "cp-tol", "cp-cache":
 		return solvers("cp")
+	case "simulate-delays":
+		if u.simWorkers == 0 {
+			return "needs --simulate-workers"
+		}
+		if !primal {
+			return "applies to the primal bcfw solver only (mini-batch BCFW, Wang et al. 2016)"
+		}
+		return solvers("bcfw", "lp-hard")
 	case "batch", "lookahead", "simulate-workers", "async":
 		switch {
 		case u.kernel != "":

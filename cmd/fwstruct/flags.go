@@ -197,6 +197,7 @@ type solverFlags struct {
 	batch      int
 	lookahead  int
 	simWorkers int
+	simDelays  string
 	async      bool
 	accuracy   float64
 	cpTol      float64
@@ -246,6 +247,8 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 		"0: Wang et al.'s synchronous mini-batch; default 2 when --workers N > 1 makes the mini-batch (lp-hard), else 0")
 	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
 		"(every oracle answer applied K-1 steps after the iterate it saw; Wang et al. 2016), to measure passes-to-gap at K workers on any machine (0: off)")
+	fs.StringVar(&f.simDelays, "simulate-delays", "", "with --simulate-workers: the weights w0,w1,... of the delays of the answers (delay d drawn with weight w_d;\n"+
+		"the list a mini-batch, --async or simulated run prints after its summary), instead of K-1 for every answer")
 	fs.BoolVar(&f.async, "async", false, "asynchronous bcfw: --workers solve oracles on possibly stale copies of w, one updater applies the block steps\n"+
 		"as the answers arrive (Wang et al. 2016); not reproducible bit for bit")
 	fs.Float64Var(&f.accuracy, "oracle-accuracy", 1, "run the max oracle approximately with multiplicative accuracy nu in (0, 1]\n(oracles.WithAccuracy; gaps stay certified by the exact oracle)")
@@ -360,6 +363,10 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 	if err != nil {
 		return solver.Config{}, fmt.Errorf("--average: %w", err)
 	}
+	delays, err := parseDelays(f.simDelays)
+	if err != nil {
+		return solver.Config{}, fmt.Errorf("--simulate-delays: %w", err)
+	}
 	cfg := solver.Config{
 		Lambda: f.lambda, Algorithm: alg, Sampling: samp, Step: step, StepSize: size,
 		Averaging: f.averaging || f.given("average"), Shrinking: f.shrinking, AverageKind: kind, GapEvery: f.gapEvery, TraceEvery: f.traceEvery,
@@ -369,6 +376,7 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		Batch:           f.batchSize(alg),
 		Lookahead:       f.lookaheadOf(alg),
 		SimulateWorkers: f.simWorkers,
+		SimulateDelays:  delays,
 		Async:           f.async,
 	}
 	if f.boxLower != "" || f.boxUpper != "" {
@@ -386,6 +394,23 @@ func (f *solverFlags) configPreset(d int, presetName string) (solver.Config, err
 		cfg.Box = box
 	}
 	return cfg, nil
+}
+
+// parseDelays reads --simulate-delays: comma-separated weights w0,w1,...
+// of the delays 0, 1, ... (nil when empty).
+func parseDelays(list string) (*solver.DelayDistribution, error) {
+	if list == "" {
+		return nil, nil
+	}
+	dd := &solver.DelayDistribution{}
+	for k, field := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("weight %d is %s; want comma-separated weights >= 0 of the delays 0, 1, 2, ... (e.g. 0,97,3)", k, quote(field))
+		}
+		dd.Weights = append(dd.Weights, v)
+	}
+	return dd, nil
 }
 
 // batchSize returns tau: --batch when given, else --workers when it makes
@@ -467,7 +492,7 @@ func (f *solverFlags) cacheOn(kernelKind string) bool {
 // use returns what a run of the solver flags (and kernel kind) uses.
 func (f *solverFlags) use(command, data, kernelKind string) runUse {
 	return runUse{command: command, data: data, solver: f.algorithm, kernel: kernelKind, multiplane: f.multiplane,
-		cache: f.cacheOn(kernelKind), mpRule: f.mpRule}
+		cache: f.cacheOn(kernelKind), mpRule: f.mpRule, simWorkers: f.simWorkers}
 }
 
 // solverNames lists the values of --solver.

@@ -19,6 +19,7 @@ func TestParallelFlags(t *testing.T) {
 		{"--workers", "2", "--batch", "4", "--lookahead", "2"},
 		{"--workers", "2", "--multiplane", "--mp-rule", "cost", "--mp-cost-ratio", "20"},
 		{"--batch", "3", "--lookahead", "1", "--multiplane"},
+		{"--simulate-workers", "3", "--simulate-delays", "1,5,2,1"},
 	} {
 		args := append(append(append([]string{}, base...), "--gap-tol", "0.05", "--passes", "200"), extra...)
 		if code, out, errOut := runCLIWithin(t, time.Minute, args...); code != 0 || !strings.Contains(out, "done (converged)") {
@@ -38,6 +39,9 @@ func TestParallelFlags(t *testing.T) {
 		{[]string{"--lookahead", "1", "--solver", "cp"}, "--lookahead applies to --solver bcfw or lp-hard only"},
 		{[]string{"--lookahead", "1"}, "lookahead needs a mini-batch"},
 		{[]string{"--lookahead", "-1"}, "--lookahead must be >= 0"},
+		{[]string{"--simulate-delays", "0,1"}, "--simulate-delays needs --simulate-workers"},
+		{[]string{"--simulate-workers", "2", "--simulate-delays", "0,x"}, "--simulate-delays: weight 1 is"},
+		{[]string{"--simulate-workers", "2", "--simulate-delays", "0,0"}, "simulated delays must be finite weights"},
 		{[]string{"--batch", "2", "--async"}, "choose one"},
 		{[]string{"--simulate-workers", "4", "--batch", "2"}, "choose one"},
 	} {
@@ -80,5 +84,32 @@ func TestWorkersResume(t *testing.T) {
 	}
 	if workers != sequential {
 		t.Errorf("--workers 2 alone: %s; --workers 1: %s (the steps of bcfw must stay sequential)", workers, sequential)
+	}
+}
+
+// TestDelaysReplayed: a mini-batch run prints the staleness of its steps as
+// the weights --simulate-delays takes, and the simulator run with them
+// replays that distribution.
+func TestDelaysReplayed(t *testing.T) {
+	base := []string{"train", "--data", "synthetic", "--synthetic-words", "30", "--passes", "4", "--quiet"}
+	code, out, errOut := runCLIWithin(t, time.Minute, append(append([]string{}, base...), "--batch", "3")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	const key = "--simulate-delays "
+	k := strings.Index(out, key)
+	if k < 0 || !strings.Contains(out, "steps applied 1 steps after the iterate they read, on average") {
+		t.Fatalf("no staleness line (a batch of 3 has delays 0, 1, 2: mean 1): %s", out)
+	}
+	weights := strings.TrimSuffix(strings.TrimSpace(out[k+len(key):]), ")")
+	if n := strings.Count(weights, ","); n != 2 {
+		t.Fatalf("weights %q: want the 3 delays of a batch of 3", weights)
+	}
+	code, out, errOut = runCLIWithin(t, time.Minute, append(append([]string{}, base...), "--simulate-workers", "3", "--simulate-delays", weights)...)
+	if code != 0 || !strings.Contains(out, "on average") {
+		t.Fatalf("replayed: exit %d: %s %s", code, out, errOut)
+	}
+	if code, out, _ := runCLIWithin(t, time.Minute, base...); code != 0 || strings.Contains(out, "on average") {
+		t.Fatalf("sequential bcfw printed a staleness: %s", out)
 	}
 }

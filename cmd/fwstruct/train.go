@@ -9,12 +9,15 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -184,6 +187,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "%s after %s, %.3f s solver time: gap %s, primal %s, test loss %s\n",
 			why, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss))
+		printDelays(stdout, s)
 	}
 	if *modelPath != "" {
 		m := &modelFile{
@@ -369,4 +373,24 @@ func (b *bar) finish() {
 	if b.pb != nil {
 		b.pb.Finish()
 	}
+}
+
+// printDelays says how stale the steps of a mini-batch, an asynchronous run
+// or the delay simulator were (solver.Solver.Delays), in the form
+// --simulate-delays takes, so that the simulator can replay a real run's
+// staleness at other worker counts.
+func printDelays(w io.Writer, s solverrun.Solver) {
+	bs, ok := s.(*solver.Solver)
+	if !ok {
+		return
+	}
+	dd := bs.Delays()
+	if dd == nil {
+		return
+	}
+	weights := make([]string, len(dd.Weights))
+	for d, v := range dd.Weights {
+		weights[d] = strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	fmt.Fprintf(w, "steps applied %.3g steps after the iterate they read, on average (--simulate-delays %s)\n", dd.Mean(), strings.Join(weights, ","))
 }
