@@ -443,6 +443,9 @@ func (mp *MultiPlane) validate(cfg *Config) error {
 	if mp.UpdateCost < 0 || math.IsNaN(mp.UpdateCost) || math.IsInf(mp.UpdateCost, 0) {
 		return fmt.Errorf("solver: multi-plane UpdateCost must be finite and >= 0, got %v", mp.UpdateCost)
 	}
+	if mp.T > maxPlaneAge {
+		return fmt.Errorf("solver: multi-plane T must be at most %d outer iterations (negative: keep planes until N drops them), got %d", maxPlaneAge, mp.T)
+	}
 	switch {
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: multi-plane working sets need the bcfw solver, not %v", cfg.Algorithm)
@@ -459,6 +462,10 @@ func (mp *MultiPlane) validate(cfg *Config) error {
 	}
 	return nil
 }
+
+// maxPlaneAge bounds MultiPlane.T: the first steps of the last T outer
+// iterations are kept in a ring of T entries.
+const maxPlaneAge = 1 << 20
 
 // String describes the settings as the paper writes them (after
 // defaults): N and M of 0 for none, T = inf for planes kept until N drops

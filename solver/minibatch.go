@@ -287,7 +287,7 @@ func (s *Solver) passRoom() int {
 // reports false when the pass of multi-plane BCFW has no room for one.
 func (s *Solver) drawBatch() bool {
 	p := &s.work.pre
-	tau := min(s.batchSize(), s.passRoom()-p.pending())
+	tau := min(s.batchSize(), s.passRoom()-p.pending(), s.n-p.pending()) // the blocks waiting are distinct
 	if tau < 1 {
 		return false
 	}

@@ -112,6 +112,9 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
 	s.relative, _ = p.(oracles.RelativeOracle)
+	if cfg.Batch > 1 && cfg.Lookahead >= n {
+		return nil, fmt.Errorf("solver: a lookahead of %d batches needs more than %d blocks (the batches under way hold distinct blocks); this problem has %d", cfg.Lookahead, cfg.Lookahead, n)
+	}
 	if s.relative != nil && cfg.queued() {
 		return nil, errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution do not combine with a relative approximate oracle: its accuracy condition is relative to the dual state at the current w, which calls in advance do not see")
 	}
