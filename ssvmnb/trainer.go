@@ -5,7 +5,7 @@
 // and static figures of their traces, comparisons of runs aggregated over
 // seeds, parameter sweeps with tables and figures, runs at several worker
 // counts and executions with the speedups they reach and the time Amdahl's
-// law predicts (Trainer.Workers, SpeedupTable, OracleShare,
+// law predicts (Trainer.Workers, SpeedupTable, WorkerShare,
 // WorkersFigures), and displays of predictions for every task
 // (ShowPredictions).
 //
