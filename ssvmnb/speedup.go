@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -131,8 +134,11 @@ func (s Share) P() float64 {
 // WorkerShare measures and estimates Share for a run of package solver up
 // to its current iterate. The times of an oracle call and of a score are
 // wall-clock times on one goroutine, over up to 256 training examples
-// spread over the set, taken at another moment than the run's solver
-// seconds: measure on the machine and under the load of the run. With the
+// spread over the set (the median of the means of at least 5 windows of
+// at least 20 ms each, going over the examples again as needed), taken at
+// another moment than the run's solver seconds: measure on the machine
+// and under the load of the run, and expect the shares to move with the
+// load. With the
 // gap-based cache most steps call no oracle, so Oracle can be small even
 // for a costly oracle while Scoring is most of what the workers take.
 // What the shares leave out: a step whose read part was computed at an
@@ -196,15 +202,47 @@ func scoredCorners(trace []run.Point) float64 {
 	return sum
 }
 
-// scoreRepeats is how many times readSeconds scores every timed corner.
-const scoreRepeats = 8
+// readSeconds times in windows of at least timingWindow, at least
+// timingWindows of them, and takes the median of the windows' means: a
+// mean over each window, so that the time other programs take from a
+// loaded machine within it counts as it does in a run's solver seconds, and
+// the median over the windows, so that a burst of load that takes one
+// window does not make the result.
+const (
+	timingWindow  = 20 * time.Millisecond
+	timingWindows = 5
+)
 
-// readSeconds returns the mean wall-clock seconds of one max-oracle call
-// of p at w with the corner of its answer (psi and loss), over up to
-// samples examples spread over p, and of one score <psi, w> of those
-// answers' features (an answer equal to the ground truth, whose psi is
-// empty, is replaced by the answer at w = 0, a most violating labeling, as
-// solver.MeasureCostRatio does), on one goroutine.
+// medianWindowMean calls unit, which does some work and returns its
+// wall-clock time and its count (of calls, of scores), until minCount are
+// counted and timingWindows windows of at least timingWindow each are
+// closed, and returns the median of the windows' means per count.
+func medianWindowMean(minCount int, unit func() (time.Duration, int, error)) (float64, error) {
+	var means []float64
+	var win time.Duration
+	winCount, count := 0, 0
+	for count < minCount || len(means) < timingWindows {
+		d, c, err := unit()
+		if err != nil {
+			return math.NaN(), err
+		}
+		win, winCount, count = win+d, winCount+c, count+c
+		if win >= timingWindow {
+			means = append(means, win.Seconds()/float64(winCount))
+			win, winCount = 0, 0
+		}
+	}
+	slices.Sort(means)
+	return stat.Quantile(0.5, stat.Empirical, means, nil), nil
+}
+
+// readSeconds returns the wall-clock seconds of one max-oracle call of p at
+// w with the corner of its answer (psi and loss), over up to samples
+// examples spread over p (each timed at least once), and of one score
+// <psi, w> of those answers' features (an answer equal to the ground truth,
+// whose psi is empty, is replaced by the answer at w = 0, a most violating
+// labeling, as solver.MeasureCostRatio does), on one goroutine, each the
+// median of the means of windows of at least 20 ms (medianWindowMean).
 func readSeconds(p oracles.Problem, w []float64, samples int) (call, score float64, err error) {
 	n := p.Len()
 	if n == 0 {
@@ -214,36 +252,44 @@ func readSeconds(p oracles.Problem, w []float64, samples int) (call, score float
 	oracle := oracles.OracleFunc(p)
 	psis := make([]oracles.SparseVec, m)
 	var y []int32
-	var zero []float64
-	var spent time.Duration
-	for k := range m {
-		i := k * n / m
-		start := time.Now()
+	next := 0
+	call, err = medianWindowMean(m, func() (time.Duration, int, error) {
+		k := next % m
+		i, start := k*n/m, time.Now()
+		var err error
 		if y, _, err = oracle(i, w, y); err != nil {
-			return math.NaN(), math.NaN(), err
+			return 0, 0, err
 		}
 		p.Psi(i, y, &psis[k])
 		_ = p.Loss(i, y)
-		spent += time.Since(start)
-		if psis[k].Len() == 0 {
-			if zero == nil {
-				zero = make([]float64, len(w))
-			}
-			if y, _, err = oracle(i, zero, y); err != nil {
-				return math.NaN(), math.NaN(), err
-			}
-			p.Psi(i, y, &psis[k])
-		}
+		next++
+		return time.Since(start), 1, nil
+	})
+	if err != nil {
+		return math.NaN(), math.NaN(), err
 	}
-	call = spent.Seconds() / float64(m)
+	var zero []float64
+	for k := range psis {
+		if psis[k].Len() > 0 {
+			continue
+		}
+		if zero == nil {
+			zero = make([]float64, len(w))
+		}
+		i := k * n / m
+		if y, _, err = oracle(i, zero, y); err != nil {
+			return math.NaN(), math.NaN(), err
+		}
+		p.Psi(i, y, &psis[k])
+	}
 	var sink float64
-	start := time.Now()
-	for range scoreRepeats {
+	score, _ = medianWindowMean(m, func() (time.Duration, int, error) {
+		start := time.Now()
 		for k := range psis {
 			sink += psis[k].Dot(w)
 		}
-	}
-	score = time.Since(start).Seconds() / float64(scoreRepeats*m)
+		return time.Since(start), m, nil
+	})
 	if math.IsNaN(sink) || math.IsInf(sink, 0) {
 		return math.NaN(), math.NaN(), errors.New("a score <psi, w> is not finite")
 	}

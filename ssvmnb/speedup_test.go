@@ -1,10 +1,12 @@
 package ssvmnb
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -190,6 +192,46 @@ func TestScoredCorners(t *testing.T) {
 		if got := scoredCorners(c.trace); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestMedianWindowMean: on made-up timings, the median of the windows'
+// means per count: a constant time is returned as it is, a burst that
+// takes one window does not move the result, every sample is timed at
+// least once (minCount) and at least timingWindows windows are closed, and
+// an error of the work is returned.
+func TestMedianWindowMean(t *testing.T) {
+	const ms = time.Millisecond
+	for _, c := range []struct {
+		name      string
+		minCount  int
+		unit      func(k int) (time.Duration, int)
+		want      float64
+		minCalled int
+	}{
+		{"constant", 1, func(int) (time.Duration, int) { return 5 * ms, 1 }, 0.005, timingWindows * 4},
+		{"a burst in one window", 1, func(k int) (time.Duration, int) {
+			if k == 6 {
+				return time.Second, 1
+			}
+			return 5 * ms, 1
+		}, 0.005, timingWindows*4 - 1}, // the burst closes its window at once
+		{"every sample once", 100, func(int) (time.Duration, int) { return 5 * ms, 1 }, 0.005, 100},
+		{"counts per unit", 1, func(int) (time.Duration, int) { return 30 * ms, 3 }, 0.01, timingWindows},
+	} {
+		called := 0
+		got, err := medianWindowMean(c.minCount, func() (time.Duration, int, error) {
+			d, n := c.unit(called)
+			called++
+			return d, n, nil
+		})
+		if err != nil || math.Abs(got-c.want) > 1e-12 || called < c.minCalled {
+			t.Errorf("%s: %v, %v after %d units; want %v after at least %d", c.name, got, err, called, c.want, c.minCalled)
+		}
+	}
+	failed := errors.New("oracle failed")
+	if got, err := medianWindowMean(1, func() (time.Duration, int, error) { return 0, 0, failed }); !errors.Is(err, failed) || !math.IsNaN(got) {
+		t.Errorf("an error of the work: %v, %v", got, err)
 	}
 }
 

@@ -169,7 +169,7 @@ func WorkerFigures(s WorkerScaling) (passes, seconds *Figure) {
 	case !ok(seq.Seconds, false) || !ok(seq.Passes, false):
 		why = fmt.Sprintf("the sequential run (%s) did not reach gap %g", seq.Name, s.Target)
 	case !(s.Share >= 0 && s.Share <= 1):
-		why = "the oracle share p is unknown"
+		why = "the share p of the workers is unknown"
 	}
 	if why != "" {
 		seconds.Notes = append(seconds.Notes, "no prediction: "+why)
