@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -18,7 +21,7 @@ import (
 // 2016: sequential, a mini-batch, asynchronous, the delay simulator; see
 // the package documentation of solver, "Every core"): what they take to a
 // target duality gap (SpeedupTable), the share of the solver time the
-// workers split (OracleShare), and the figure "passes and time against
+// workers can take (WorkerShare), and the figure "passes and time against
 // workers" with the time Amdahl's law predicts (WorkersFigures).
 
 // reachedAt returns the first trace point of t whose duality gap is at
@@ -88,45 +91,81 @@ func SpeedupTable(target float64, ts ...*Trainer) *Table {
 	return t
 }
 
-// oracleShareSamples bounds the examples OracleShare times.
+// oracleShareSamples bounds the examples WorkerShare times.
 const oracleShareSamples = 256
 
-// OracleShare estimates p, the share of the solver time of a run of
-// package solver, up to its current iterate, spent in the max-oracle calls
-// of its block steps: the part of a run that the workers of a mini-batch
-// or of the asynchronous execution split, while the block updates stay on
-// one goroutine (viz.AmdahlSeconds). It is
-//
-//	p = (oracle calls of the block steps) * (time of one call) / (solver seconds),
-//
-// where the calls of the block steps are the run's oracle calls but the n
-// of each exact gap pass (whose time solver time leaves out), and the time
-// of a call is measured here, on one goroutine, at the run's current
-// weights on up to 256 training examples spread over the set. Cache hits
-// call no oracle, so with the gap-based cache p can be small even for a
-// costly oracle. Both times are wall-clock times, taken at different
-// moments: measure on the machine and under the load of the run. A ratio
-// above 1, which only a change of load between the run and the timing
-// gives, is returned as 1. A multi-plane run times
-// its oracle calls itself (run.Point.OracleTimeShare, papers.OracleShareTable),
-// and that measurement is returned instead.
-func OracleShare(t *Trainer) (float64, error) {
+// Share splits the solver time of a run of package solver by what the
+// workers of a mini-batch or of the asynchronous execution can take: the
+// read part of its block steps (package solver, "Every core": the scores
+// of the block's stored corners, the cache rule, the max oracle and the
+// corner of its answer), which they compute in parallel, against the write
+// part (the line search and the update of the block and of w), which one
+// goroutine applies in order. P = Oracle + Scoring is the p of Amdahl's law
+// (viz.AmdahlSeconds).
+type Share struct {
+	// Oracle is the share of the max-oracle calls of the block steps and
+	// the corners of their answers (psi_i(y) and L_i(y)): their number
+	// (every oracle call but the n of each exact gap pass) times the time
+	// of a call and its corner, timed at the run's current weights. For a
+	// multi-plane run it is the run's own measurement of its oracle calls
+	// (run.Point.OracleTimeShare, without the corners).
+	Oracle float64
+	// Scoring is the share of the scores H_i(c; w) of the stored corners
+	// (the cache's or the active set's) that every step of a run with a
+	// cache or pairwise or away steps computes: an estimate, the number of
+	// corners scored (the steps between two trace points times the mean
+	// number of stored corners per block there, run.Point.CacheMean, else
+	// ActiveMean) times the time of one score, a product <psi_i(y), w>
+	// with the features of an oracle answer, timed on the answers' features
+	// of the timed examples, which a cache of the processor may hold while
+	// the corner sets of a run are read from memory (so it may be low). Zero
+	// for a run that stores no corners; NaN for multi-plane BCFW (not
+	// modeled: its approximate steps score working sets).
+	Scoring float64
+}
+
+// P returns p = Oracle + Scoring, at most 1 (a sum above 1, which only a
+// change of load between the run and the timing gives, is returned as 1),
+// NaN when a part is unknown.
+func (s Share) P() float64 {
+	return math.Min(1, s.Oracle+s.Scoring)
+}
+
+// WorkerShare measures and estimates Share for a run of package solver up
+// to its current iterate. The times of an oracle call and of a score are
+// wall-clock times on one goroutine, over up to 256 training examples
+// spread over the set (the median of the means of at least 5 windows of
+// at least 20 ms each, going over the examples again as needed), taken at
+// another moment than the run's solver seconds: measure on the machine
+// and under the load of the run, and expect the shares to move with the
+// load. With the
+// gap-based cache most steps call no oracle, so Oracle can be small even
+// for a costly oracle while Scoring is most of what the workers take.
+// What the shares leave out: a step whose read part was computed at an
+// earlier w rescores its corners at the current iterate in its write part
+// (two products for a pairwise step), and the cost of handing blocks to
+// the workers.
+func WorkerShare(t *Trainer) (Share, error) {
+	unknown := Share{Oracle: math.NaN(), Scoring: math.NaN()}
 	e, ok := t.eng.(bcfwEngine)
 	if !ok {
-		return math.NaN(), fmt.Errorf("ssvmnb: %s: OracleShare needs a run of package solver (a solver.Config), not of the %s family", t.Name, t.eng.family())
+		return unknown, fmt.Errorf("ssvmnb: %s: WorkerShare needs a run of package solver (a solver.Config), not of the %s family", t.Name, t.eng.family())
 	}
 	cur := t.Current()
 	if share := cur.OracleTimeShare; !math.IsNaN(share) && !math.IsInf(share, 0) {
-		return share, nil
+		return Share{Oracle: share, Scoring: math.NaN()}, nil
 	}
 	if !(cur.Seconds > 0) {
-		return math.NaN(), fmt.Errorf("ssvmnb: %s: OracleShare needs a run with solver time: call Run first", t.Name)
+		return unknown, fmt.Errorf("ssvmnb: %s: WorkerShare needs a run with solver time: call Run first", t.Name)
 	}
-	perCall, err := oracleSeconds(e.Problem(), t.Weights(), oracleShareSamples)
+	call, score, err := readSeconds(e.Problem(), t.Weights(), oracleShareSamples)
 	if err != nil {
-		return math.NaN(), fmt.Errorf("ssvmnb: %s: timing the oracle: %w", t.Name, err)
+		return unknown, fmt.Errorf("ssvmnb: %s: timing the oracle: %w", t.Name, err)
 	}
-	return math.Min(1, float64(blockOracleCalls(t))*perCall/cur.Seconds), nil
+	return Share{
+		Oracle:  math.Min(1, float64(blockOracleCalls(t))*call/cur.Seconds),
+		Scoring: math.Min(1, scoredCorners(t.Trace())*score/cur.Seconds),
+	}, nil
 }
 
 // blockOracleCalls returns the oracle calls of t's block steps (or
@@ -141,24 +180,120 @@ func blockOracleCalls(t *Trainer) int64 {
 	return max(calls, 0)
 }
 
-// oracleSeconds returns the mean wall-clock seconds of one max-oracle call
-// of p at w, over up to samples examples spread over p, on one goroutine.
-func oracleSeconds(p oracles.Problem, w []float64, samples int) (float64, error) {
+// scoredCorners estimates the corner scores the block steps of a trace
+// computed: the steps between consecutive points times the mean of the two
+// points' stored corners per block (CacheMean, else ActiveMean; none when
+// both are NaN).
+func scoredCorners(trace []run.Point) float64 {
+	stored := func(p run.Point) float64 {
+		for _, v := range []float64{p.CacheMean, p.ActiveMean} {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 {
+				return v
+			}
+		}
+		return 0
+	}
+	var sum float64
+	for k := 1; k < len(trace); k++ {
+		if steps := trace[k].Steps - trace[k-1].Steps; steps > 0 {
+			sum += float64(steps) * (stored(trace[k-1]) + stored(trace[k])) / 2
+		}
+	}
+	return sum
+}
+
+// readSeconds times in windows of at least timingWindow, at least
+// timingWindows of them, and takes the median of the windows' means: a
+// mean over each window, so that the time other programs take from a
+// loaded machine within it counts as it does in a run's solver seconds, and
+// the median over the windows, so that a burst of load that takes one
+// window does not make the result.
+const (
+	timingWindow  = 20 * time.Millisecond
+	timingWindows = 5
+)
+
+// medianWindowMean calls unit, which does some work and returns its
+// wall-clock time and its count (of calls, of scores), until minCount are
+// counted and timingWindows windows of at least timingWindow each are
+// closed, and returns the median of the windows' means per count.
+func medianWindowMean(minCount int, unit func() (time.Duration, int, error)) (float64, error) {
+	var means []float64
+	var win time.Duration
+	winCount, count := 0, 0
+	for count < minCount || len(means) < timingWindows {
+		d, c, err := unit()
+		if err != nil {
+			return math.NaN(), err
+		}
+		win, winCount, count = win+d, winCount+c, count+c
+		if win >= timingWindow {
+			means = append(means, win.Seconds()/float64(winCount))
+			win, winCount = 0, 0
+		}
+	}
+	slices.Sort(means)
+	return stat.Quantile(0.5, stat.Empirical, means, nil), nil
+}
+
+// readSeconds returns the wall-clock seconds of one max-oracle call of p at
+// w with the corner of its answer (psi and loss), over up to samples
+// examples spread over p (each timed at least once), and of one score
+// <psi, w> of those answers' features (an answer equal to the ground truth,
+// whose psi is empty, is replaced by the answer at w = 0, a most violating
+// labeling, as solver.MeasureCostRatio does), on one goroutine, each the
+// median of the means of windows of at least 20 ms (medianWindowMean).
+func readSeconds(p oracles.Problem, w []float64, samples int) (call, score float64, err error) {
 	n := p.Len()
 	if n == 0 {
-		return math.NaN(), errors.New("no examples")
+		return math.NaN(), math.NaN(), errors.New("no examples")
 	}
 	m := min(n, samples)
 	oracle := oracles.OracleFunc(p)
+	psis := make([]oracles.SparseVec, m)
 	var y []int32
-	start := time.Now()
-	for k := range m {
+	next := 0
+	call, err = medianWindowMean(m, func() (time.Duration, int, error) {
+		k := next % m
+		i, start := k*n/m, time.Now()
 		var err error
-		if y, _, err = oracle(k*n/m, w, y); err != nil {
-			return math.NaN(), err
+		if y, _, err = oracle(i, w, y); err != nil {
+			return 0, 0, err
 		}
+		p.Psi(i, y, &psis[k])
+		_ = p.Loss(i, y)
+		next++
+		return time.Since(start), 1, nil
+	})
+	if err != nil {
+		return math.NaN(), math.NaN(), err
 	}
-	return time.Since(start).Seconds() / float64(m), nil
+	var zero []float64
+	for k := range psis {
+		if psis[k].Len() > 0 {
+			continue
+		}
+		if zero == nil {
+			zero = make([]float64, len(w))
+		}
+		i := k * n / m
+		if y, _, err = oracle(i, zero, y); err != nil {
+			return math.NaN(), math.NaN(), err
+		}
+		p.Psi(i, y, &psis[k])
+	}
+	var sink float64
+	score, _ = medianWindowMean(m, func() (time.Duration, int, error) {
+		start := time.Now()
+		for k := range psis {
+			sink += psis[k].Dot(w)
+		}
+		return time.Since(start), m, nil
+	})
+	if math.IsNaN(sink) || math.IsInf(sink, 0) {
+		return math.NaN(), math.NaN(), errors.New("a score <psi, w> is not finite")
+	}
+	return call, score, nil
 }
 
 // simulatedName labels the curve of the delay simulator's runs in
@@ -176,8 +311,8 @@ const simulatedName = "delay simulator"
 // measured are real runs (sequential, mini-batch or asynchronous), drawn
 // as markers at their Trainer.Workers, each in its style. The first
 // measured run with one worker is the sequential run whose solver seconds
-// to the target are T1 of the prediction; share is p (OracleShare of that
-// run). Other runs given as simulated are left out with a note.
+// to the target are T1 of the prediction; share is p (WorkerShare of that
+// run, Share.P). Other runs given as simulated are left out with a note.
 func WorkersFigures(target, share float64, simulated []*Trainer, measured ...*Trainer) (passes, seconds *viz.Figure) {
 	s := viz.WorkerScaling{Target: target, Share: share, Name: simulatedName, Style: StyleOf(simulatedName)}
 	type point struct {

@@ -2,6 +2,7 @@ package ssvmnb_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/datasets"
@@ -50,8 +51,10 @@ func ExampleSpeedupTable() {
 
 // The figure "passes and time against workers": the delay simulator's
 // passes to a gap at K = 1, 4 and 16, and the solver time Amdahl's law
-// predicts from the sequential run and the share of its time spent in
-// oracle calls (measured here: OracleShare), with the measured runs on it.
+// predicts from the sequential run and the share of its time the workers
+// can take (WorkerShare: its oracle calls, measured, and the scoring of
+// stored corners, estimated; this run stores none), with the measured runs
+// on it.
 func ExampleWorkersFigures() {
 	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
 	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
@@ -63,8 +66,8 @@ func ExampleWorkersFigures() {
 		simulated = append(simulated, t)
 	}
 	seq := simulated[0] // K = 1 is BCFW bit for bit: the sequential run
-	share := ssvmnb.Must(ssvmnb.OracleShare(seq))
-	passes, seconds := ssvmnb.WorkersFigures(0.1, share, simulated, seq)
+	share := ssvmnb.Must(ssvmnb.WorkerShare(seq))
+	passes, seconds := ssvmnb.WorkersFigures(0.1, share.P(), simulated, seq)
 	for _, f := range []*viz.Figure{passes, seconds} {
 		fmt.Println(f.Title)
 		for _, s := range f.Series {
@@ -85,4 +88,25 @@ func ExampleWorkersFigures() {
 	//   predicted: delay simulator
 	//   K = 1
 	// passes to gap 0.1 at K = 1, 4, 16: [18 18 NaN]
+}
+
+// The share of a run's solver time that the workers of a mini-batch or of
+// the asynchronous execution can take, p of Amdahl's law: the oracle calls
+// of its block steps (their number times the time of a call, measured) and
+// the scoring of the corners it stores (here the cache's; estimated). The
+// values depend on the machine; their signs and sum do not.
+func ExampleWorkerShare() {
+	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
+	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
+	t := ssvmnb.Must(ssvmnb.New("cached", train, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}}))
+	t.Workers = 1
+	t.MustRun(10)
+	s := ssvmnb.Must(ssvmnb.WorkerShare(t))
+	fmt.Println("oracle calls of the block steps, share above 0:", s.Oracle > 0)
+	fmt.Println("scoring of the cached corners, share above 0:", s.Scoring > 0)
+	fmt.Println("p is their sum, at most 1:", s.P() == math.Min(1, s.Oracle+s.Scoring))
+	// Output:
+	// oracle calls of the block steps, share above 0: true
+	// scoring of the cached corners, share above 0: true
+	// p is their sum, at most 1: true
 }

@@ -1,10 +1,12 @@
 package ssvmnb
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -13,8 +15,8 @@ import (
 
 // executions returns runs of one configuration on the synthetic chains,
 // each to 8 passes with exact gap passes every pass: sequential with one
-// worker, a mini-batch of 2 on 2 workers, and the delay simulator at K = 2
-// and 4.
+// worker, a mini-batch of 2 with a lookahead of 1 on 2 workers, and the
+// delay simulator at K = 2 and 4.
 func executions(t *testing.T) []*Trainer {
 	base := solver.Config{Lambda: 0.01, GapEvery: 1, Seed: 4}
 	var ts []*Trainer
@@ -24,7 +26,7 @@ func executions(t *testing.T) []*Trainer {
 		edit    func(*solver.Config)
 	}{
 		{"sequential", 1, func(*solver.Config) {}},
-		{"mini-batch", 2, func(c *solver.Config) { c.Batch = 2 }},
+		{"mini-batch", 2, func(c *solver.Config) { c.Batch, c.Lookahead = 2, 1 }},
 		{"simulated 2", 1, func(c *solver.Config) { c.SimulateWorkers = 2 }},
 		{"simulated 4", 1, func(c *solver.Config) { c.SimulateWorkers = 4 }},
 	} {
@@ -68,7 +70,7 @@ func TestSpeedupTable(t *testing.T) {
 	}
 	b, _ := first(ts[0], reachAll)
 	bWhole := ts[0].clock.at(b)
-	wantExec := []string{"sequential", "mini-batch of 2", "simulated, K = 2", "simulated, K = 4"}
+	wantExec := []string{"sequential", "mini-batch of 2, lookahead 1", "simulated, K = 2", "simulated, K = 4"}
 	for k, tr := range ts {
 		p, ok := first(tr, reachAll)
 		if !ok {
@@ -115,16 +117,18 @@ func TestSpeedupTable(t *testing.T) {
 	}
 }
 
-// TestOracleShare: the calls of the block steps are those the solver
+// TestWorkerShare: the calls of the block steps are those the solver
 // makes outside its gap passes (one per step without the cache, the cache
-// misses with it), the share lies in (0, 1] for a run that calls the
-// oracle, a multi-plane run gives its own measurement, and runs it cannot
-// measure are errors saying why.
-func TestOracleShare(t *testing.T) {
+// misses with it); a run that stores no corners scores none (Scoring 0),
+// one with the cache scores its corners (Scoring > 0); P is the sum capped
+// at 1; a multi-plane run gives its own measurement of the oracle calls
+// and no scoring share (not modeled); runs it cannot measure are errors
+// saying why.
+func TestWorkerShare(t *testing.T) {
 	isolated(t)
 	plain := Must(New("plain", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1}))
 	cached := Must(New("cached", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1, Cache: solver.Cache{Enabled: true}}))
-	if _, err := OracleShare(plain); err == nil || !strings.Contains(err.Error(), "call Run first") {
+	if _, err := WorkerShare(plain); err == nil || !strings.Contains(err.Error(), "call Run first") {
 		t.Errorf("before Run: %v", err)
 	}
 	for _, tr := range []*Trainer{plain, cached} {
@@ -138,19 +142,96 @@ func TestOracleShare(t *testing.T) {
 	if got := blockOracleCalls(cached); got != cur.CacheMisses || cur.CacheHits == 0 {
 		t.Errorf("with the cache: %d oracle calls of block steps, %d misses (%d hits)", got, cur.CacheMisses, cur.CacheHits)
 	}
-	p := Must(OracleShare(plain))
-	if !(p > 0 && p <= 1) {
-		t.Errorf("plain BCFW: share %v", p)
+	ps := Must(WorkerShare(plain))
+	if !(ps.Oracle > 0 && ps.Oracle <= 1) || ps.Scoring != 0 || ps.P() != ps.Oracle {
+		t.Errorf("plain BCFW (no stored corners): %+v, p = %v", ps, ps.P())
+	}
+	cs := Must(WorkerShare(cached))
+	if !(cs.Oracle > 0 && cs.Oracle <= 1) || !(cs.Scoring > 0 && cs.Scoring <= 1) || cs.P() != math.Min(1, cs.Oracle+cs.Scoring) {
+		t.Errorf("BCFW with the cache: %+v, p = %v", cs, cs.P())
+	}
+	if scoredCorners(cached.Trace()) <= 0 || scoredCorners(plain.Trace()) != 0 {
+		t.Errorf("scored corners: %v with the cache, %v without", scoredCorners(cached.Trace()), scoredCorners(plain.Trace()))
 	}
 	mp := Must(New("mp", chainData(t), families[2].cfg))
 	mp.Live = false
 	mp.MustRun(4)
-	if got, want := Must(OracleShare(mp)), mp.Current().OracleTimeShare; got != want || math.IsNaN(want) {
-		t.Errorf("multi-plane: share %v, its own measurement %v", got, want)
+	ms := Must(WorkerShare(mp))
+	if want := mp.Current().OracleTimeShare; ms.Oracle != want || math.IsNaN(want) || !math.IsNaN(ms.Scoring) || !math.IsNaN(ms.P()) {
+		t.Errorf("multi-plane: %+v (p = %v), its own measurement %v", ms, ms.P(), want)
 	}
 	sf := Must(New("soft", factorData(t), families[6].cfg))
-	if _, err := OracleShare(sf); err == nil || !strings.Contains(err.Error(), "needs a run of package solver") {
+	if _, err := WorkerShare(sf); err == nil || !strings.Contains(err.Error(), "needs a run of package solver") {
 		t.Errorf("soft run: %v", err)
+	}
+}
+
+// TestScoredCorners: the steps between consecutive points times the mean
+// of their stored corners per block (the cache's, else the active sets'),
+// on made-up traces.
+func TestScoredCorners(t *testing.T) {
+	pt := func(steps int64, cache, active float64) run.Point {
+		p := run.Blank()
+		p.Steps, p.CacheMean, p.ActiveMean = steps, cache, active
+		return p
+	}
+	nan := math.NaN()
+	for _, c := range []struct {
+		name  string
+		trace []run.Point
+		want  float64
+	}{
+		{"empty", nil, 0},
+		{"one point", []run.Point{pt(100, 5, nan)}, 0},
+		{"cache", []run.Point{pt(0, 0, nan), pt(100, 2, nan), pt(300, 4, nan)}, 100*1 + 200*3},
+		{"a gap pass adds no steps", []run.Point{pt(0, 1, nan), pt(10, 1, nan), pt(10, 3, nan), pt(20, 3, nan)}, 10*1 + 10*3},
+		{"active sets without a cache", []run.Point{pt(0, nan, 1), pt(50, nan, 3)}, 50 * 2},
+		{"the cache first", []run.Point{pt(0, 2, 1), pt(50, 2, 1)}, 50 * 2},
+		{"no stored corners", []run.Point{pt(0, nan, nan), pt(50, nan, nan)}, 0},
+	} {
+		if got := scoredCorners(c.trace); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMedianWindowMean: on made-up timings, the median of the windows'
+// means per count: a constant time is returned as it is, a burst that
+// takes one window does not move the result, every sample is timed at
+// least once (minCount) and at least timingWindows windows are closed, and
+// an error of the work is returned.
+func TestMedianWindowMean(t *testing.T) {
+	const ms = time.Millisecond
+	for _, c := range []struct {
+		name      string
+		minCount  int
+		unit      func(k int) (time.Duration, int)
+		want      float64
+		minCalled int
+	}{
+		{"constant", 1, func(int) (time.Duration, int) { return 5 * ms, 1 }, 0.005, timingWindows * 4},
+		{"a burst in one window", 1, func(k int) (time.Duration, int) {
+			if k == 6 {
+				return time.Second, 1
+			}
+			return 5 * ms, 1
+		}, 0.005, timingWindows*4 - 1}, // the burst closes its window at once
+		{"every sample once", 100, func(int) (time.Duration, int) { return 5 * ms, 1 }, 0.005, 100},
+		{"counts per unit", 1, func(int) (time.Duration, int) { return 30 * ms, 3 }, 0.01, timingWindows},
+	} {
+		called := 0
+		got, err := medianWindowMean(c.minCount, func() (time.Duration, int, error) {
+			d, n := c.unit(called)
+			called++
+			return d, n, nil
+		})
+		if err != nil || math.Abs(got-c.want) > 1e-12 || called < c.minCalled {
+			t.Errorf("%s: %v, %v after %d units; want %v after at least %d", c.name, got, err, called, c.want, c.minCalled)
+		}
+	}
+	failed := errors.New("oracle failed")
+	if got, err := medianWindowMean(1, func() (time.Duration, int, error) { return 0, 0, failed }); !errors.Is(err, failed) || !math.IsNaN(got) {
+		t.Errorf("an error of the work: %v, %v", got, err)
 	}
 }
 
@@ -201,7 +282,7 @@ func TestWorkersFigures(t *testing.T) {
 			t.Errorf("prediction at K = %d: %v, want %v", k, pred.Y[i], want)
 		}
 	}
-	if notes := strings.Join(passes.Notes, " | "); !strings.Contains(notes, "left out of the curve: mini-batch (mini-batch of 2)") {
+	if notes := strings.Join(passes.Notes, " | "); !strings.Contains(notes, "left out of the curve: mini-batch (mini-batch of 2, lookahead 1)") {
 		t.Errorf("notes %q", notes)
 	}
 	for _, f := range []*viz.Figure{passes, seconds} {

@@ -5,7 +5,7 @@
 // and static figures of their traces, comparisons of runs aggregated over
 // seeds, parameter sweeps with tables and figures, runs at several worker
 // counts and executions with the speedups they reach and the time Amdahl's
-// law predicts (Trainer.Workers, SpeedupTable, OracleShare,
+// law predicts (Trainer.Workers, SpeedupTable, WorkerShare,
 // WorkersFigures), and displays of predictions for every task
 // (ShowPredictions).
 //
@@ -71,8 +71,9 @@ type Trainer struct {
 	LiveEvery time.Duration
 	// Workers is the number of goroutines of the run's parallel parts: the
 	// exact gap passes and evaluations of every family, and for package
-	// solver the oracle calls of a mini-batch (solver.Config.Batch) or of
-	// the asynchronous execution (Config.Async) too (see the solvers'
+	// solver the read parts of the block steps (oracle calls, scores of
+	// the cached corners) of a mini-batch (solver.Config.Batch) or of the
+	// asynchronous execution (Config.Async) too (see the solvers'
 	// WithWorkers). New sets it to the number of CPUs (GOMAXPROCS); zero
 	// means the same when the run starts. Run and RunUntil apply it. It is
 	// saved with the trainer (Save, the session), so that a resumed run

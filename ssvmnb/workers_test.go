@@ -168,3 +168,41 @@ func TestWallClock(t *testing.T) {
 		}
 	}
 }
+
+// TestExecutionLabels: every execution of BCFW's block steps has its label
+// in SpeedupTable, only the first-in first-out delay simulator (and a
+// sequential run, K = 1) is a point of the simulated curve, and a
+// configuration without what selects its execution is the sequential one.
+func TestExecutionLabels(t *testing.T) {
+	base := solver.Config{Lambda: 0.01, Seed: 2}
+	train := chainData(t).Train
+	delays := &solver.DelayDistribution{Weights: []float64{3, 1}}
+	for _, c := range []struct {
+		edit  func(*solver.Config)
+		label string
+		k     int
+		curve bool
+	}{
+		{func(*solver.Config) {}, "sequential", 1, true},
+		{func(c *solver.Config) { c.Batch = 4 }, "mini-batch of 4", 0, false},
+		{func(c *solver.Config) { c.Batch, c.Lookahead = 2, 1 }, "mini-batch of 2, lookahead 1", 0, false},
+		{func(c *solver.Config) { c.Async = true }, "asynchronous", 0, false},
+		{func(c *solver.Config) { c.SimulateWorkers = 8 }, "simulated, K = 8", 8, true},
+		{func(c *solver.Config) { c.SimulateWorkers, c.SimulateDelays = 2, delays }, "simulated, K = 2, delays of mean 0.25", 0, false},
+	} {
+		cfg := base
+		c.edit(&cfg)
+		if _, err := solver.New(train, cfg); err != nil { // a configuration the solver takes
+			t.Fatalf("%s: %v", c.label, err)
+		}
+		if got := execution(cfg); got != c.label {
+			t.Errorf("execution: %q, want %q", got, c.label)
+		}
+		if k, ok := simulatedWorkers(cfg); k != c.k || ok != c.curve {
+			t.Errorf("%s: simulated workers %d, %v; want %d, %v", c.label, k, ok, c.k, c.curve)
+		}
+		if d := configDiff(sansExecution(base), sansExecution(cfg)); d != "" {
+			t.Errorf("%s: without its execution the configuration differs from the sequential one: %s", c.label, d)
+		}
+	}
+}

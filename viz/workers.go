@@ -16,13 +16,15 @@ import (
 // and passesK are the effective passes one and k workers need to get there
 // (passes(k) from a run of the delay simulator, solver.Config.SimulateWorkers
 // = k: the staleness of k asynchronous workers, run on one core); p is the
-// share of the sequential run's solver time that k workers split, its max
-// oracle calls (ssvmnb.OracleShare): the rest, 1 - p, the block updates
-// applied one at a time on one goroutine (Wang et al. 2016, Alg. 1: the
-// server), does not shrink with k. The model prices a pass at k workers as
-// the sequential pass with its oracle share divided by k: no cost of
-// handing blocks to the workers, no memory bandwidth shared between cores,
-// k free cores. Measured runs at k workers check it.
+// share of the sequential run's solver time that k workers split, the read
+// part of its block steps (the max oracle calls and the scoring of the
+// stored corners; ssvmnb.WorkerShare): the rest, 1 - p, the write part
+// (line search and update) applied one step at a time on one goroutine
+// (Wang et al. 2016, Alg. 1: the server), does not shrink with k. The
+// model prices a pass at k workers as the sequential pass with its read
+// share divided by k: no cost of handing blocks to the workers, no memory
+// bandwidth shared between cores, k free cores. Measured runs at k workers
+// check it.
 //
 // The result is NaN when an input is NaN or infinite, p is outside
 // [0, 1], k < 1, or a number of passes is not positive.
@@ -59,7 +61,7 @@ type WorkerScaling struct {
 	// Target is the duality gap every value is measured to.
 	Target float64
 	// Share is p of AmdahlSeconds, the share of the sequential run's solver
-	// time spent in oracle calls (NaN: unknown, no prediction).
+	// time the workers can take (NaN: unknown, no prediction).
 	Share float64
 	// Name and Style are the legend label and style of the simulated runs'
 	// curve (the prediction is drawn in the same style).
@@ -167,7 +169,7 @@ func WorkerFigures(s WorkerScaling) (passes, seconds *Figure) {
 	case !ok(seq.Seconds, false) || !ok(seq.Passes, false):
 		why = fmt.Sprintf("the sequential run (%s) did not reach gap %g", seq.Name, s.Target)
 	case !(s.Share >= 0 && s.Share <= 1):
-		why = "the oracle share p is unknown"
+		why = "the share p of the workers is unknown"
 	}
 	if why != "" {
 		seconds.Notes = append(seconds.Notes, "no prediction: "+why)

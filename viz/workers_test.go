@@ -168,7 +168,7 @@ func TestWorkerFiguresNoPrediction(t *testing.T) {
 	}{
 		{"no sequential run", func(s *WorkerScaling) { s.Measured = s.Measured[1:] }, "no measured run with one worker"},
 		{"sequential not reached", func(s *WorkerScaling) { s.Measured[0].Seconds = math.NaN() }, "did not reach gap 0.001"},
-		{"share unknown", func(s *WorkerScaling) { s.Share = math.NaN() }, "oracle share p is unknown"},
+		{"share unknown", func(s *WorkerScaling) { s.Share = math.NaN() }, "the share p of the workers is unknown"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := scalingStudy()
