@@ -198,6 +198,7 @@ type solverFlags struct {
 	lookahead  int
 	simWorkers int
 	simDelays  string
+	lpHard     bool // the run being built is lp-hard's bcfw (--solver lp-hard, algorithm then says bcfw)
 	async      bool
 	accuracy   float64
 	cpTol      float64
@@ -434,7 +435,7 @@ func (f *solverFlags) batchSize(alg solverrun.Algorithm) int {
 // sequential steps on OCR-large and no faster on the horses; --workers
 // still parallelizes their gap passes and evaluations).
 func (f *solverFlags) workersBatch(alg solverrun.Algorithm) bool {
-	return !f.given("batch") && f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && f.algorithm == "lp-hard" &&
+	return !f.given("batch") && f.given("workers") && f.workers > 1 && alg == solverrun.BCFW && (f.algorithm == "lp-hard" || f.lpHard) &&
 		f.simWorkers == 0 && !f.async && f.step != "exact"
 }
 
@@ -614,6 +615,22 @@ func checkFlags(checks ...flagCheck) error {
 
 // describeMultiPlane returns the multi-plane settings for the header line
 // (empty when off).
+// describeExecution names the parallel or simulated execution of bcfw's
+// steps ("" for the sequential one).
+func describeExecution(cfg solver.Config) string {
+	switch {
+	case cfg.Batch > 1:
+		return fmt.Sprintf(", mini-batch %d, lookahead %d", cfg.Batch, cfg.Lookahead)
+	case cfg.Async:
+		return ", asynchronous"
+	case cfg.SimulateWorkers > 0 && cfg.SimulateDelays != nil:
+		return fmt.Sprintf(", simulated %d workers with the given delays", cfg.SimulateWorkers)
+	case cfg.SimulateWorkers > 0:
+		return fmt.Sprintf(", simulated %d workers", cfg.SimulateWorkers)
+	}
+	return ""
+}
+
 func describeMultiPlane(mp solver.MultiPlane) string {
 	if !mp.Enabled {
 		return ""

@@ -64,7 +64,7 @@ func buildTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring, stat
 			return nil, "", err
 		}
 		cfg := s.Config()
-		return s, fmt.Sprintf("solver %s (sampling %s, %s steps, cache %v%s), lambda = %g", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, describeMultiPlane(cfg.MultiPlane), cfg.Lambda), nil
+		return s, fmt.Sprintf("solver %s (sampling %s, %s steps, cache %v%s%s), lambda = %g", cfg.Algorithm, cfg.Sampling, cfg.Step, cfg.Cache.Enabled, describeMultiPlane(cfg.MultiPlane), describeExecution(cfg), cfg.Lambda), nil
 	}
 	m, err := factorModel(train)
 	if err != nil {
@@ -84,8 +84,8 @@ func buildTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring, stat
 		if err != nil {
 			return nil, "", err
 		}
-		sf.algorithm = "bcfw"
-		defer func() { sf.algorithm = "lp-hard" }()
+		sf.algorithm, sf.lpHard = "bcfw", true
+		defer func() { sf.algorithm, sf.lpHard = "lp-hard", false }()
 		s, line, err := buildTrainer(sf, rel, wire, state)
 		return s, "LP-hard: " + line + ", over the local polytope (LP oracle), test by LP + rounding", err
 	}

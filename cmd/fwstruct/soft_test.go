@@ -61,7 +61,9 @@ func TestFactorGraphSolvers(t *testing.T) {
 		want   string
 		extra  []string
 	}{{"soft", "solver soft", nil}, {"soft", "sampling example-perm", []string{"--sampling", "example-perm"}},
-		{"lp-hard", "LP-hard", nil}, {"bcfw", "solver bcfw", nil}} {
+		{"lp-hard", "LP-hard", nil}, {"bcfw", "solver bcfw", nil},
+		// --workers makes lp-hard's steps a mini-batch with a lookahead.
+		{"lp-hard", "cache true, mini-batch 2, lookahead 2)", []string{"--workers", "2"}}} {
 		trace, model := filepath.Join(dir, tc.solver+".json"), filepath.Join(dir, tc.solver+"-model.json")
 		args := []string{"train", "--data", data, "--solver", tc.solver, "--lambda", "0.05", "--passes", "6", "--gap-every", "2", "--trace", trace, "--model", model}
 		if tc.solver == "soft" {
