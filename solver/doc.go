@@ -138,9 +138,11 @@
 // in, the corner without dual mass that scores lowest at the current w,
 // ours (after the step) the one unused for longest (the paper does not
 // say; on OCR-small below no block holds more than 25 corners, so neither
-// rule acts); a max-oracle answer whose H_i is negative beyond 1e-12 is
-// replaced by the ground truth with a warning there and is the run's
-// error here; negative block gaps of rounding size are set to 0 there and
+// rule acts); a max-oracle answer whose H_i is negative beyond 1e-12 (an
+// oracle that missed the ground truth) is replaced by the ground truth
+// with a warning there, used as returned here (a step towards it has a
+// negative numerator and makes no move; a negative certified gap is the
+// run's error); negative block gaps of rounding size are set to 0 there and
 // weigh 0 in the draws here; and the random numbers differ, so that runs
 // compare as medians over seeds.
 //
