@@ -57,8 +57,8 @@ type Cache struct {
 	// The reference code of Osokin et al. starts from 1, the duality gap
 	// at w = 0 when every loss is at most 1 (exactly 1 for a normalized
 	// Hamming loss), so that the cache already hits during the first
-	// GapEvery passes; with it and their other defaults (MaxSize 100,
-	// Stop.EarlyCheck 0.8) our schedule is theirs.
+	// GapEvery passes; the package doc (The reference code of Osokin et
+	// al.) lists the settings that make a run theirs.
 	InitialGap float64
 }
 
@@ -164,6 +164,16 @@ type Config struct {
 	Algorithm run.Algorithm
 	// Sampling is Uniform (default), Permutation or GapSampling (BCFW only).
 	Sampling run.Sampling
+	// UnvisitedInOrder makes gap sampling draw the blocks it has no gap
+	// estimate for yet (g_i = +Inf: before their first step) in index
+	// order instead of uniformly at random, so that the first pass visits
+	// the blocks in the order of the data. The reference code of Osokin et
+	// al. (2016), gapBCFW, does so (its weighted draw over infinite weights
+	// picks the first infinite one); Alg. 2 draws with probability
+	// proportional to g_i = +Inf, which leaves the order among those blocks
+	// open, so it is off by default (see the package doc, The reference
+	// code of Osokin et al.). GapSampling only.
+	UnvisitedInOrder bool
 	// Step is FWStep (default), Pairwise or Away (BCFW only).
 	Step Step
 	// StepSize is LineSearch (default) or Predefined (FW steps only).
@@ -394,6 +404,9 @@ func (cfg *Config) validate(d int) error {
 		case !(cfg.CPTol > 0) || bad(cfg.CPTol):
 			return fmt.Errorf("solver: CPTol must be positive and finite, got %v", cfg.CPTol)
 		}
+	}
+	if cfg.UnvisitedInOrder && cfg.Sampling != run.GapSampling {
+		return fmt.Errorf("solver: UnvisitedInOrder orders the first draws of gap sampling, not of %v sampling", cfg.Sampling)
 	}
 	if (cfg.Step == Pairwise || cfg.Step == Away) && cfg.StepSize == run.Predefined {
 		return errors.New("solver: pairwise and away steps need line search")

@@ -135,6 +135,7 @@ func forkChanges(old, cfg Config) ([]string, error) {
 		}
 	}
 	add("sampling", old.Sampling, cfg.Sampling)
+	add("unvisited in order", old.UnvisitedInOrder, cfg.UnvisitedInOrder)
 	add("step", old.Step, cfg.Step)
 	add("step size", stepSizeName(old.StepSize), stepSizeName(cfg.StepSize))
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))

@@ -53,6 +53,7 @@ func TestForkChanges(t *testing.T) {
 		event string
 	}{
 		{"uniform to gap sampling", base, func(c Config) Config { c.Sampling = run.GapSampling; return c }, "sampling uniform -> gap"},
+		{"gap sampling, unvisited in order", func() Config { c := base; c.Sampling = run.GapSampling; return c }(), func(c Config) Config { c.UnvisitedInOrder = true; return c }, "unvisited in order false -> true"},
 		{"gap sampling to permutation", func() Config { c := base; c.Sampling = run.GapSampling; return c }(), func(c Config) Config { c.Sampling = run.Permutation; return c }, "sampling gap -> perm"},
 		{"cache on", base, func(c Config) Config { c.Cache.Enabled = true; return c }, "cache off -> F=0.25 nu=0.01 size 10"},
 		{"cache off", func() Config { c := base; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Enabled = false; return c }, "cache F=0.25 nu=0.01 size 10 -> off"},

@@ -145,6 +145,9 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.reuse = s.newReuse()
 	s.evalAt = -1
 	s.samp = core.NewSampler(cfg.Sampling, n)
+	if cfg.UnvisitedInOrder {
+		s.samp.DrawUnvisitedInOrder()
+	}
 	s.pcg = rand.NewPCG(cfg.Seed, 0x5eed_f00d_bcf0)
 	s.rng = rand.New(s.pcg)
 	s.loop = s.alg.schedule()

@@ -162,6 +162,7 @@ var variants = []struct {
 	{"bcfw cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
 	{"bcpfw gap cache", Config{Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
 	{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 3}},
+	{"bcpfw gap cache as gapBCFW", Config{Step: Pairwise, Sampling: run.GapSampling, UnvisitedInOrder: true, Cache: Cache{Enabled: true, MaxSize: 100, InitialGap: 1}, GapEvery: 2}},
 	{"mp-bcfw", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
 	{"mp-bcfw averaging small sets", Config{Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 400, N: 2, T: 2}}},
 	{"mp-bcafw averaging", Config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},

@@ -1,10 +1,12 @@
 package core
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -24,9 +26,12 @@ type Sampler struct {
 	order  []int32
 
 	// Gap sampling (Osokin et al. 2016, Alg. 2): blocks not yet visited have
-	// an infinite gap estimate and are drawn first, uniformly; the others are
-	// drawn proportionally to their last block gap through a sum tree.
+	// an infinite gap estimate and are drawn first, uniformly (or, with
+	// inOrder, in index order: then unvisited is kept in decreasing order
+	// and drawn from its end); the others are drawn proportionally to their
+	// last block gap through a sum tree.
 	unvisited []int32
+	inOrder   bool
 	tree      SumTree
 }
 
@@ -66,9 +71,11 @@ func (s *Sampler) Next(rng *rand.Rand) int {
 		return int(i)
 	case run.GapSampling:
 		if m := len(s.unvisited); m > 0 {
-			k := rng.IntN(m)
-			i := s.unvisited[k]
-			s.unvisited[k] = s.unvisited[m-1]
+			i := s.unvisited[m-1] // inOrder: the smallest
+			if !s.inOrder {
+				k := rng.IntN(m)
+				i, s.unvisited[k] = s.unvisited[k], i
+			}
 			s.unvisited = s.unvisited[:m-1]
 			return int(i)
 		}
@@ -78,6 +85,30 @@ func (s *Sampler) Next(rng *rand.Rand) int {
 		return rng.IntN(s.n)
 	}
 	return rng.IntN(s.n)
+}
+
+// DrawUnvisitedInOrder makes a gap sampler draw the blocks that have no
+// gap estimate yet (+Inf) in increasing index order, without a random
+// draw, instead of uniformly at random: the first pass then visits the
+// blocks in the order of the data, as the reference code of Osokin et
+// al. (gapBCFW) does (its weighted draw over infinite weights picks the
+// first infinite one). Alg. 2 draws proportionally to g_i = +Inf, which
+// leaves the order among such blocks open. It must be called before the
+// first draw; other samplers ignore it.
+func (s *Sampler) DrawUnvisitedInOrder() {
+	if s.kind != run.GapSampling {
+		return
+	}
+	s.inOrder = true
+	s.sortUnvisited()
+}
+
+// sortUnvisited puts the unvisited blocks in decreasing order (inOrder
+// only), so that Next draws the smallest from the end.
+func (s *Sampler) sortUnvisited() {
+	if s.inOrder {
+		slices.SortFunc(s.unvisited, func(a, b int32) int { return cmp.Compare(b, a) })
+	}
 }
 
 // SetGroups makes a run.ExamplePermutation sampler keep the blocks of a group
@@ -140,6 +171,7 @@ func (s *Sampler) Refresh(gaps []float64) {
 			s.unvisited = append(s.unvisited, int32(i))
 		}
 	}
+	s.sortUnvisited()
 	s.tree.Rebuild(gaps)
 }
 
@@ -292,6 +324,7 @@ func (s *Sampler) Restore(perm []int32, pos int, unvisited []int32, gaps []float
 		}
 		s.tree.Rebuild(gaps)
 		s.unvisited = append(s.unvisited[:0], unvisited...)
+		s.sortUnvisited()
 	}
 	return nil
 }

@@ -123,3 +123,71 @@ func TestExamplePermutation(t *testing.T) {
 		}
 	}
 }
+
+// TestGapSamplingUnvisitedInOrder: with DrawUnvisitedInOrder a gap sampler
+// draws the blocks without an estimate in increasing index order, without
+// a random draw, then proportionally to the gaps; a Restore or Refresh with
+// unvisited blocks in any order draws them in index order; without it the
+// first draw is uniform over the blocks; other samplers ignore it.
+func TestGapSamplingUnvisitedInOrder(t *testing.T) {
+	const n = 7
+	s := NewSampler(run.GapSampling, n)
+	s.DrawUnvisitedInOrder()
+	pcg := rand.NewPCG(5, 6)
+	rng := rand.New(pcg)
+	before, _ := pcg.MarshalBinary()
+	for want := 0; want < n; want++ {
+		if i := s.Next(rng); i != want {
+			t.Fatalf("draw %d: block %d, want %d", want, i, want)
+		}
+		s.SetGap(want, float64(want%2)) // blocks 1, 3, 5 keep a positive gap
+	}
+	if after, _ := pcg.MarshalBinary(); string(after) != string(before) {
+		t.Fatal("the in-order draws consumed random numbers")
+	}
+	for k := 0; k < 50; k++ {
+		if i := s.Next(rng); i%2 != 1 {
+			t.Fatalf("after the first pass: block %d has gap 0", i)
+		}
+	}
+
+	gaps := []float64{1, 2, 3, 4, 5, 6, 7}
+	for _, i := range []int{5, 2, 4} {
+		gaps[i] = math.Inf(1)
+	}
+	if err := s.Restore(nil, 0, []int32{5, 2, 4}, gaps); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []int{2, 4, 5} {
+		if i := s.Next(rng); i != want {
+			t.Fatalf("after Restore: block %d, want %d", i, want)
+		}
+	}
+	gaps[6], gaps[1] = math.Inf(1), math.Inf(1)
+	s.Refresh(gaps)
+	for _, want := range []int{1, 2, 4, 5, 6} {
+		if i := s.Next(rng); i != want {
+			t.Fatalf("after Refresh: block %d, want %d", i, want)
+		}
+	}
+
+	first := make([]int, n)
+	const runs = 7000
+	for r := uint64(0); r < runs; r++ {
+		first[NewSampler(run.GapSampling, n).Next(rand.New(rand.NewPCG(r, 1)))]++
+	}
+	for i, c := range first {
+		if f := float64(c) / runs; math.Abs(f-1.0/n) > 0.02 {
+			t.Fatalf("without DrawUnvisitedInOrder block %d is drawn first in %.3f of the runs, want %.3f", i, f, 1.0/n)
+		}
+	}
+
+	u, v := NewSampler(run.Uniform, n), NewSampler(run.Uniform, n)
+	v.DrawUnvisitedInOrder()
+	ru, rv := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	for k := 0; k < 3*n; k++ {
+		if a, b := u.Next(ru), v.Next(rv); a != b {
+			t.Fatalf("uniform sampling, draw %d: %d with DrawUnvisitedInOrder, %d without", k, b, a)
+		}
+	}
+}
