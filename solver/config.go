@@ -227,8 +227,8 @@ type Config struct {
 	// not with multi-plane BCFW, exact steps or a relative approximate
 	// oracle.
 	Batch int
-	// Lookahead, with Batch > 1, is the number of mini-batches drawn ahead
-	// of the one being applied: their read parts (the scores of the cached
+	// Lookahead is the number of mini-batches drawn ahead of the one being
+	// applied (with Batch <= 1, batches of one block): their read parts (the scores of the cached
 	// corners, the cache rule, the oracle calls: everything but the
 	// update) are computed on the workers while the solver's goroutine
 	// applies the steps of the current batch, each batch at the w of its

@@ -168,7 +168,7 @@ func (cfg *Config) validateBatch() error {
 		return fmt.Errorf("solver: batch must be >= 0 (0 or 1: BCFW), got %d", cfg.Batch)
 	case cfg.SimulateWorkers < 0:
 		return fmt.Errorf("solver: simulated workers must be >= 0 (0 or 1: BCFW), got %d", cfg.SimulateWorkers)
-	case (cfg.Batch > 1 && cfg.SimulateWorkers > 0) || (cfg.Async && (cfg.Batch > 1 || cfg.SimulateWorkers > 0)):
+	case (cfg.miniBatch() && cfg.SimulateWorkers > 0) || (cfg.Async && (cfg.miniBatch() || cfg.SimulateWorkers > 0)):
 		return errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution are three executions of BCFW; choose one")
 	case cfg.SimulateDelays != nil && cfg.SimulateWorkers < 1:
 		return errors.New("solver: simulated delays need the delay simulator (simulate workers K >= 1)")
@@ -176,9 +176,7 @@ func (cfg *Config) validateBatch() error {
 		return errors.New("solver: simulated delays must be finite weights >= 0 with a positive sum")
 	case cfg.Lookahead < 0:
 		return fmt.Errorf("solver: lookahead must be >= 0 (0: the synchronous mini-batch), got %d", cfg.Lookahead)
-	case cfg.Lookahead > 0 && cfg.Batch <= 1:
-		return fmt.Errorf("solver: a lookahead needs a mini-batch (batch > 1), got batch %d", cfg.Batch)
-	case cfg.Batch <= 1 && cfg.SimulateWorkers == 0 && !cfg.Async:
+	case !cfg.miniBatch() && cfg.SimulateWorkers == 0 && !cfg.Async:
 		return nil
 	case cfg.SimulateWorkers > 0:
 		what = fmt.Sprintf("the delay simulator (%d workers)", cfg.SimulateWorkers)
@@ -198,14 +196,18 @@ func (cfg *Config) validateBatch() error {
 
 // queued reports whether the BCFW steps go through the queue of answers in
 // flight (a mini-batch, the delay simulator or the asynchronous execution).
-func (cfg *Config) queued() bool { return cfg.Batch > 1 || cfg.SimulateWorkers > 0 || cfg.Async }
+func (cfg *Config) queued() bool { return cfg.miniBatch() || cfg.SimulateWorkers > 0 || cfg.Async }
+
+// miniBatch reports whether the steps are a mini-batch: Batch > 1, or
+// batches of one block with a lookahead.
+func (cfg *Config) miniBatch() bool { return cfg.Batch > 1 || cfg.Lookahead > 0 }
 
 // queuedStep makes the block step of the entry at the head of the queue,
 // filling the queue first (a new mini-batch when the last one is used up;
 // the delay simulator's answers in flight). An oracle error leaves the
 // iterate as it was.
 func (s *Solver) queuedStep() error {
-	if s.cfg.Batch > 1 {
+	if s.cfg.miniBatch() {
 		return s.batchStep()
 	}
 	if err := s.inFlight(); err != nil {
@@ -378,7 +380,7 @@ func (s *Solver) awaitHead() error {
 // entries not handed out yet: every entry waiting is then computed.
 func (s *Solver) finishJob() {
 	p := &s.work.pre
-	if s.cfg.Batch <= 1 {
+	if !s.cfg.miniBatch() {
 		return // the simulator and the asynchronous execution prepare their entries themselves
 	}
 	if p.job != nil {
@@ -482,7 +484,7 @@ func (s *Solver) restoreBatch(c *checkpoint) error {
 	}
 	m := len(b.Blocks)
 	most := max(s.cfg.Batch, s.cfg.SimulateWorkers)
-	if s.cfg.Batch > 1 {
+	if s.cfg.miniBatch() {
 		most = (s.cfg.Lookahead + 1) * s.batchSize() // the batch under way and those drawn ahead
 	}
 	switch {

@@ -57,6 +57,7 @@ func TestMiniBatchReproducible(t *testing.T) {
 		{Lambda: 0.02, Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 4},
 		{Lambda: 0.05, Batch: 6, Lookahead: 1, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
 		{Lambda: 0.05, Batch: 3, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}, GapEvery: 1, Seed: 5},
+		{Lambda: 0.05, Lookahead: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 7},
 		{Lambda: 0.05, Batch: 4, Lookahead: 3, Step: Pairwise, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}, GapEvery: 1, Seed: 6},
 	} {
 		var first *Solver
@@ -106,7 +107,6 @@ func TestMiniBatchRefusals(t *testing.T) {
 		{Config{Lambda: 0.1, Batch: 2, SimulateWorkers: 3}, "choose one"},
 		{Config{Lambda: 0.1, SimulateWorkers: 2, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 10}}, "multi-plane"},
 		{Config{Lambda: 0.1, Async: true, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 10}}, "multi-plane"},
-		{Config{Lambda: 0.1, Lookahead: 1}, "lookahead needs a mini-batch"},
 		{Config{Lambda: 0.1, Batch: 2, Lookahead: -1}, "lookahead must be >= 0"},
 		{Config{Lambda: 0.1, Batch: 3, Lookahead: 1, Async: true}, "choose one"},
 	} {

@@ -112,7 +112,7 @@ func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
 	s.relative, _ = p.(oracles.RelativeOracle)
-	if cfg.Batch > 1 && cfg.Lookahead >= n {
+	if cfg.miniBatch() && cfg.Lookahead >= n {
 		return nil, fmt.Errorf("solver: a lookahead of %d batches needs more than %d blocks (the batches under way hold distinct blocks); this problem has %d", cfg.Lookahead, cfg.Lookahead, n)
 	}
 	if s.relative != nil && cfg.queued() {

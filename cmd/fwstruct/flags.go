@@ -243,7 +243,7 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 		"with --solver lp-hard, --workers N > 1 also makes a mini-batch of N blocks with a lookahead of 2 unless --batch says otherwise")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")
-	fs.IntVar(&f.lookahead, "lookahead", 0, "with a mini-batch: the batches drawn ahead of the one being applied, their oracle calls and cache scores\n"+
+	fs.IntVar(&f.lookahead, "lookahead", 0, "mini-batch: the batches (of --batch blocks, or one) drawn ahead of the one being applied, their oracle calls and cache scores\n"+
 		"computed on the workers meanwhile (answers at most (L+1) tau - 1 steps old; the run depends on tau and L, not on --workers);\n"+
 		"0: Wang et al.'s synchronous mini-batch; default 2 when --workers N > 1 makes the mini-batch (lp-hard), else 0")
 	fs.IntVar(&f.simWorkers, "simulate-workers", 0, "delay simulator: run bcfw sequentially with the staleness K asynchronous workers would have\n"+
@@ -619,8 +619,8 @@ func checkFlags(checks ...flagCheck) error {
 // steps ("" for the sequential one).
 func describeExecution(cfg solver.Config) string {
 	switch {
-	case cfg.Batch > 1:
-		return fmt.Sprintf(", mini-batch %d, lookahead %d", cfg.Batch, cfg.Lookahead)
+	case cfg.Batch > 1 || cfg.Lookahead > 0:
+		return fmt.Sprintf(", mini-batch %d, lookahead %d", max(1, cfg.Batch), cfg.Lookahead)
 	case cfg.Async:
 		return ", asynchronous"
 	case cfg.SimulateWorkers > 0 && cfg.SimulateDelays != nil:

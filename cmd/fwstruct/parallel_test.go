@@ -20,6 +20,7 @@ func TestParallelFlags(t *testing.T) {
 		{"--workers", "2", "--multiplane", "--mp-rule", "cost", "--mp-cost-ratio", "20"},
 		{"--batch", "3", "--lookahead", "1", "--multiplane"},
 		{"--simulate-workers", "3", "--simulate-delays", "1,5,2,1"},
+		{"--workers", "2", "--lookahead", "3"}, // batches of one block, three ahead
 	} {
 		args := append(append(append([]string{}, base...), "--gap-tol", "0.05", "--passes", "200"), extra...)
 		if code, out, errOut := runCLIWithin(t, time.Minute, args...); code != 0 || !strings.Contains(out, "done (converged)") {
@@ -37,7 +38,6 @@ func TestParallelFlags(t *testing.T) {
 		{[]string{"--async", "--workers", "2", "--multiplane"}, "--async applies to bcfw without --multiplane only"},
 		{[]string{"--simulate-workers", "3", "--multiplane"}, "--simulate-workers applies to bcfw without --multiplane only"},
 		{[]string{"--lookahead", "1", "--solver", "cp"}, "--lookahead applies to --solver bcfw or lp-hard only"},
-		{[]string{"--lookahead", "1"}, "lookahead needs a mini-batch"},
 		{[]string{"--lookahead", "-1"}, "--lookahead must be >= 0"},
 		{[]string{"--simulate-delays", "0,1"}, "--simulate-delays needs --simulate-workers"},
 		{[]string{"--simulate-workers", "2", "--simulate-delays", "0,x"}, "--simulate-delays: weight 1 is"},
