@@ -114,21 +114,24 @@
 //
 // What they buy depends on what a step's time is. Measured on this 2-core
 // machine with the other jobs held off (SCHED_FIFO), 2 workers against 1,
-// whole-run wall time: LP-hard BCFW on Yeast (lambda 0.01, 20 passes;
-// nearly all of a step is the LP oracle) 1.56x as a mini-batch of 2 with a
-// lookahead of 2 (1.47x with 1, 1.18x with sequential steps and parallel
-// gap passes), 1.5-1.7x asynchronous (1.76x in solver time), at the same
-// primal within 0.3%. On the
-// horses (graph cut, recommended preset, lambda 1e-4, to gap 0.001) and
-// OCR-large (lambda 0.001, to gap 0.01), the cache answers most steps,
-// whose time is then the scoring of the cached corners and the update:
-// both stream the corner sets from memory, so two cores contend for it,
-// and a mini-batch is no faster (horses; with 5-20% more passes from the
-// staleness) or 33-60% slower (OCR-large) than sequential steps, while the
-// gap passes, oracle calls at one w, scale (horses 1.34x, OCR-large 1.05x
-// with sequential steps). So the CLI's --workers N makes a mini-batch (of
-// N, lookahead 2) for lp-hard only; elsewhere it parallelizes the gap
-// passes and evaluations and leaves the steps sequential, and --batch is
+// whole-process wall time, interleaved runs: LP-hard BCFW on Yeast (lambda
+// 0.01, 20 passes; nearly all of a step is the LP oracle) 1.42-1.56x as a
+// mini-batch of 2 with a lookahead of 2 (1.47x with 1, 1.18x with
+// sequential steps and parallel gap passes; batches of one block with a
+// lookahead of 3 no better), 1.58-1.72x asynchronous (1.6-1.7x in solver
+// time), at the same primal within 0.3%: the deterministic order of the
+// steps waits for a slow LP, the asynchronous one applies the others
+// first. On the horses (graph cut, recommended preset, lambda 1e-4, to gap
+// 0.001) and OCR-large (lambda 0.001, to gap 0.01), the cache answers most
+// steps, whose time is then the scoring of the cached corners and the
+// update: both stream the corner sets from memory, so two cores contend
+// for it, and a mini-batch is no faster (horses; with 5-20% more passes
+// from the staleness) or 33-60% slower (OCR-large) than sequential steps,
+// while the gap passes, oracle calls at one w, scale (horses 1.22-1.34x,
+// OCR-large 1.08-1.10x, CoNLL 1.03-1.05x with sequential steps). So the
+// CLI's --workers N makes a mini-batch (of N, lookahead 2) for lp-hard
+// only; elsewhere it parallelizes the gap passes and evaluations and
+// leaves the steps sequential, and --batch (with --lookahead) or --async is
 // the explicit choice. Measure before choosing: `fwstruct train ...
 // --workers 2 [--batch 2 --lookahead 2]` against `--workers 1`, and
 // --simulate-workers K for the passes K workers would need.
