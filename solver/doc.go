@@ -128,7 +128,16 @@
 // for it, and a mini-batch is no faster (horses; with 5-20% more passes
 // from the staleness) or 33-60% slower (OCR-large) than sequential steps,
 // while the gap passes, oracle calls at one w, scale (horses 1.22-1.34x,
-// OCR-large 1.08-1.10x, CoNLL 1.03-1.05x with sequential steps). So the
+// OCR-large 1.08-1.10x, CoNLL 1.03-1.05x with sequential steps). On the
+// horses, measured again with the corners scored four at a time (whole
+// process, SCHED_FIFO, 3 interleaved runs): 7.21-7.27 s with 1 worker, of
+// which 0.85 s loading, 2.15 s steps, 2.4 s gap passes and 1.85 s test
+// losses; 5.19-5.45 s with 2 (1.33-1.40x). The steps being sequential,
+// even two cores kept busy throughout would give at most 0.85 + 6.4/2 =
+// 4.05 s (1.79x): 1.6x needs the gap passes and test losses of one trace
+// point computed on one core while the steps go on on the other (at a
+// copy of w and of the block bases, their results applied a trace point
+// later), which this package does not do. So the
 // CLI's --workers N makes a mini-batch (of N, lookahead 2) for lp-hard
 // only; elsewhere it parallelizes the gap passes and evaluations and
 // leaves the steps sequential, and --batch (with --lookahead) or --async is
