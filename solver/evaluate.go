@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -52,9 +53,18 @@ func (s *Solver) dual(v, w []float64, ell float64) float64 {
 // record evaluates the current iterate, appends the trace point and, when
 // refresh is true, feeds the exact block gaps to the algorithm.
 func (s *Solver) record(refresh bool) error {
-	pt, err := s.evaluate(refresh, true)
+	if err := s.settleLosses(); err != nil { // the points stay in order
+		return err
+	}
+	late := s.late.enabled
+	pt, err := s.evaluate(refresh, true, !late)
 	if err != nil {
 		return err
+	}
+	s.loop.LastEval, s.evalAt = s.clock(), s.steps
+	if late {
+		s.startLosses(pt) // appended by settleLosses (lateloss.go)
+		return nil
 	}
 	s.appendPoint(pt)
 	return nil
@@ -64,8 +74,8 @@ func (s *Solver) record(refresh bool) error {
 // (plus the averaged iterate and losses when configured). With refresh it
 // also refreshes the stale block gaps, the sampler and the global gap of
 // the cache, and counts the pass as n oracle calls; with keep it stores the
-// exact block gaps.
-func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
+// exact block gaps; without losses it leaves the task losses to the caller.
+func (s *Solver) evaluate(refresh, keep, losses bool) (run.Point, error) {
 	s.quiesce() // no worker reads a block while the pass re-anchors them
 	pt := s.countersPoint()
 	n := float64(s.n)
@@ -82,35 +92,42 @@ func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	pt.Primal = s.lambda/2*floats.Dot(w, w) + sumH/n
 	s.alg.certify(&pt, sumH, refresh, keep)
 	pt.Refresh = refresh
-	if err := s.addExtras(&pt); err != nil {
+	if err := s.addExtras(&pt, losses); err != nil {
 		return pt, err
 	}
 	return pt, core.CheckCertificate(pt)
 }
 
-// addExtras fills in the averaged iterate and the task losses when the
-// configuration asks for them.
-func (s *Solver) addExtras(pt *run.Point) error {
+// addExtras fills in the averaged iterate and, with losses, the task
+// losses when the configuration asks for them.
+func (s *Solver) addExtras(pt *run.Point, losses bool) error {
 	if s.avg != nil {
 		var err error
 		if pt.PrimalAvg, pt.DualAvg, pt.GapAvg, err = s.evaluateAverage(); err != nil {
 			return err
 		}
 	}
+	pt.Event = s.takeEvents()
+	if !losses {
+		return nil
+	}
+	var err error
 	if s.trainLoss {
-		pt.TrainLoss = s.meanLoss(s.p, s.x.w)
+		if pt.TrainLoss, err = s.meanLoss(s.p, s.x.w); err != nil {
+			return fmt.Errorf("training loss: %w", err)
+		}
 	}
 	if s.test != nil {
-		pt.TestLoss = s.meanLoss(s.test, s.x.w)
+		if pt.TestLoss, err = s.meanLoss(s.test, s.x.w); err != nil {
+			return fmt.Errorf("test loss: %w", err)
+		}
 	}
-	pt.Event = s.takeEvents()
 	return nil
 }
 
 // appendPoint appends a trace point and calls the Progress callback.
 func (s *Solver) appendPoint(pt run.Point) {
 	s.trace = append(s.trace, pt)
-	s.loop.LastEval, s.evalAt = s.clock(), s.steps
 	if s.progress != nil {
 		s.progress(pt)
 	}

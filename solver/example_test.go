@@ -209,3 +209,30 @@ func ExampleConfig_gapBCFW() {
 	// certified gap at most 0.09: true
 	// cache hits: true
 }
+
+// Trace the test loss at every gap pass without waiting for it: with two
+// workers, the predictions of a trace point are made on a goroutine of
+// their own while the steps go on. The trace is the one computed in place;
+// only the Progress callback of a point comes later.
+func ExampleWithLateLosses() {
+	train, test, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, TestWords: 100, Seed: 5})
+	var traces [][]run.Point
+	for _, late := range []bool{false, true} {
+		var seen int
+		s, _ := solver.New(train, solver.Config{Lambda: 0.01, GapEvery: 1},
+			solver.WithTest(test), solver.WithWorkers(2), solver.WithLateLosses(late),
+			solver.WithProgress(func(run.Point) { seen++ }))
+		s.Run(context.Background(), run.Stop{Passes: 10})
+		traces = append(traces, s.Trace())
+		fmt.Printf("late %v: %d points, %d seen by the callback\n", late, len(s.Trace()), seen)
+	}
+	same := len(traces[0]) == len(traces[1])
+	for k := range traces[0] {
+		same = same && traces[0][k].TestLoss == traces[1][k].TestLoss && traces[0][k].Gap == traces[1][k].Gap
+	}
+	fmt.Println("same test losses and gaps:", same)
+	// Output:
+	// late false: 6 points, 6 seen by the callback
+	// late true: 6 points, 6 seen by the callback
+	// same test losses and gaps: true
+}

@@ -306,12 +306,13 @@ func (a *batchAlg) recordPass(p *batchPass) error {
 	pt.Dual = s.dual(s.x.v, w, s.ell)
 	pt.Gap = p.gap
 	pt.ApproximateGap = s.exact == nil
-	if err := s.addExtras(&pt); err != nil {
+	if err := s.addExtras(&pt, true); err != nil {
 		return err
 	}
 	if err := core.CheckCertificate(pt); err != nil {
 		return err
 	}
+	s.loop.LastEval, s.evalAt = s.clock(), s.steps
 	s.appendPoint(pt)
 	return nil
 }

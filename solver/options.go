@@ -39,6 +39,16 @@ func WithWorkers(k int) Option { return func(s *Solver) error { return s.SetWork
 // point (one extra prediction pass, excluded from the solver time).
 func WithTrainLoss(on bool) Option { return func(s *Solver) error { s.SetTrainLoss(on); return nil } }
 
+// WithLateLosses lets a run whose steps are sequential compute the task
+// losses of a trace point (WithTest, WithTrainLoss) on a goroutine of
+// their own while the steps that follow go on, when there are two workers
+// or more: the trace is the same, bit for bit, but the Progress callback
+// of a point comes when its losses are done, the solver some steps further
+// on (so it must not read the solver's state: weights, counters); Run
+// returns once the last point is complete. See lateloss.go for what it
+// saves.
+func WithLateLosses(on bool) Option { return func(s *Solver) error { s.SetLateLosses(on); return nil } }
+
 // WithStorage selects the representation of the per-block vectors of BCFW
 // with Frank-Wolfe steps (default AutoStorage). Runs with dense and sparse
 // storage follow the same trajectory up to rounding.
@@ -67,6 +77,9 @@ func (s *Solver) SetTest(test oracles.Problem) error {
 
 // Test returns the test problem (nil when none).
 func (s *Solver) Test() oracles.Problem { return s.test }
+
+// SetLateLosses turns WithLateLosses on or off for the next Run calls.
+func (s *Solver) SetLateLosses(on bool) { s.late.on = on }
 
 // SetProgress sets the callback called after every trace point.
 func (s *Solver) SetProgress(fn func(run.Point)) { s.progress = fn }

@@ -55,19 +55,16 @@ func (s *Solver) parallel(fn func(ws *workerScratch, i int) error) error {
 
 // meanLoss returns the mean task loss of Predict(w) on problem q: the
 // predictions in parallel, the losses summed in example order (so that the
-// result does not depend on the number of workers).
-func (s *Solver) meanLoss(q oracles.Problem, w []float64) float64 {
+// result does not depend on the number of workers); a panic of Predict or
+// Loss is its error, naming the example.
+func (s *Solver) meanLoss(q oracles.Problem, w []float64) (float64, error) {
 	m := q.Len()
 	losses := make([]float64, m)
 	ys := make([][]int32, len(s.work.workers))
-	_ = core.Parallel(m, len(ys), func(k, i int) error {
+	err := core.Parallel(m, len(ys), func(k, i int) error {
 		ys[k] = q.Predict(i, w, ys[k])
 		losses[i] = q.Loss(i, ys[k])
 		return nil
 	})
-	var sum float64
-	for _, v := range losses {
-		sum += v
-	}
-	return sum / float64(m)
+	return meanOf(losses), err
 }

@@ -73,6 +73,7 @@ type Solver struct {
 
 	wiring
 	work solverScratch
+	late lateLosses // the task losses of the last trace point, under way (lateloss.go)
 }
 
 type oracleFunc = func(i int, w []float64, dst []int32) ([]int32, float64, error)
@@ -171,7 +172,12 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 		return run.Result{}, err
 	}
 	s.stop = stop
+	s.late.enabled = s.lateLossesApply()
 	st, err := s.loop.Run(ctx, stop, s.alg)
+	s.late.enabled = false
+	if lerr := s.settleLosses(); err == nil {
+		err = lerr
+	}
 	s.quiesce()
 	s.stopAsync()
 	s.closePool()
@@ -308,5 +314,5 @@ func (s *Solver) CacheStats() (hits, misses, drops int64) { return s.hits, s.mis
 // Evaluate computes the exact primal, dual and gap at the current iterate
 // without recording it and without changing any state or counter.
 func (s *Solver) Evaluate() (run.Point, error) {
-	return s.evaluate(false, false)
+	return s.evaluate(false, false, true)
 }

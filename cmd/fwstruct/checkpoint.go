@@ -286,6 +286,15 @@ func (c *checkpointer) start(s solverrun.Solver) {
 	c.lastPasses, c.lastTime = s.Passes(), time.Now()
 }
 
+// mark returns the passes at which the next checkpoint falls due, when
+// they are counted in passes.
+func (c *checkpointer) mark() (float64, bool) {
+	if c == nil || c.passes <= 0 {
+		return 0, false
+	}
+	return c.lastPasses + c.passes, true
+}
+
 // due reports whether a periodic checkpoint is due.
 func (c *checkpointer) due(s solverrun.Solver) bool {
 	if c == nil {

@@ -240,6 +240,7 @@ func (f *solverFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the sampling")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the gap passes and evaluations, the read part of the block steps of a mini-batch (oracle calls,\n"+
 		"cache scores) and, with --kernel, the kernel rows of the steps (the sequential run bit for bit, whatever N) (0: one per CPU);\n"+
+		"with N > 1 and sequential steps, a trace point's test (and --train-loss) losses are computed while the next steps go on;\n"+
 		"with --solver lp-hard, --workers N > 1 also makes a mini-batch of N blocks with a lookahead of 2 unless --batch says otherwise")
 	fs.IntVar(&f.batch, "batch", 0, "mini-batch BCFW: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 		"(Wang et al. 2016; 0: --workers when given and > 1, else 1 = BCFW); the run depends on tau, not on --workers")

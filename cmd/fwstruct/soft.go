@@ -48,7 +48,8 @@ func loadTrainer(sf *solverFlags, state io.Reader, train oracles.Problem, wire t
 // loaded from state.
 func buildTrainer(sf *solverFlags, train oracles.Problem, wire trainWiring, state io.Reader) (trainer, string, error) {
 	if sf.algorithm != "soft" && sf.algorithm != "lp-hard" {
-		opts := []solver.Option{solver.WithTrainLoss(wire.trainLoss), solver.WithWorkers(wire.workers), solver.WithProgress(wire.progress), solver.WithTest(wire.test)}
+		opts := []solver.Option{solver.WithTrainLoss(wire.trainLoss), solver.WithWorkers(wire.workers), solver.WithProgress(wire.progress), solver.WithTest(wire.test),
+			solver.WithLateLosses(true)} // the progress callback prints the point only
 		var s *solver.Solver
 		var err error
 		if state != nil {

@@ -235,31 +235,40 @@ func runToEnd(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb *
 	return status, last, err
 }
 
-// runWithBar runs the solver about a pass at a time so that the bar moves
-// and checkpoints fall due; the trajectory is the same as in a single Run
-// call (a chunk always leaves room for a whole gap pass, so it always
-// makes progress).
+// runWithBar runs the solver in chunks of about barTick so that the bar
+// moves and checkpoints fall due (a chunk ends at a checkpoint's pass mark,
+// leaving room for a whole gap pass); the trajectory is the same as in a
+// single Run call. Chunks are measured in time, not passes: a run that
+// computes its trace points' task losses while its steps go on waits for
+// them at the end of every Run call, so a chunk must outlast many trace
+// points.
 func runWithBar(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb *bar, ck *checkpointer) (solverrun.Status, error) {
 	start := time.Now()
 	for {
 		chunk := stop
-		chunk.Passes = s.Passes() + 1
-		last := stop.Passes > 0 && chunk.Passes >= stop.Passes
-		if last {
-			chunk.Passes = stop.Passes
+		if mark, ok := ck.mark(); ok {
+			mark = max(mark, s.Passes()+1) // room for a gap pass
+			if stop.Passes == 0 || mark < stop.Passes {
+				chunk.Passes = mark
+			}
 		}
+		chunk.Duration = barTick
 		if stop.Duration > 0 {
-			chunk.Duration = stop.Duration - time.Since(start)
-			if chunk.Duration <= 0 {
+			left := stop.Duration - time.Since(start)
+			if left <= 0 {
 				return solverrun.StatusTime, nil
 			}
+			chunk.Duration = min(chunk.Duration, left)
 		}
 		res, err := s.Run(ctx, chunk)
 		if err != nil {
 			return res.Status, stopError(err)
 		}
 		pb.set(s.Passes())
-		if res.Status != solverrun.StatusPasses || last {
+		switch {
+		case res.Status == solverrun.StatusTime && (stop.Duration == 0 || time.Since(start) < stop.Duration):
+		case res.Status == solverrun.StatusPasses && chunk.Passes != stop.Passes:
+		default:
 			return res.Status, nil
 		}
 		if ck.due(s) {
@@ -269,6 +278,9 @@ func runWithBar(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb
 		}
 	}
 }
+
+// barTick is the length of a chunk of runWithBar.
+const barTick = 250 * time.Millisecond
 
 // fingerprint returns the fingerprint of p as models record it.
 func fingerprint(p oracles.Problem) string {
