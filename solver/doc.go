@@ -134,10 +134,19 @@
 // which 0.85 s loading, 2.15 s steps, 2.4 s gap passes and 1.85 s test
 // losses; 5.19-5.45 s with 2 (1.33-1.40x). The steps being sequential,
 // even two cores kept busy throughout would give at most 0.85 + 6.4/2 =
-// 4.05 s (1.79x): 1.6x needs the gap passes and test losses of one trace
-// point computed on one core while the steps go on on the other (at a
-// copy of w and of the block bases, their results applied a trace point
-// later), which this package does not do. So the
+// 4.05 s (1.79x). WithLateLosses (lateloss.go; the CLI's default) takes
+// the test losses off that path: a trace point's predictions run on a
+// goroutine of their own, at a copy of w, while the steps that follow go
+// on, and the point is appended when they are done, the same bit for bit.
+// With it, 2 workers against 1: the horses 4.30-4.39 s against 7.06-7.32 s
+// (1.64-1.68x) in the three quietest interleaved pairs, 1.38-1.53x in six
+// pairs beside other jobs of the machine (the steps, which stream the
+// corner sets from memory, then got 25-40% slower with 2 workers); without
+// test losses (--no-test-loss) 1.10-1.27x; OCR-large 1.03-1.06x, CoNLL
+// 1.01-1.16x. The gap passes feed the algorithm (the sampler's gaps, the
+// cache's global gap), so they still run between the steps; computing them
+// at a copy too, their results applied a trace point later, is the next
+// step, not taken here. So the
 // CLI's --workers N makes a mini-batch (of N, lookahead 2) for lp-hard
 // only; elsewhere it parallelizes the gap passes and evaluations and
 // leaves the steps sequential, and --batch (with --lookahead) or --async is
