@@ -45,8 +45,8 @@ func WithTrainLoss(on bool) Option { return func(s *Solver) error { s.SetTrainLo
 // or more: the trace is the same, bit for bit, but the Progress callback
 // of a point comes when its losses are done, the solver some steps further
 // on (so it must not read the solver's state: weights, counters); Run
-// returns once the last point is complete. See lateloss.go for what it
-// saves.
+// returns once the last point is complete. The package documentation
+// ("Every core") gives what it saves on the horses.
 func WithLateLosses(on bool) Option { return func(s *Solver) error { s.SetLateLosses(on); return nil } }
 
 // WithStorage selects the representation of the per-block vectors of BCFW
