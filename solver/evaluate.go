@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -61,7 +60,7 @@ func (s *Solver) record(refresh bool) error {
 	if err != nil {
 		return err
 	}
-	s.loop.LastEval, s.evalAt = s.clock(), s.steps
+	s.markEvaluated()
 	if late {
 		s.startLosses(pt) // appended by settleLosses (lateloss.go)
 		return nil
@@ -111,19 +110,12 @@ func (s *Solver) addExtras(pt *run.Point, losses bool) error {
 	if !losses {
 		return nil
 	}
-	var err error
-	if s.trainLoss {
-		if pt.TrainLoss, err = s.meanLoss(s.p, s.x.w); err != nil {
-			return fmt.Errorf("training loss: %w", err)
-		}
-	}
-	if s.test != nil {
-		if pt.TestLoss, err = s.meanLoss(s.test, s.x.w); err != nil {
-			return fmt.Errorf("test loss: %w", err)
-		}
-	}
-	return nil
+	return s.taskLosses(pt)
 }
+
+// markEvaluated records that the current iterate has just been evaluated
+// (its point appended now or, with late losses, once they are done).
+func (s *Solver) markEvaluated() { s.loop.LastEval, s.evalAt = s.clock(), s.steps }
 
 // appendPoint appends a trace point and calls the Progress callback.
 func (s *Solver) appendPoint(pt run.Point) {

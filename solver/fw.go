@@ -312,7 +312,7 @@ func (a *batchAlg) recordPass(p *batchPass) error {
 	if err := core.CheckCertificate(pt); err != nil {
 		return err
 	}
-	s.loop.LastEval, s.evalAt = s.clock(), s.steps
+	s.markEvaluated()
 	s.appendPoint(pt)
 	return nil
 }

@@ -24,60 +24,66 @@ import (
 // lossChunk is the number of predictions a goroutine takes at a time.
 const lossChunk = 4
 
-// lateLosses is the trace point whose task losses are under way.
-type lateLosses struct {
-	pt      run.Point
-	w       []float64 // the copy of w they are computed at
-	test    oracles.Problem
+// lossPass computes the task losses of one trace point: the predictions of
+// the test examples, then of the training examples, taken in chunks by the
+// goroutines it starts and by the one that finishes it, each loss summed in
+// example order so that the result does not depend on who computed what.
+type lossPass struct {
+	w       []float64
+	test    oracles.Problem // nil unless a test loss is asked for
 	train   oracles.Problem // nil unless TrainLoss
 	losses  []float64       // the test examples', then the training examples'
 	next    atomic.Int64    // the next prediction to take
-	helper  sync.WaitGroup
+	helpers sync.WaitGroup
 	mu      sync.Mutex
 	err     error // the first panic of a prediction
-	pending bool
-	on      bool // WithLateLosses
-	enabled bool // record defers the losses (set by Run: lateLossesApply)
 }
 
-// lateLossesApply reports whether the records of a run compute the task
-// losses of their points while the steps go on: they are asked for, the
-// steps are sequential and cheap (a mini-batch, the asynchronous execution
-// and the simulator keep the workers busy, and so do the oracle passes of
-// batch FW and the cutting plane) and there is a second worker.
-func (s *Solver) lateLossesApply() bool {
-	_, batch := s.alg.(core.Batch)
-	return s.late.on && (s.test != nil || s.trainLoss) && !s.cfg.queued() && !batch && len(s.work.workers) >= 2
-}
-
-// startLosses copies w and starts the task losses of pt on a goroutine.
-func (s *Solver) startLosses(pt run.Point) {
-	l := &s.late
-	l.pt, l.pending, l.err = pt, true, nil
-	l.w = append(l.w[:0], s.x.w...)
-	l.test, l.train = s.test, nil
+// start starts the losses at w (which must not change until finish) on
+// helpers goroutines.
+func (l *lossPass) start(w []float64, test, train oracles.Problem, helpers int) {
+	l.w, l.test, l.train, l.err = w, test, train, nil
 	m := 0
-	if s.test != nil {
-		m += s.test.Len()
-	}
-	if s.trainLoss {
-		l.train = s.p
-		m += s.p.Len()
+	for _, q := range []oracles.Problem{test, train} {
+		if q != nil {
+			m += q.Len()
+		}
 	}
 	if cap(l.losses) < m {
 		l.losses = make([]float64, m)
 	}
 	l.losses = l.losses[:m]
 	l.next.Store(0)
-	l.helper.Add(1)
-	go func() {
-		defer l.helper.Done()
-		l.predict()
-	}()
+	for range helpers {
+		l.helpers.Add(1)
+		go func() {
+			defer l.helpers.Done()
+			l.predict()
+		}()
+	}
+}
+
+// finish takes a share of the predictions left, waits for the helpers and
+// sets the test and training losses of pt.
+func (l *lossPass) finish(pt *run.Point) error {
+	l.predict()
+	l.helpers.Wait()
+	if l.err != nil {
+		return l.err
+	}
+	k := 0
+	if l.test != nil {
+		k = l.test.Len()
+		pt.TestLoss = meanOf(l.losses[:k])
+	}
+	if l.train != nil {
+		pt.TrainLoss = meanOf(l.losses[k:])
+	}
+	return nil
 }
 
 // predict takes chunks of predictions until none is left.
-func (l *lateLosses) predict() {
+func (l *lossPass) predict() {
 	var y []int32
 	m := int64(len(l.losses))
 	for {
@@ -93,7 +99,7 @@ func (l *lateLosses) predict() {
 					l.err = err
 				}
 				l.mu.Unlock()
-				l.next.Store(m) // stop both goroutines
+				l.next.Store(m) // stop every goroutine
 				return
 			}
 		}
@@ -101,7 +107,7 @@ func (l *lateLosses) predict() {
 }
 
 // loss computes the task loss of prediction k (the test examples first).
-func (l *lateLosses) loss(k int, y []int32) (_ []int32, err error) {
+func (l *lossPass) loss(k int, y []int32) (_ []int32, err error) {
 	q, i, what := l.test, k, "test"
 	if q == nil || k >= q.Len() {
 		q, what = l.train, "training"
@@ -120,31 +126,6 @@ func (l *lateLosses) loss(k int, y []int32) (_ []int32, err error) {
 	return y, nil
 }
 
-// settleLosses finishes the task losses under way (taking a share of the
-// predictions left) and appends their point; nothing when none is.
-func (s *Solver) settleLosses() error {
-	l := &s.late
-	if !l.pending {
-		return nil
-	}
-	l.predict()
-	l.helper.Wait()
-	l.pending = false
-	if l.err != nil {
-		return l.err
-	}
-	k := 0
-	if l.test != nil {
-		l.pt.TestLoss = meanOf(l.losses[:l.test.Len()])
-		k = l.test.Len()
-	}
-	if l.train != nil {
-		l.pt.TrainLoss = meanOf(l.losses[k:])
-	}
-	s.appendPoint(l.pt)
-	return nil
-}
-
 // meanOf returns the mean of v, summed in order.
 func meanOf(v []float64) float64 {
 	var sum float64
@@ -152,4 +133,67 @@ func meanOf(v []float64) float64 {
 		sum += x
 	}
 	return sum / float64(len(v))
+}
+
+// lossProblems returns the problems whose task losses a trace point
+// records (nil for those not asked for).
+func (s *Solver) lossProblems() (test, train oracles.Problem) {
+	if s.trainLoss {
+		train = s.p
+	}
+	return s.test, train
+}
+
+// taskLosses sets the task losses of pt at the current iterate, on all
+// the workers.
+func (s *Solver) taskLosses(pt *run.Point) error {
+	test, train := s.lossProblems()
+	if test == nil && train == nil {
+		return nil
+	}
+	s.losses.start(s.x.w, test, train, len(s.work.workers)-1)
+	return s.losses.finish(pt)
+}
+
+// lateLosses is the trace point whose task losses are under way.
+type lateLosses struct {
+	pt      run.Point
+	w       []float64 // the copy of w they are computed at
+	pending bool
+	on      bool // WithLateLosses
+	enabled bool // record defers the losses (set by Run: lateLossesApply)
+}
+
+// lateLossesApply reports whether the records of a run compute the task
+// losses of their points while the steps go on: they are asked for, the
+// steps are sequential and cheap (a mini-batch, the asynchronous execution
+// and the simulator keep the workers busy, and so do the oracle passes of
+// batch FW and the cutting plane) and there is a second worker.
+func (s *Solver) lateLossesApply() bool {
+	_, batch := s.alg.(core.Batch)
+	return s.late.on && (s.test != nil || s.trainLoss) && !s.cfg.queued() && !batch && len(s.work.workers) >= 2
+}
+
+// startLosses copies w and starts the task losses of pt on a goroutine.
+func (s *Solver) startLosses(pt run.Point) {
+	l := &s.late
+	l.pt, l.pending = pt, true
+	l.w = append(l.w[:0], s.x.w...)
+	test, train := s.lossProblems()
+	s.losses.start(l.w, test, train, 1)
+}
+
+// settleLosses finishes the task losses under way (taking a share of the
+// predictions left) and appends their point; nothing when none is.
+func (s *Solver) settleLosses() error {
+	l := &s.late
+	if !l.pending {
+		return nil
+	}
+	l.pending = false
+	if err := s.losses.finish(&l.pt); err != nil {
+		return err
+	}
+	s.appendPoint(l.pt)
+	return nil
 }

@@ -52,19 +52,3 @@ func (ws *solverScratch) init(s *Solver) {
 func (s *Solver) parallel(fn func(ws *workerScratch, i int) error) error {
 	return core.Parallel(s.n, len(s.work.workers), func(k, i int) error { return fn(&s.work.workers[k], i) })
 }
-
-// meanLoss returns the mean task loss of Predict(w) on problem q: the
-// predictions in parallel, the losses summed in example order (so that the
-// result does not depend on the number of workers); a panic of Predict or
-// Loss is its error, naming the example.
-func (s *Solver) meanLoss(q oracles.Problem, w []float64) (float64, error) {
-	m := q.Len()
-	losses := make([]float64, m)
-	ys := make([][]int32, len(s.work.workers))
-	err := core.Parallel(m, len(ys), func(k, i int) error {
-		ys[k] = q.Predict(i, w, ys[k])
-		losses[i] = q.Loss(i, ys[k])
-		return nil
-	})
-	return meanOf(losses), err
-}

@@ -72,8 +72,9 @@ type Solver struct {
 	delays        []int64                // delays[d]: steps applied d steps after the iterate they read (Delays)
 
 	wiring
-	work solverScratch
-	late lateLosses // the task losses of the last trace point, under way (lateloss.go)
+	work   solverScratch
+	losses lossPass   // the task losses of a trace point (lateloss.go)
+	late   lateLosses // the trace point whose losses are under way (WithLateLosses)
 }
 
 type oracleFunc = func(i int, w []float64, dst []int32) ([]int32, float64, error)
