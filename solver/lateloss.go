@@ -17,7 +17,7 @@ import (
 // on, and appends the point once they are done: at the next evaluation or
 // when Run returns, the solver's goroutine then taking its share of the
 // predictions left. The point is the one computed in place, bit for bit
-// (the losses are summed in example order, as meanLoss sums them); only
+// (the same lossPass, its losses summed in example order); only
 // its Progress callback comes later. On the horses (graph cut, a test loss
 // at every gap pass) the test losses were a quarter of a run's time.
 
