@@ -86,15 +86,15 @@ type prefetch struct {
 	busy    []bool  // block i has an entry pending or in flight (the simulator, async)
 
 	// A mini-batch (batchStep): the entries from submitted on are drawn
-	// but not yet handed to the pool; job computes the read parts of
-	// jobEntries (a view of entries, whose array does not move while a job
-	// is under way); snaps are the copies of w the batches under way read,
-	// the batch drawn last in snaps[snapNo%len(snaps)].
-	submitted  int
-	job        *core.Job
-	jobEntries []ahead
-	snaps      [][]float64
-	snapNo     int
+	// but not yet handed to the pool; jobs are the pool's jobs not yet
+	// done, oldest first, each computing the read parts of a view of
+	// entries (whose array does not move while a job is under way); snaps
+	// are the copies of w the batches under way read, the batch drawn last
+	// in snaps[snapNo%len(snaps)].
+	submitted int
+	jobs      []*core.Job
+	snaps     [][]float64
+	snapNo    int
 }
 
 // head returns the entry of the step under way, nil when there is none.
@@ -293,7 +293,7 @@ func (s *Solver) drawBatch() bool {
 	if tau < 1 {
 		return false
 	}
-	if p.next > 0 && (p.job == nil || p.job.Done()) {
+	if p.next > 0 && p.jobsDone() {
 		p.compact()
 	}
 	if need := len(p.entries) + tau; need > cap(p.entries) { // the array must not move under a job
@@ -322,21 +322,43 @@ func (s *Solver) drawBatch() bool {
 	return true
 }
 
-// submit hands the entries drawn but not yet handed out to the pool, when
-// its last job is done.
+// submit hands the entries drawn but not yet handed out to the pool, as a
+// new job, once every item of its last job is taken: a worker that
+// finishes an item finds the next ones without waiting for the solver's
+// goroutine, which may itself be computing one.
 func (s *Solver) submit() {
 	p := &s.work.pre
-	if p.submitted >= len(p.entries) || (p.job != nil && !p.job.Done()) {
+	if p.submitted >= len(p.entries) || (len(p.jobs) > 0 && !p.jobs[len(p.jobs)-1].Claimed()) {
 		return
 	}
-	p.jobEntries = p.entries[p.submitted:len(p.entries):len(p.entries)]
-	p.job = s.pool().Start(len(p.jobEntries), s.work.prepareItem)
+	entries := p.entries[p.submitted:len(p.entries):len(p.entries)]
+	job := s.pool().Start(len(entries), func(k, j int) error { return s.prepareEntry(k, &entries[j]) })
+	p.jobs = append(p.jobs, job)
 	p.submitted = len(p.entries)
 }
 
-// prepareItem computes item j of the pool's job on worker k: the read part
-// of jobEntries[j], marked ready when done (an error included).
-func (s *Solver) prepareItem(k, j int) error { return s.prepareEntry(k, &s.work.pre.jobEntries[j]) }
+// jobsDone drops the jobs whose items are all computed and reports whether
+// none is left under way.
+func (p *prefetch) jobsDone() bool {
+	k := 0
+	for k < len(p.jobs) && p.jobs[k].Done() {
+		p.jobs[k] = nil
+		k++
+	}
+	p.jobs = append(p.jobs[:0], p.jobs[k:]...)
+	return len(p.jobs) == 0
+}
+
+// helpOne computes, on the solver's goroutine, the next entry no worker
+// has taken yet, and reports whether there was one.
+func (p *prefetch) helpOne() bool {
+	for _, job := range p.jobs {
+		if job.HelpOne() {
+			return true
+		}
+	}
+	return false
+}
 
 // prepareEntry computes the read part of entry e on worker k, marking it
 // ready when done (its error recorded in it).
@@ -347,21 +369,15 @@ func (s *Solver) prepareEntry(k int, e *ahead) error {
 }
 
 // awaitHead returns once the read part of the entry at the head of the
-// queue is computed, computing entries itself while it waits: those of the
-// pool's job no worker has taken yet, then those not handed out (the pool
-// being busy with the job before); on an error of the head entry every
-// entry waiting is dropped.
+// queue is computed, computing the entries no worker has taken yet itself
+// while it waits, one at a time (the head may be ready after each); on an
+// error of the head entry every entry waiting is dropped.
 func (s *Solver) awaitHead() error {
 	p := &s.work.pre
 	e := &p.entries[p.next]
 	for spins := 0; atomic.LoadUint32(&e.ready) == 0; spins++ {
 		s.submit()
-		if p.job != nil {
-			p.job.Help()
-		}
-		if atomic.LoadUint32(&e.ready) == 0 && p.submitted < len(p.entries) {
-			_ = s.prepareEntry(0, &p.entries[p.submitted]) // its error is the entry's
-			p.submitted++
+		if p.helpOne() {
 			continue
 		}
 		if spins%64 == 63 {
@@ -383,10 +399,11 @@ func (s *Solver) finishJob() {
 	if !s.cfg.miniBatch() {
 		return // the simulator and the asynchronous execution prepare their entries themselves
 	}
-	if p.job != nil {
-		_ = p.job.Wait() // prepareItem records each entry's error in it
-		p.job, p.jobEntries = nil, nil
+	for k, job := range p.jobs {
+		_ = job.Wait() // prepareEntry records each entry's error in it
+		p.jobs[k] = nil
 	}
+	p.jobs = p.jobs[:0]
 	if p.submitted < len(p.entries) {
 		s.submit()
 		s.finishJob()

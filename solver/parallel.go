@@ -27,8 +27,6 @@ type solverScratch struct {
 	pre     prefetch // the oracle answers of the mini-batch under way
 	drawn   []int    // the blocks of the next mini-batch
 	excl    []int    // the blocks of the mini-batches under way (Config.Lookahead)
-
-	prepareItem func(k, j int) error // s.prepareItem, bound once (the pool's job)
 }
 
 // workerScratch is what a worker of a parallel pass reuses: the labeling
@@ -44,7 +42,6 @@ func (ws *solverScratch) init(s *Solver) {
 	ws.gBlock = make([]float64, s.n)
 	ws.workers = make([]workerScratch, s.workers)
 	ws.pre.slot = -1
-	ws.prepareItem = s.prepareItem
 }
 
 // parallel calls fn(ws, i) for every block i with the scratch of the

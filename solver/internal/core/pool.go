@@ -27,6 +27,12 @@ import (
 // own run queue, often runs it on the caller's thread after all). Wait
 // takes back a job from a worker that has not picked it up yet, so that
 // it never waits for a worker that is not running.
+//
+// Jobs may overlap: the next job can start as soon as every item of the
+// last one is taken (Claimed), while some are still being computed, so
+// that a worker that finishes its item finds the next job's items at once
+// instead of waiting for the caller's goroutine (which may itself be
+// computing an item) to see the last job done.
 type Pool struct {
 	workers []poolWorker
 	wg      sync.WaitGroup
@@ -132,17 +138,17 @@ func (p *Pool) Workers() int { return len(p.workers) + 1 }
 
 // Start hands items [0, m) of fn to the background workers and returns at
 // once; fn(k, j) runs once for every j, on some worker k. A panic of fn is
-// the item's error (a *PanicError naming j), never a crash. The previous
-// job must be Done (or waited for) before the next one starts, and every
-// job before the pool closes.
+// the item's error (a *PanicError naming j), never a crash. Every item of
+// the previous job must be taken (Claimed) before the next one starts, and
+// every job must be waited for (or Done) before the pool closes. Up to m
+// workers are offered the job, even for one item: the caller may be busy
+// with other work and join in later (HelpOne, Wait).
 func (p *Pool) Start(m int, fn func(k, j int) error) *Job {
 	job := &Job{pool: p, m: m, fn: fn, errs: make([]error, m)}
-	if m > 1 { // one item is the caller's
-		for k := range p.workers[:min(len(p.workers), m-1)] {
-			w := &p.workers[k]
-			w.mailbox.Store(job)
-			w.signal()
-		}
+	for k := range p.workers[:min(len(p.workers), m)] {
+		w := &p.workers[k]
+		w.mailbox.Store(job)
+		w.signal()
 	}
 	return job
 }
@@ -154,9 +160,25 @@ func (p *Pool) Run(m int, fn func(k, j int) error) error { return p.Start(m, fn)
 // may still be leaving it, touching nothing of it but its item counter).
 func (j *Job) Done() bool { return j.done.Load() == int64(j.m) }
 
-// Help computes, on the caller's goroutine, the items no worker has taken
-// yet, and returns without waiting for the items in progress.
-func (j *Job) Help() { j.work(0) }
+// Claimed reports whether every item of the job has been taken by some
+// worker (computed or in progress): the next job may start.
+func (j *Job) Claimed() bool { return j.next.Load() >= int64(j.m) }
+
+// HelpOne computes, on the caller's goroutine, the next item no worker has
+// taken yet, if any, and reports whether there was one; between two items
+// the caller can look at what the items computed so far allow it to do.
+func (j *Job) HelpOne() bool {
+	if j.Claimed() {
+		return false
+	}
+	i := int(j.next.Add(1) - 1)
+	if i >= j.m {
+		return false
+	}
+	j.errs[i] = j.item(0, i)
+	j.done.Add(1)
+	return true
+}
 
 // Wait computes the items no worker has taken yet on the caller's
 // goroutine, waits for the workers still computing one, and returns the

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 )
@@ -85,5 +86,50 @@ func TestPoolErrors(t *testing.T) {
 	var pe *PanicError
 	if !errors.As(err, &pe) || pe.Example != 6 {
 		t.Fatalf("panic: error %v, want a *PanicError of item 6", err)
+	}
+}
+
+// TestPoolJobsOverlap: the next job starts once every item of the last
+// one is taken, though one of them is still being computed: its items are
+// computed and waited for without waiting for the slow item, which the
+// last job's Wait then waits for. Start offers even a single item to a
+// worker, and HelpOne takes the items left one at a time.
+func TestPoolJobsOverlap(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	release := make(chan struct{})
+	var slowDone atomic.Bool
+	slow := p.Start(1, func(k, _ int) error {
+		if k == 0 {
+			t.Error("the single item of a job ran on the caller's goroutine, not offered to a worker")
+		}
+		<-release
+		slowDone.Store(true)
+		return nil
+	})
+	for !slow.Claimed() {
+		runtime.Gosched()
+	}
+	if slow.HelpOne() {
+		t.Fatal("HelpOne took an item already taken")
+	}
+	counts := make([]atomic.Int32, 5)
+	next := p.Start(len(counts), func(_, j int) error { counts[j].Add(1); return nil })
+	for next.HelpOne() {
+	}
+	if err := next.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for j := range counts {
+		if c := counts[j].Load(); c != 1 {
+			t.Fatalf("item %d of the next job ran %d times", j, c)
+		}
+	}
+	if slowDone.Load() || slow.Done() {
+		t.Fatal("the slow item finished before it was released")
+	}
+	close(release)
+	if err := slow.Wait(); err != nil || !slowDone.Load() {
+		t.Fatalf("Wait returned %v before the slow item finished", err)
 	}
 }
