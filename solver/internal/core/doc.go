@@ -6,8 +6,10 @@
 // example-grouped permutation of the soft solver), the lazy weighted
 // average of the iterates (Lacoste-Julien et al. 2013, App. C), the exact
 // line search, the validation of the settings and Stop criteria every
-// family shares, the one worker pool (Parallel: static ranges, so that
-// per-worker results are deterministic) and the checkpoint plumbing
+// family shares, the workers (Parallel for a pass over the examples,
+// taken in chunks, every item writing its own slot so that the result does
+// not depend on the timing; Pool for the read parts of a mini-batch's
+// steps, handed out while the caller goes on) and the checkpoint plumbing
 // (random state, draws, versioned gob files).
 //
 // It is internal: the families (packages solver, solver/soft and

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // PanicError is a panic raised while a solver worked on one example, most
@@ -32,38 +33,64 @@ func call(fn func(k, i int) error, k, i int) (err error) {
 	return fn(k, i)
 }
 
-// Parallel calls fn(k, i) for every i in [0, n), splitting [0, n) into W
-// contiguous static ranges, worker k taking the k-th, so that per-worker
-// reductions are deterministic whatever the timing. A worker stops at its
-// first error, a panic of fn being a *PanicError; Parallel returns the
-// error of the lowest-numbered worker that failed.
+// Parallel calls fn(k, i) for every i in [0, n) on W workers, worker k
+// computing its items with its own k (so that each can use a scratch of
+// its own). The items are taken in contiguous chunks from a shared counter
+// (dynamic assignment): items of uneven cost (an LP, a graph cut) and a
+// core slowed by other jobs of the machine do not leave a worker idle
+// while the other finishes a fixed half. fn must therefore write nothing
+// that depends on which worker computed which item (every item its own
+// slot; per-worker scratch only). After an error no new chunk is taken; a
+// panic of fn is a *PanicError. Parallel returns the error of the lowest
+// item that failed, which does not depend on the timing: chunks are taken
+// in order, so every chunk below a failing one was taken and computed.
 func Parallel(n, W int, fn func(k, i int) error) error {
 	W = max(1, min(W, n))
-	errs := make([]error, W)
+	if W == 1 {
+		for i := 0; i < n; i++ {
+			if err := call(fn, 0, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	chunk := max(1, n/(W*parallelChunks))
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		mu     sync.Mutex
+		first  = n // the lowest item that failed
+		ferr   error
+		wg     sync.WaitGroup
+	)
 	run := func(k int) {
-		for i := k * n / W; i < (k+1)*n/W; i++ {
-			if errs[k] = call(fn, k, i); errs[k] != nil {
+		defer wg.Done()
+		for !failed.Load() {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
 				return
+			}
+			for i := lo; i < min(lo+chunk, n); i++ {
+				if err := call(fn, k, i); err != nil {
+					mu.Lock()
+					if i < first {
+						first, ferr = i, err
+					}
+					mu.Unlock()
+					failed.Store(true)
+					return
+				}
 			}
 		}
 	}
-	if W == 1 {
-		run(0)
-	} else {
-		var wg sync.WaitGroup
-		for k := 0; k < W; k++ {
-			wg.Add(1)
-			go func(k int) {
-				defer wg.Done()
-				run(k)
-			}(k)
-		}
-		wg.Wait()
+	wg.Add(W)
+	for k := 1; k < W; k++ {
+		go run(k)
 	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	run(0)
+	wg.Wait()
+	return ferr
 }
+
+// parallelChunks is the number of chunks per worker Parallel aims at.
+const parallelChunks = 16

@@ -2,8 +2,12 @@ package core
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestParallelRecovers: a panic in a worker goroutine is the error of its
@@ -26,6 +30,47 @@ func TestParallelRecovers(t *testing.T) {
 		}
 		if workers > 1 && !done[0] {
 			t.Fatalf("%d workers: the first worker did not finish", workers)
+		}
+	}
+}
+
+// TestParallelEveryItemOnceLowestError: every item runs exactly once on a
+// worker index in range, whatever n and W, and with failing items the
+// error is always the lowest one's, though the chunks are taken
+// dynamically and the items' costs differ.
+func TestParallelEveryItemOnceLowestError(t *testing.T) {
+	for _, workers := range []int{1, 2, 3, 8} {
+		for _, n := range []int{0, 1, 5, 33, 1000} {
+			counts := make([]atomic.Int32, n)
+			if err := Parallel(n, workers, func(k, i int) error {
+				if k < 0 || k >= max(1, min(workers, n)) {
+					t.Errorf("item %d on worker %d of %d", i, k, workers)
+				}
+				counts[i].Add(1)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("W %d, n %d: item %d ran %d times", workers, n, i, c)
+				}
+			}
+		}
+		for trial := 0; trial < 20; trial++ {
+			err := Parallel(400, workers, func(_, i int) error {
+				if i%7 == trial%7 { // uneven costs
+					time.Sleep(time.Duration(i%3) * time.Microsecond)
+					runtime.Gosched()
+				}
+				if i == 170 || i == 171 || i == 390 {
+					return fmt.Errorf("item %d", i)
+				}
+				return nil
+			})
+			if err == nil || err.Error() != "item 170" {
+				t.Fatalf("W %d: error %v, want item 170's", workers, err)
+			}
 		}
 	}
 }
