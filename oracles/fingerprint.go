@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Fingerprint identifies the data of a training problem, so that a
@@ -33,10 +36,13 @@ const (
 )
 
 // FingerprintOf returns the fingerprint of p, at the cost of one oracle
-// call and one psi per example. The oracle of an Approximate problem is
-// its exact one when there is one (an approximate wrapper may count its
-// calls). Like resuming a run, it relies on a deterministic oracle.
-func FingerprintOf(p Problem) Fingerprint {
+// call and one psi per example, computed on workers goroutines (< 1: one
+// per CPU) and mixed in example order, so that it does not depend on their number.
+// The oracle of an Approximate problem is its exact one when there is one
+// (an approximate wrapper may count its calls). Like resuming a run, it
+// relies on a deterministic oracle. A panic of the problem is raised again
+// on the caller's goroutine (the lowest example's).
+func FingerprintOf(p Problem, workers int) Fingerprint {
 	f := Fingerprint{N: p.Len(), D: p.Dim(), Labels: uint64(p.Len())*1000003 ^ uint64(p.Dim()), Data: fnvOffset}
 	for i := 0; i < p.Len(); i++ {
 		f.Labels = f.Labels*fnvPrime ^ HashLabeling(p.Truth(i))
@@ -45,23 +51,73 @@ func FingerprintOf(p Problem) Fingerprint {
 	if e := ExactProblem(p); e != nil {
 		q = e
 	}
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, p.Len()))
+	parts := make([]fingerprintPart, min(p.Len(), fingerprintChunk*workers))
 	oracle := OracleFunc(q)
 	w := make([]float64, p.Dim())
-	var y []int32
-	var psi SparseVec
-	for i := 0; i < p.Len(); i++ {
-		var err error
-		y, _, err = oracle(i, w, y)
-		if err != nil { // a fallible oracle: its failure is part of the data
-			f.Data = MixHash(f.Data, uint64(i)+1)
-			continue
+	for lo := 0; lo < p.Len(); lo += len(parts) {
+		chunk := parts[:min(len(parts), p.Len()-lo)]
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		wg.Add(workers)
+		for range workers {
+			go func() {
+				defer wg.Done()
+				for j := int(next.Add(1) - 1); j < len(chunk); j = int(next.Add(1) - 1) {
+					chunk[j].compute(q, oracle, lo+j, w)
+				}
+			}()
 		}
-		q.Psi(i, y, &psi)
-		f.Data = MixHash(f.Data, HashLabeling(y))
-		f.Data = MixHash(f.Data, math.Float64bits(q.Loss(i, y)))
-		f.Data = HashSparse(f.Data, &psi)
+		wg.Wait()
+		for j := range chunk {
+			c := &chunk[j]
+			switch {
+			case c.panicked:
+				panic(c.panicValue)
+			case c.failed: // a fallible oracle: its failure is part of the data
+				f.Data = MixHash(f.Data, uint64(lo+j)+1)
+			default:
+				f.Data = MixHash(f.Data, HashLabeling(c.y))
+				f.Data = MixHash(f.Data, math.Float64bits(c.loss))
+				f.Data = HashSparse(f.Data, &c.psi)
+			}
+		}
 	}
 	return f
+}
+
+// fingerprintChunk is the number of examples per worker whose oracle
+// answers FingerprintOf keeps at a time before mixing them in.
+const fingerprintChunk = 32
+
+// fingerprintPart is what FingerprintOf mixes in for one example.
+type fingerprintPart struct {
+	y          []int32
+	psi        SparseVec
+	loss       float64
+	failed     bool // the oracle returned an error
+	panicked   bool
+	panicValue any
+}
+
+// compute fills c for example i: the oracle's labeling at w, its loss and psi.
+func (c *fingerprintPart) compute(q Problem, oracle func(int, []float64, []int32) ([]int32, float64, error), i int, w []float64) {
+	c.failed, c.panicked, c.panicValue = false, false, nil
+	defer func() {
+		if r := recover(); r != nil {
+			c.panicked, c.panicValue = true, r
+		}
+	}()
+	var err error
+	if c.y, _, err = oracle(i, w, c.y); err != nil {
+		c.failed = true
+		return
+	}
+	q.Psi(i, c.y, &c.psi)
+	c.loss = q.Loss(i, c.y)
 }
 
 // MixHash mixes the 64-bit value v into the running hash h (FNV-1a over

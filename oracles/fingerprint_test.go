@@ -1,6 +1,8 @@
 package oracles_test
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,8 +19,8 @@ func TestFingerprint(t *testing.T) {
 		oraclestest.Multiclass(20, 3, 4, 1),
 		oraclestest.Chain(oraclestest.ChainConfig{N: 6, MaxLen: 5, Labels: 3, Features: 4, Density: 1, Seed: 2}),
 	} {
-		f := oracles.FingerprintOf(p)
-		if f != oracles.FingerprintOf(p) || f.Check(f) != nil {
+		f := oracles.FingerprintOf(p, 1)
+		if f != oracles.FingerprintOf(p, 1) || f.Check(f) != nil {
 			t.Fatal("fingerprint not deterministic")
 		}
 		g, full, err := oracles.ParseFingerprint(f.String())
@@ -47,10 +49,59 @@ func TestFingerprint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := oracles.FingerprintOf(p).Check(oracles.FingerprintOf(q)); err == nil || !strings.Contains(err.Error(), "other features") {
+	if err := oracles.FingerprintOf(p, 2).Check(oracles.FingerprintOf(q, 2)); err == nil || !strings.Contains(err.Error(), "other features") {
 		t.Fatalf("features changed in the last bits: %v", err)
 	}
 	if _, _, err := oracles.ParseFingerprint("n=1 d=x"); err == nil {
 		t.Fatal("malformed fingerprint accepted")
 	}
+}
+
+// sequentialFingerprint is FingerprintOf as it was before its workers:
+// one example after the other, the oracle at w = 0, its labeling, loss
+// and psi mixed in as they come.
+func sequentialFingerprint(p oracles.Problem) oracles.Fingerprint {
+	f := oracles.FingerprintOf(p, 1)
+	f.Data = 14695981039346656037
+	w := make([]float64, p.Dim())
+	var psi oracles.SparseVec
+	for i := 0; i < p.Len(); i++ {
+		y, _ := p.MaxOracle(i, w, nil)
+		p.Psi(i, y, &psi)
+		f.Data = oracles.MixHash(f.Data, oracles.HashLabeling(y))
+		f.Data = oracles.MixHash(f.Data, math.Float64bits(p.Loss(i, y)))
+		f.Data = oracles.HashSparse(f.Data, &psi)
+	}
+	return f
+}
+
+// TestFingerprintWorkers: the fingerprint does not depend on the number of
+// workers computing it (several chunks of examples, a last one partly
+// filled), and is the sequential mix of the examples in order, so that
+// the models and checkpoints written before still match; a panic of the
+// problem reaches the caller.
+func TestFingerprintWorkers(t *testing.T) {
+	p := oraclestest.Chain(oraclestest.ChainConfig{N: 201, MaxLen: 6, Labels: 3, Features: 5, Density: 1, Seed: 4})
+	want := sequentialFingerprint(p)
+	for _, workers := range []int{0, 1, 2, 3, 7, 500} {
+		if got := oracles.FingerprintOf(p, workers); got != want {
+			t.Fatalf("%d workers: %s, want %s", workers, got, want)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "example 150") {
+			t.Fatalf("panic %v, want the problem's (example 150)", r)
+		}
+	}()
+	oracles.FingerprintOf(panicky{p}, 2)
+}
+
+// panicky panics in the oracle of examples 150 and 170.
+type panicky struct{ oracles.Problem }
+
+func (p panicky) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
+	if i == 150 || i == 170 {
+		panic(fmt.Sprintf("example %d", i))
+	}
+	return p.Problem.MaxOracle(i, w, dst)
 }

@@ -130,7 +130,7 @@ type savedEntry struct {
 // once (an oracle call per example).
 func (s *Solver) fingerprint() oracles.Fingerprint {
 	if s.train == nil {
-		f := oracles.FingerprintOf(s.p)
+		f := oracles.FingerprintOf(s.p, s.workers)
 		s.train = &f
 	}
 	return *s.train
@@ -217,15 +217,15 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 	if err := core.ReadCheckpoint(r, "solver", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, err
 	}
-	train := oracles.FingerprintOf(p)
-	if err := c.Train.Check(train); err != nil {
-		return nil, fmt.Errorf("solver: load: the checkpoint was taken on other data: this problem has %w", err)
-	}
 	cfg := c.Config
 	cfg.Lambda = c.Lambda
 	s, err := New(p, cfg, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("solver: load: %w", err)
+	}
+	train := oracles.FingerprintOf(p, s.workers)
+	if err := c.Train.Check(train); err != nil {
+		return nil, fmt.Errorf("solver: load: the checkpoint was taken on other data: this problem has %w", err)
 	}
 	if err := s.restore(&c); err != nil {
 		return nil, err

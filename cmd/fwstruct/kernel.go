@@ -147,7 +147,7 @@ func trainKernel(ctx context.Context, stdout, stderr io.Writer, data *dataFlags,
 	// The model is written even when the trace cannot be, and vice versa.
 	var errs []error
 	if o.modelPath != "" {
-		m := &kernelModelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(mtrain), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
+		m := &kernelModelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(mtrain, 1), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(),
 			Passes: s.Passes(), Gap: finiteOrNil(last.Gap), Model: s.Model(), AverageModel: s.AverageModel(), Scaler: scaler}
 		if err := writeKernelModel(o.modelPath, m); err != nil {
 			errs = append(errs, fmt.Errorf("write model: %w", err))

@@ -109,7 +109,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	trainFingerprint := fingerprint(train) // of the data, not of an approximate oracle's wrapper
+	trainFingerprint := fingerprint(train, sf.workers) // of the data, not of an approximate oracle's wrapper
 	if sf.accuracy != 1 {
 		if train, err = oracles.WithAccuracy(train, sf.accuracy); err != nil {
 			return fmt.Errorf("--oracle-accuracy: %w", err)
@@ -282,9 +282,10 @@ func runWithBar(ctx context.Context, s solverrun.Solver, stop solverrun.Stop, pb
 // barTick is the length of a chunk of runWithBar.
 const barTick = 250 * time.Millisecond
 
-// fingerprint returns the fingerprint of p as models record it.
-func fingerprint(p oracles.Problem) string {
-	return oracles.FingerprintOf(p).String()
+// fingerprint returns the fingerprint of p as models record it, computed
+// on workers goroutines (0: one per CPU).
+func fingerprint(p oracles.Problem, workers int) string {
+	return oracles.FingerprintOf(p, workers).String()
 }
 
 // checkFingerprint returns nil when p is the training problem whose
@@ -295,7 +296,7 @@ func checkFingerprint(recorded string, p oracles.Problem) error {
 	if err != nil {
 		return err
 	}
-	got := oracles.FingerprintOf(p)
+	got := oracles.FingerprintOf(p, 0)
 	if !full {
 		if want.Labels != got.Labels {
 			return errors.New("other examples or labels")

@@ -220,17 +220,17 @@ func writeTunedModel(path string, fs *flag.FlagSet, data *dataFlags, name string
 	switch s := res.Final.(type) {
 	case *kernel.Solver:
 		cfg := s.Config()
-		return writeKernelModel(path, &kernelModelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train),
+		return writeKernelModel(path, &kernelModelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train, 0),
 			Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(), Passes: s.Passes(), Gap: finiteOrNil(last.Gap),
 			Model: s.Model(), AverageModel: s.AverageModel(), Scaler: loaded.Scaler})
 	case *soft.Solver:
 		cfg := s.Config()
-		return writeModel(path, &modelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train),
+		return writeModel(path, &modelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train, 0),
 			Dim: loaded.Train.Dim(), Lambda: cfg.Lambda, Rho: cfg.Rho, Solver: "soft", Passes: s.Passes(), Gap: finiteOrNil(last.Gap),
 			Weights: s.Weights(), Scaler: loaded.Scaler})
 	case *solver.Solver:
 		cfg := s.Config()
-		return writeModel(path, &modelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train),
+		return writeModel(path, &modelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train, 0),
 			Dim: loaded.Train.Dim(), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(), Passes: s.Passes(), Gap: finiteOrNil(last.Gap),
 			Weights: s.Weights(), AverageWeights: s.AverageWeights(), Scaler: loaded.Scaler})
 	}

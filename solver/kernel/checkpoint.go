@@ -73,7 +73,7 @@ type checkpoint struct {
 // identically.
 func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
-		Version: checkpointVersion, Train: oracles.FingerprintOf(s.p), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
+		Version: checkpointVersion, Train: oracles.FingerprintOf(s.p, 1), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
 		Alpha: s.alpha, SV: s.sv.list, Ell: s.ell, GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, ExactGaps: s.exactGaps, ExactAt: s.exactAt, ExactGap: s.exactGap,
 		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, PendingAt: -1,
@@ -108,7 +108,7 @@ func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
 	if err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersionV2, checkpointVersion); err != nil {
 		return nil, err
 	}
-	if err := c.Train.Check(oracles.FingerprintOf(p)); err != nil {
+	if err := c.Train.Check(oracles.FingerprintOf(p, 1)); err != nil { // cheap: a multiclass oracle at w = 0
 		return nil, fmt.Errorf("kernel: load: the checkpoint was taken on other data: this problem has %w", err)
 	}
 	if c.N != p.Len() || c.K != p.NumClasses() || c.F != p.NumFeatures() {
