@@ -115,13 +115,20 @@
 // What they buy depends on what a step's time is. Measured on this 2-core
 // machine with the other jobs held off (SCHED_FIFO), 2 workers against 1,
 // whole-process wall time, interleaved runs: LP-hard BCFW on Yeast (lambda
-// 0.01, 20 passes; nearly all of a step is the LP oracle) 1.42-1.56x as a
-// mini-batch of 2 with a lookahead of 2 (1.47x with 1, 1.18x with
-// sequential steps and parallel gap passes; batches of one block with a
-// lookahead of 3 no better), 1.58-1.72x asynchronous (1.6-1.7x in solver
-// time), at the same primal within 0.3%: the deterministic order of the
-// steps waits for a slow LP, the asynchronous one applies the others
-// first. On the horses (graph cut, recommended preset, lambda 1e-4, to gap
+// 0.01, 20 passes; nearly all of a step is the LP oracle) 1.56-1.71x (6 pairs; median 1.61x) as a
+// mini-batch of 2 with a lookahead of 2 (1.42-1.56x before the pool's jobs
+// overlapped: a batch's job then started only once the last one was done,
+// so the worker that finished first waited for the solver's goroutine,
+// often busy with an LP of its own; 1.47x with a lookahead of 1, 1.18x
+// with sequential steps and parallel gap passes), 1.58-1.72x asynchronous
+// (1.6-1.7x in solver time), at the same primal within 0.3%: the
+// deterministic order of the steps waits for a slow LP, the asynchronous
+// one applies the others first. What is left is the window: the solver's
+// goroutine, computing read parts while the head of the queue is not
+// ready, spends about 14% of the steps' time waiting with every entry of
+// the batches drawn taken (a larger lookahead waits less, 7% at 4, but its
+// staler answers leave a larger gap after 20 passes: 0.0046 against
+// 0.0027). On the horses (graph cut, recommended preset, lambda 1e-4, to gap
 // 0.001) and OCR-large (lambda 0.001, to gap 0.01), the cache answers most
 // steps, whose time is then the scoring of the cached corners and the
 // update: both stream the corner sets from memory, so two cores contend
