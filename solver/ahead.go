@@ -15,10 +15,11 @@ import (
 // computed ahead, possibly on another goroutine, at the w of an earlier
 // step (prepare), and the write part is applied later, in order, by the
 // solver's goroutine (blockStep with the entry). The read part is pure: it
-// writes only its own entry, and reads only block i's own state (its
-// corner set, its block vector, its stale gap), which no other step
-// writes while the entry waits, because a block is never ahead twice at a
-// time (busy).
+// writes only its own entry (and the capacity of block i's corner set,
+// never its contents: cornerSet.reserve), and reads only block i's own
+// state (its corner set, its block vector, its stale gap), which no other
+// step writes while the entry waits, because a block is never ahead twice
+// at a time (busy).
 //
 // What the entry decides, it decides at its own w: the corner the step
 // moves to (the oracle's answer, or the best cached corner when the cache
@@ -141,6 +142,9 @@ func (s *Solver) prepareCorner(e *ahead, ws *workerScratch) {
 	}
 	s.p.Psi(i, e.y, &e.psi)
 	e.loss, e.norm = s.p.Loss(i, e.y), e.psi.NormSq()
+	if set != nil {
+		set.reserve(len(e.y), e.psi.Len()) // block i's own buffers: no other step touches them meanwhile
+	}
 	if set != nil && set.keepGram {
 		if len(ws.dense) != s.d {
 			ws.dense = make([]float64, s.d)

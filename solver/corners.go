@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"slices"
+
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
@@ -56,6 +58,23 @@ func (cs *cornerSet) find(y []int32, h uint64) int {
 		}
 	}
 	return -1
+}
+
+// reserve makes room for one more corner, of a labeling of ny labels and
+// nnz psi entries, without changing the set: its arenas, entries and Gram
+// matrix buffer grow as add would grow them. The read part of a step calls
+// it ahead for the corner its step will insert (ahead.go), on whichever
+// goroutine computes it, so that the update does not grow the set: on
+// LP-hard, whose corners are dense, growing the arenas was more than half
+// of the update's time, on the solver's goroutine.
+func (cs *cornerSet) reserve(ny, nnz int) {
+	cs.ys = slices.Grow(cs.ys, ny)
+	cs.idx = slices.Grow(cs.idx, nnz)
+	cs.val = slices.Grow(cs.val, nnz)
+	cs.entries = slices.Grow(cs.entries, 1)
+	if k := len(cs.entries) + 1; cs.keepGram && cap(cs.spare) < k*k {
+		cs.spare = make([]float64, k*k, 2*k*k)
+	}
 }
 
 // add appends the corner (y, psi, loss) with zero mass and returns its
