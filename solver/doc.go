@@ -115,12 +115,14 @@
 // What they buy depends on what a step's time is. Measured on this 2-core
 // machine with the other jobs held off (SCHED_FIFO), 2 workers against 1,
 // whole-process wall time, interleaved runs: LP-hard BCFW on Yeast (lambda
-// 0.01, 20 passes; nearly all of a step is the LP oracle) 1.56-1.71x (6 pairs; median 1.61x) as a
-// mini-batch of 2 with a lookahead of 2 (1.42-1.56x before the pool's jobs
-// overlapped: a batch's job then started only once the last one was done,
-// so the worker that finished first waited for the solver's goroutine,
-// often busy with an LP of its own; 1.47x with a lookahead of 1, 1.18x
-// with sequential steps and parallel gap passes), 1.58-1.72x asynchronous
+// 0.01, 20 passes; nearly all of a step is the LP oracle) 1.48-1.74x (20
+// pairs; median 1.63x, 11 of them at 1.6x or more) as a mini-batch of 2
+// with a lookahead of 2 (1.42-1.56x before the pool's jobs overlapped, a
+// batch's job then starting only once the last one was done, so that the
+// worker that finished first waited for the solver's goroutine, often busy
+// with an LP of its own, and before the read parts made room for their
+// corners in the corner sets; 1.47x with a lookahead of 1, 1.18x with
+// sequential steps and parallel gap passes), 1.58-1.72x asynchronous
 // (1.6-1.7x in solver time), at the same primal within 0.3%: the
 // deterministic order of the steps waits for a slow LP, the asynchronous
 // one applies the others first. What is left is the window: the solver's
