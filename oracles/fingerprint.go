@@ -37,11 +37,11 @@ const (
 
 // FingerprintOf returns the fingerprint of p, at the cost of one oracle
 // call and one psi per example, computed on workers goroutines (< 1: one
-// per CPU) and mixed in example order, so that it does not depend on their number.
-// The oracle of an Approximate problem is its exact one when there is one
-// (an approximate wrapper may count its calls). Like resuming a run, it
-// relies on a deterministic oracle. A panic of the problem is raised again
-// on the caller's goroutine (the lowest example's).
+// per CPU) and mixed in example order, so that it does not depend on
+// their number. The oracle of an Approximate problem is its exact one when
+// there is one (an approximate wrapper may count its calls). Like resuming
+// a run, it relies on a deterministic oracle. A panic of the problem is
+// raised again on the caller's goroutine (the lowest example's).
 func FingerprintOf(p Problem, workers int) Fingerprint {
 	f := Fingerprint{N: p.Len(), D: p.Dim(), Labels: uint64(p.Len())*1000003 ^ uint64(p.Dim()), Data: fnvOffset}
 	for i := 0; i < p.Len(); i++ {

@@ -42,20 +42,10 @@ func TestParallelEveryItemOnceLowestError(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 8} {
 		for _, n := range []int{0, 1, 5, 33, 1000} {
 			counts := make([]atomic.Int32, n)
-			if err := Parallel(n, workers, func(k, i int) error {
-				if k < 0 || k >= max(1, min(workers, n)) {
-					t.Errorf("item %d on worker %d of %d", i, k, workers)
-				}
-				counts[i].Add(1)
-				return nil
-			}); err != nil {
+			if err := Parallel(n, workers, countItems(t, counts, max(1, min(workers, n)))); err != nil {
 				t.Fatal(err)
 			}
-			for i := range counts {
-				if c := counts[i].Load(); c != 1 {
-					t.Fatalf("W %d, n %d: item %d ran %d times", workers, n, i, c)
-				}
-			}
+			checkEachOnce(t, fmt.Sprintf("W %d, n %d", workers, n), counts)
 		}
 		for trial := 0; trial < 20; trial++ {
 			err := Parallel(400, workers, func(_, i int) error {

@@ -18,20 +18,10 @@ func TestPoolComputesEveryItemOnce(t *testing.T) {
 		}
 		for _, m := range []int{0, 1, 3, 100} {
 			counts := make([]atomic.Int32, m)
-			if err := p.Run(m, func(k, j int) error {
-				if k < 0 || k >= p.Workers() {
-					t.Errorf("item %d on worker %d of %d", j, k, p.Workers())
-				}
-				counts[j].Add(1)
-				return nil
-			}); err != nil {
+			if err := p.Run(m, countItems(t, counts, p.Workers())); err != nil {
 				t.Fatal(err)
 			}
-			for j := range counts {
-				if c := counts[j].Load(); c != 1 {
-					t.Fatalf("workers %d, m %d: item %d ran %d times", workers, m, j, c)
-				}
-			}
+			checkEachOnce(t, fmt.Sprintf("workers %d, m %d", workers, m), counts)
 		}
 		p.Close()
 	}
@@ -114,22 +104,40 @@ func TestPoolJobsOverlap(t *testing.T) {
 		t.Fatal("HelpOne took an item already taken")
 	}
 	counts := make([]atomic.Int32, 5)
-	next := p.Start(len(counts), func(_, j int) error { counts[j].Add(1); return nil })
+	next := p.Start(len(counts), countItems(t, counts, p.Workers()))
 	for next.HelpOne() {
 	}
 	if err := next.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	for j := range counts {
-		if c := counts[j].Load(); c != 1 {
-			t.Fatalf("item %d of the next job ran %d times", j, c)
-		}
-	}
+	checkEachOnce(t, "the next job", counts)
 	if slowDone.Load() || slow.Done() {
 		t.Fatal("the slow item finished before it was released")
 	}
 	close(release)
 	if err := slow.Wait(); err != nil || !slowDone.Load() {
 		t.Fatalf("Wait returned %v before the slow item finished", err)
+	}
+}
+
+// countItems returns an item function that counts each item it is called
+// for in counts, checking that its worker index is below workers.
+func countItems(t *testing.T, counts []atomic.Int32, workers int) func(k, j int) error {
+	return func(k, j int) error {
+		if k < 0 || k >= workers {
+			t.Errorf("item %d on worker %d of %d", j, k, workers)
+		}
+		counts[j].Add(1)
+		return nil
+	}
+}
+
+// checkEachOnce fails the test unless every item was counted exactly once.
+func checkEachOnce(t *testing.T, what string, counts []atomic.Int32) {
+	t.Helper()
+	for j := range counts {
+		if c := counts[j].Load(); c != 1 {
+			t.Fatalf("%s: item %d ran %d times", what, j, c)
+		}
 	}
 }
