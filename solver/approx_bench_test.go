@@ -31,7 +31,7 @@ func BenchmarkApproximateOracleOCR(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s, err := New(a, Config{Lambda: 0.01, GapEvery: 5, Seed: seed})
+				s, err := newSolver(a, config{Lambda: 0.01, GapEvery: 5, Seed: seed})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -18,19 +18,19 @@ import (
 func TestAsyncCertifiedConvergence(t *testing.T) {
 	p := smallChain(13)
 	for _, workers := range []int{1, 2, 4} {
-		for _, cfg := range []Config{
+		for _, cfg := range []config{
 			{Lambda: 0.1, Async: true, GapEvery: 1, Seed: 1},
-			{Lambda: 0.1, Async: true, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 2},
+			{Lambda: 0.1, Async: true, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 2},
 			{Lambda: 0.1, Async: true, Step: Away, Sampling: run.Permutation, Box: &Box{Lower: fill(p.Dim(), -0.3)}, GapEvery: 1, Seed: 3},
 		} {
 			t.Run(fmt.Sprintf("workers=%d %v %v", workers, cfg.Step, cfg.Sampling), func(t *testing.T) {
-				s := mustNew(t, p, cfg, WithWorkers(workers))
+				s := mustNew(t, p, cfg, run.WithWorkers(workers))
 				mustRun(t, s, run.Stop{Passes: 3})
 				var buf bytes.Buffer
 				if err := s.Save(&buf); err != nil {
 					t.Fatal(err)
 				}
-				s2, err := Load(&buf, p, WithWorkers(workers))
+				s2, err := Load(&buf, p, run.WithWorkers(workers))
 				if err != nil {
 					t.Fatal(err)
 				}

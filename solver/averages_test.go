@@ -21,7 +21,7 @@ func TestAveragesMatchStoredIterates(t *testing.T) {
 		for _, kind := range []run.AverageKind{run.WeightedAverage, run.SuffixAverage, run.UniformAverage} {
 			for _, boxed := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%v-%v box=%v", alg, kind, boxed), func(t *testing.T) {
-					cfg := Config{Algorithm: alg, Lambda: 0.1, Averaging: true, AverageKind: kind, Seed: 3}
+					cfg := config{Algorithm: alg, Lambda: 0.1, Averaging: true, AverageKind: kind, Seed: 3}
 					if boxed {
 						cfg.Box = &Box{Lower: fill(p.Dim(), -0.05), Upper: fill(p.Dim(), 0.05)}
 					}
@@ -74,13 +74,13 @@ func TestAveragesMatchStoredIterates(t *testing.T) {
 // a suffix average with multi-plane BCFW are refused.
 func TestAverageKindValidation(t *testing.T) {
 	p := smallChain(1)
-	for name, cfg := range map[string]Config{
+	for name, cfg := range map[string]config{
 		"kind without averaging": {AverageKind: run.SuffixAverage},
 		"unknown kind":           {Averaging: true, AverageKind: 7},
 		"multi-plane tavg": {Sampling: run.Permutation, Averaging: true, AverageKind: run.SuffixAverage,
-			MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}},
+			MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}},
 	} {
-		if _, err := New(p, cfg); err == nil {
+		if _, err := newSolver(p, cfg); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}

@@ -32,7 +32,7 @@ type bcfwAlg struct{ engineBase }
 // step of a mini-batch (minibatch.go).
 func (a bcfwAlg) Step() error {
 	switch {
-	case a.s.cfg.Step == Exact:
+	case a.s.cfg.Step == stepExact:
 		return a.s.exactStep()
 	case a.s.cfg.Async:
 		return a.s.asyncStep()

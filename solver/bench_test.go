@@ -47,8 +47,8 @@ func loadOCR(b testing.TB) (small, large *oracles.Chain) {
 // benchSteps warms a solver up for a few passes, then times b.N steps of
 // its algorithm (block steps of BCFW, online EG's steps), reporting the
 // oracle calls per step.
-func benchSteps(b *testing.B, p oracles.Problem, cfg Config, opts ...Option) {
-	s, err := New(p, cfg, opts...)
+func benchSteps(b *testing.B, p oracles.Problem, cfg config, opts ...run.Option) {
+	s, err := newSolver(p, cfg, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -72,25 +72,25 @@ func benchSteps(b *testing.B, p oracles.Problem, cfg Config, opts ...Option) {
 // over the 6,251 words in <= 65 ms.
 func BenchmarkBCFWStepOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	benchSteps(b, large, Config{Lambda: 1e-3, GapEvery: 1e9})
+	benchSteps(b, large, config{Lambda: 1e-3, GapEvery: 1e9})
 }
 
 // BenchmarkBCFWGapStepOCRLarge adds gap sampling.
 func BenchmarkBCFWGapStepOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	benchSteps(b, large, Config{Lambda: 1e-3, Sampling: run.GapSampling, GapEvery: 1e9})
+	benchSteps(b, large, config{Lambda: 1e-3, Sampling: run.GapSampling, GapEvery: 1e9})
 }
 
 // BenchmarkBCFWAvgStepOCRLarge adds weighted averaging.
 func BenchmarkBCFWAvgStepOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	benchSteps(b, large, Config{Lambda: 1e-3, Averaging: true, GapEvery: 1e9})
+	benchSteps(b, large, config{Lambda: 1e-3, Averaging: true, GapEvery: 1e9})
 }
 
 // BenchmarkBCFWStepSynthetic runs without real data.
 func BenchmarkBCFWStepSynthetic(b *testing.B) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
-	benchSteps(b, p, Config{Lambda: 1e-3, GapEvery: 1e9})
+	benchSteps(b, p, config{Lambda: 1e-3, GapEvery: 1e9})
 }
 
 // BenchmarkOnlineEGStepOCRLarge measures one online-EG step on OCR-large
@@ -98,20 +98,20 @@ func BenchmarkBCFWStepSynthetic(b *testing.B) {
 // the update of w), to compare with BenchmarkBCFWStepOCRLarge.
 func BenchmarkOnlineEGStepOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	benchSteps(b, large, Config{Algorithm: run.OnlineEG, Lambda: 1e-3, GapEvery: 1e9})
+	benchSteps(b, large, config{Algorithm: run.OnlineEG, Lambda: 1e-3, GapEvery: 1e9})
 }
 
 // BenchmarkOnlineEGStepSynthetic runs without real data.
 func BenchmarkOnlineEGStepSynthetic(b *testing.B) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
-	benchSteps(b, p, Config{Algorithm: run.OnlineEG, Lambda: 1e-3, GapEvery: 1e9})
+	benchSteps(b, p, config{Algorithm: run.OnlineEG, Lambda: 1e-3, GapEvery: 1e9})
 }
 
 // BenchmarkGapPassOCRLarge measures one exact duality-gap pass over
 // OCR-large (n oracle calls plus the block dot products).
 func BenchmarkGapPassOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	s, err := New(large, Config{Lambda: 1e-3, GapEvery: 1e9})
+	s, err := newSolver(large, config{Lambda: 1e-3, GapEvery: 1e9})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,17 +133,17 @@ func BenchmarkMemoryOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"bcfw", Config{Lambda: 1e-3, GapEvery: 1e9}},
-		{"bcpfw-gap-cache", Config{Lambda: 1e-3, GapEvery: 1e9, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}}},
+		{"bcfw", config{Lambda: 1e-3, GapEvery: 1e9}},
+		{"bcpfw-gap-cache", config{Lambda: 1e-3, GapEvery: 1e9, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			for k := 0; k < b.N; k++ {
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				s, err := New(large, v.cfg)
+				s, err := newSolver(large, v.cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -169,9 +169,9 @@ func BenchmarkVariantsOCRLarge(b *testing.B) {
 	for _, samp := range []run.Sampling{run.Uniform, run.GapSampling} {
 		for _, step := range []Step{FWStep, Pairwise, Away} {
 			for _, cache := range []bool{false, true} {
-				cfg := Config{Lambda: 1e-3, Sampling: samp, Step: step, Cache: Cache{Enabled: cache}, GapEvery: 2}
+				cfg := config{Lambda: 1e-3, Sampling: samp, Step: step, Cache: cacheRule{Enabled: cache}, GapEvery: 2}
 				b.Run(fmt.Sprintf("%v/%v/cache=%v", samp, step, cache), func(b *testing.B) {
-					s, err := New(large, cfg)
+					s, err := newSolver(large, cfg)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -195,7 +195,7 @@ func BenchmarkVariantsOCRLarge(b *testing.B) {
 // oracle call, on OCR-large with warm caches.
 func BenchmarkCacheScanVsOracleOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
-	s, err := New(large, Config{Lambda: 1e-3, Cache: Cache{Enabled: true}, GapEvery: 2})
+	s, err := newSolver(large, config{Lambda: 1e-3, Cache: cacheRule{Enabled: true}, GapEvery: 2})
 	if err != nil {
 		b.Fatal(err)
 	}

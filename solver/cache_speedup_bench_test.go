@@ -39,7 +39,7 @@ func BenchmarkCacheWallTime(b *testing.B) {
 			for j, cache := range []bool{false, true} {
 				var secs []float64
 				for seed := uint64(1); seed <= 3; seed++ {
-					s, err := New(c.p, Config{Lambda: c.lambda, GapEvery: 5, Seed: seed, Cache: Cache{Enabled: cache}})
+					s, err := newSolver(c.p, config{Lambda: c.lambda, GapEvery: 5, Seed: seed, Cache: cacheRule{Enabled: cache}})
 					if err != nil {
 						b.Fatal(err)
 					}

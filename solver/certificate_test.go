@@ -58,14 +58,14 @@ func TestInconsistentOracle(t *testing.T) {
 	if err := ValidateProblem(halfScore{m}); err != nil {
 		t.Fatalf("ValidateProblem: %v", err)
 	}
-	s := mustNew(t, halfScore{m}, Config{Lambda: 0.1, GapEvery: 1})
+	s := mustNew(t, halfScore{m}, config{Lambda: 0.1, GapEvery: 1})
 	_, err := s.Run(context.Background(), run.Stop{Passes: 5, Gap: 1e-12})
 	var oe *oracles.OracleError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), fmt.Sprintf("max oracle of example %d: returned H = ", oe.Example)) ||
 		!strings.Contains(err.Error(), "inconsistent with Loss and Psi") {
 		t.Fatalf("half-score oracle: Run returned %v", err)
 	}
-	for _, cfg := range []Config{{}, {Averaging: true}, {Step: Pairwise}, {Sampling: run.GapSampling}} {
+	for _, cfg := range []config{{}, {Averaging: true}, {Step: Pairwise}, {Sampling: run.GapSampling}} {
 		cfg.Lambda, cfg.GapEvery = 0.1, 1
 		f := 1.0
 		s := mustNew(t, relossed{m, &f}, cfg)
@@ -108,22 +108,22 @@ func TestProblemPanics(t *testing.T) {
 	m := oraclestest.Multiclass(20, 3, 4, 7)
 	for _, tc := range []struct {
 		p    oracles.Problem
-		cfg  Config
+		cfg  config
 		want string
 	}{
-		{badPsi{m}, Config{}, "example 10: panic in the problem's oracle, loss or psi"},
-		{badPsi{m}, Config{Algorithm: run.SSG}, "example 10: panic"},
-		{badPsi{m}, Config{Algorithm: run.FW}, "max oracle of example 10: psi index 12 outside [0, 12)"},
-		{panicky{m}, Config{}, "example 12: panic in the problem's oracle, loss or psi (a label or psi index out of range?): runtime error: index out of range"},
-		{panicky{m}, Config{Algorithm: run.FW}, "example 12: panic"},
-		{panicky{m}, Config{Sampling: run.Permutation, GapEvery: 0.5}, "example 12: panic"},
+		{badPsi{m}, config{}, "example 10: panic in the problem's oracle, loss or psi"},
+		{badPsi{m}, config{Algorithm: run.SSG}, "example 10: panic"},
+		{badPsi{m}, config{Algorithm: run.FW}, "max oracle of example 10: psi index 12 outside [0, 12)"},
+		{panicky{m}, config{}, "example 12: panic in the problem's oracle, loss or psi (a label or psi index out of range?): runtime error: index out of range"},
+		{panicky{m}, config{Algorithm: run.FW}, "example 12: panic"},
+		{panicky{m}, config{Sampling: run.Permutation, GapEvery: 0.5}, "example 12: panic"},
 	} {
 		cfg := tc.cfg
 		cfg.Lambda = 0.1
 		if cfg.GapEvery == 0 {
 			cfg.GapEvery = 1
 		}
-		s := mustNew(t, tc.p, cfg, WithWorkers(2))
+		s := mustNew(t, tc.p, cfg, run.WithWorkers(2))
 		_, err := s.Run(context.Background(), run.Stop{Passes: 5})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%T %v: Run returned %v, want an error saying %q", tc.p, cfg.Algorithm, err, tc.want)
@@ -146,7 +146,7 @@ func (p nanPsi) Psi(i int, y []int32, dst *oracles.SparseVec) {
 // the run naming the example instead of stalling it (issue 22 item 13).
 func TestNaNPsiAtRunTime(t *testing.T) {
 	m := oraclestest.Multiclass(20, 3, 4, 7)
-	for _, cfg := range []Config{{}, {Algorithm: run.FW}, {Step: Pairwise}} {
+	for _, cfg := range []config{{}, {Algorithm: run.FW}, {Step: Pairwise}} {
 		cfg.Lambda, cfg.GapEvery = 0.1, 1
 		s := mustNew(t, nanPsi{m}, cfg)
 		_, err := s.Run(context.Background(), run.Stop{Passes: 10})

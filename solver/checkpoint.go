@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,16 +13,14 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// checkpointVersion 4 records the fingerprint of the training data
-// (oracles.Fingerprint: its features through psi, not only n, d and the
-// labels); older checkpoints cannot be checked against the data and are
-// refused. Version 3 added the multi-plane state and EvalAt, version 2 the
-// lazy averages and the sparse blocks.
-const checkpointVersion = 4
+// checkpointVersion is the version of the checkpoint struct; a checkpoint
+// of another version is refused (made by an older fwstruct: train again).
+const checkpointVersion = 5
 
 // checkpoint is the serialized state of a Solver. The problem itself is not
 // saved: Load gets it again and checks it through a fingerprint. Nor is the
@@ -31,8 +30,9 @@ type checkpoint struct {
 	// Train is the fingerprint of the training problem.
 	Train oracles.Fingerprint
 
-	// Config is the configuration: plain data, saved as is.
-	Config Config
+	// Method is the method of the run (run.Encode), Execution its
+	// execution (execution.Encode; null: sequential).
+	Method, Execution []byte
 
 	Lambda     float64
 	V, W       []float64
@@ -148,9 +148,12 @@ func (s *Solver) Save(w io.Writer) error {
 // problem's (an in-memory copy for Fork, which costs no oracle pass).
 func (s *Solver) save(w io.Writer, fingerprint bool) error {
 	s.quiesce() // the batch computed in the background is part of the state
+	m, x, err := s.encodeMethod()
+	if err != nil {
+		return fmt.Errorf("solver: save: %w", err)
+	}
 	c := checkpoint{
-		Version: checkpointVersion,
-		Config:  s.cfg,
+		Version: checkpointVersion, Method: m, Execution: x,
 		Lambda:  s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
@@ -191,11 +194,10 @@ func (s *Solver) save(w io.Writer, fingerprint bool) error {
 		c.Shrink = s.saveShrinking()
 	}
 	c.Perm, c.PermPos, c.Unvisited = s.samp.State()
-	var err error
 	if c.RNG, err = core.RandomState("solver", s.pcg); err != nil {
 		return err
 	}
-	return core.WriteCheckpoint(w, "solver", &c)
+	return core.WriteCheckpoint(w, "solver", s.Method().Name(), &c)
 }
 
 func needLen(name string, got, want int) error {
@@ -206,20 +208,30 @@ func needLen(name string, got, want int) error {
 }
 
 // Load restores a solver saved by Save for problem p, which must be the
-// problem it was saved with; opts wire it (WithTest, WithProgress, ...).
-// Every field of the checkpoint is checked, so that a corrupt file is an
-// error here rather than a failure of the next Run.
-func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
+// problem it was saved with (for LPHard, the factor-graph problem: Load
+// makes its relaxation again); opts wire it (run.WithTest, ...). The
+// method and the execution are the checkpoint's: an execution given in
+// opts must be the same. Every field of the checkpoint is checked, so that
+// a corrupt file is an error here rather than a failure of the next Run.
+func Load(r io.Reader, p oracles.Problem, opts ...run.Option) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: load: nil problem")
 	}
 	var c checkpoint
-	if err := core.ReadCheckpoint(r, "solver", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
+	name, err := core.ReadCheckpoint(r, "solver", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion)
+	if err != nil {
 		return nil, err
 	}
-	cfg := c.Config
-	cfg.Lambda = c.Lambda
-	s, err := New(p, cfg, opts...)
+	cfg, err := decodePlan(name, &c, opts)
+	if err != nil {
+		return nil, fmt.Errorf("solver: load: %w", err)
+	}
+	if cfg.LPHard {
+		if p, err = relaxedView(p); err != nil {
+			return nil, fmt.Errorf("solver: load: %w", err)
+		}
+	}
+	s, err := newSolver(p, cfg, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("solver: load: %w", err)
 	}
@@ -235,6 +247,64 @@ func Load(r io.Reader, p oracles.Problem, opts ...Option) (*Solver, error) {
 	}
 	s.train = &train
 	return s, nil
+}
+
+// encodeMethod returns the method and the execution of s as a checkpoint
+// records them.
+func (s *Solver) encodeMethod() (m, x []byte, err error) {
+	if m, err = run.Encode(s.Method()); err != nil {
+		return nil, nil, err
+	}
+	if x, err = execution.Encode(s.Execution()); err != nil {
+		return nil, nil, err
+	}
+	return m, x, nil
+}
+
+// decodePlan returns the plan of the method and execution a checkpoint
+// records, written by the method named name; an execution in opts must be
+// the checkpoint's.
+func decodePlan(name string, c *checkpoint, opts []run.Option) (config, error) {
+	m, err := run.Decode(c.Method)
+	if err != nil {
+		return config{}, fmt.Errorf("corrupt checkpoint: %w", err)
+	}
+	pm, ok := m.(planner)
+	if !ok || m.Name() != name {
+		return config{}, fmt.Errorf("corrupt checkpoint: the frame names the method %s, the state holds %s", name, m.Name())
+	}
+	x, err := execution.Decode(c.Execution)
+	if err != nil {
+		return config{}, fmt.Errorf("corrupt checkpoint: %w", err)
+	}
+	if o, err := run.Wiring(opts); err != nil {
+		return config{}, err
+	} else if o.Execution != nil && !sameExecution(o.Execution, x) {
+		return config{}, fmt.Errorf("the run was made with %s; it continues with it, not with %s", describeExecution(x), describeExecution(o.Execution))
+	}
+	cfg, err := pm.plan()
+	if err != nil {
+		return config{}, fmt.Errorf("corrupt checkpoint: method %s: %w", name, err)
+	}
+	if err := withExecution(&cfg, name, x); err != nil {
+		return config{}, fmt.Errorf("corrupt checkpoint: %w", err)
+	}
+	return cfg, nil
+}
+
+// sameExecution reports whether two executions are equal.
+func sameExecution(a, b run.Execution) bool {
+	ea, err1 := execution.Encode(a)
+	eb, err2 := execution.Encode(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ea, eb)
+}
+
+// describeExecution names an execution (nil: sequential steps).
+func describeExecution(x run.Execution) string {
+	if x == nil {
+		return "sequential steps"
+	}
+	return "the " + x.Describe() + " execution"
 }
 
 func (s *Solver) restore(c *checkpoint) error {

@@ -18,8 +18,8 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 	tb.Helper()
 	p := smallChain(41)
 	type seed struct {
-		cfg  Config
-		opts []Option
+		cfg  config
+		opts []run.Option
 	}
 	var seeds []seed
 	for _, v := range variants {
@@ -27,14 +27,14 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 	}
 	box := &Box{Lower: make([]float64, p.Dim())}
 	seeds = append(seeds,
-		seed{cfg: Config{Step: Pairwise, Box: box, Averaging: true}},
-		seed{cfg: Config{Sampling: run.GapSampling, Cache: Cache{Enabled: true}}, opts: []Option{WithStorage(SparseBlocks)}},
+		seed{cfg: config{Step: Pairwise, Box: box, Averaging: true}},
+		seed{cfg: config{Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, Storage: SparseBlocks}},
 	)
 	var out [][]byte
 	for _, sd := range seeds {
 		cfg := sd.cfg
 		cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.1, 5, 2
-		s, err := New(p, cfg, sd.opts...)
+		s, err := newSolver(p, cfg, sd.opts...)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -53,9 +53,11 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 // loadAndRun loads a checkpoint of smallChain(41) and, when Load accepts
 // it, runs a little: neither may panic, and a run must end.
 func loadAndRun(t *testing.T, data []byte, sparse bool) {
-	var opts []Option
+	// The storage is the checkpoint's (part of its method); sparse picks
+	// the workers the run is loaded with instead.
+	opts := []run.Option{run.WithWorkers(1)}
 	if sparse {
-		opts = append(opts, WithStorage(SparseBlocks))
+		opts = []run.Option{run.WithWorkers(2)}
 	}
 	s, err := Load(bytes.NewReader(data), smallChain(41), opts...)
 	if err != nil {
@@ -96,12 +98,13 @@ func FuzzLoadFields(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, seed uint8, field uint16, val uint64, sparse bool) {
 		var c checkpoint
-		if err := core.ReadCheckpoint(bytes.NewReader(seeds[int(seed)%len(seeds)]), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+		name, err := core.ReadCheckpoint(bytes.NewReader(seeds[int(seed)%len(seeds)]), "test", &c, func() int { return c.Version }, 0, 1<<30)
+		if err != nil {
 			t.Fatal(err)
 		}
 		fuzzfields.Set(&c, int(field), val)
 		var buf bytes.Buffer
-		if err := core.WriteCheckpoint(&buf, "test", &c); err != nil {
+		if err := core.WriteCheckpoint(&buf, "test", name, &c); err != nil {
 			return
 		}
 		loadAndRun(t, buf.Bytes(), sparse)

@@ -27,9 +27,9 @@ func TestConformance(t *testing.T) {
 			cfg := v.cfg
 			cfg.Lambda, cfg.Seed, cfg.GapEvery, cfg.TraceEvery = 0.05, 3, 2, 1.5
 			runtest.Conformance(t, runtest.Family{
-				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true)) },
+				New: func() (run.Solver, error) { return newSolver(p, cfg, run.WithTrainLoss(true)) },
 				Load: func(r io.Reader) (run.Solver, error) {
-					return Load(r, p, WithTrainLoss(true))
+					return Load(r, p, run.WithTrainLoss(true))
 				},
 				Iterate: func(s run.Solver) []float64 { return s.(*Solver).Weights() },
 				Passes:  12,
@@ -40,7 +40,7 @@ func TestConformance(t *testing.T) {
 }
 
 // reload saves s and loads the checkpoint for the same problem.
-func reload(t *testing.T, s *Solver, opts ...Option) *Solver {
+func reload(t *testing.T, s *Solver, opts ...run.Option) *Solver {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
@@ -54,7 +54,7 @@ func reload(t *testing.T, s *Solver, opts ...Option) *Solver {
 }
 
 func TestLoadRejectsOtherProblem(t *testing.T) {
-	s := mustNew(t, smallChain(12), Config{Lambda: 1})
+	s := mustNew(t, smallChain(12), config{Lambda: 1})
 	mustRun(t, s, run.Stop{Passes: 1})
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
@@ -74,10 +74,10 @@ func TestLoadRejectsOtherProblem(t *testing.T) {
 // w is unchanged, and the dual bookkeeping stays consistent.
 func TestSetLambdaKeepsGapsExact(t *testing.T) {
 	p := smallChain(14)
-	for _, cfg := range []Config{
+	for _, cfg := range []config{
 		{Lambda: 1},
 		{Lambda: 1, Step: Pairwise},
-		{Lambda: 1, Step: Away, Cache: Cache{Enabled: true}},
+		{Lambda: 1, Step: Away, Cache: cacheRule{Enabled: true}},
 	} {
 		s := mustNew(t, p, cfg)
 		mustRun(t, s, run.Stop{Passes: 10})
@@ -109,7 +109,7 @@ func TestSetLambdaKeepsGapsExact(t *testing.T) {
 
 func TestSetLambdaNeedsZeroTruthLoss(t *testing.T) {
 	m := oraclestest.Multiclass(10, 3, 4, 1)
-	s := mustNew(t, m, Config{Lambda: 1})
+	s := mustNew(t, m, config{Lambda: 1})
 	if err := s.SetLambda(0.5); err != nil {
 		t.Fatalf("multiclass has zero truth loss: %v", err)
 	}
@@ -119,7 +119,7 @@ func TestSetLambdaNeedsZeroTruthLoss(t *testing.T) {
 // point describes the old objective, so Current evaluates the iterate at the
 // new lambda and records the change as an event.
 func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
-	s := mustNew(t, smallChain(15), Config{Lambda: 1, GapEvery: 1})
+	s := mustNew(t, smallChain(15), config{Lambda: 1, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 4})
 	if err := s.SetLambda(0.25); err != nil {
 		t.Fatal(err)
@@ -136,30 +136,43 @@ func TestSetLambdaCurrentDescribesNewLambda(t *testing.T) {
 	}
 }
 
-// TestLoadRefusesOlderVersions: checkpoints of versions 1 to 3 recorded
-// no fingerprint of the data and are refused, saying so.
+// TestLoadRefusesOlderVersions: checkpoints of an older state version, a
+// bare gob stream (the first builds) and a frame of the builds before the
+// method types are refused, saying that an older fwstruct made them.
 func TestLoadRefusesOlderVersions(t *testing.T) {
 	p := oraclestest.Multiclass(30, 4, 5, 1)
-	s := mustNew(t, p, Config{Lambda: 0.1, GapEvery: 1})
+	s := mustNew(t, p, config{Lambda: 0.1, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 3})
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
 	var c checkpoint
-	if err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+	name, err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for version := 1; version <= checkpointVersion; version++ {
+	for version := 1; version < checkpointVersion; version++ {
 		c.Version = version
 		buf.Reset()
-		if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+		if err := core.WriteCheckpoint(&buf, "test", name, &c); err != nil {
 			t.Fatal(err)
 		}
 		_, err := Load(&buf, p)
-		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("checkpoint version %d of an older build", version)) {
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("checkpoint version %d", version)) || !strings.Contains(err.Error(), "made by an older fwstruct: train again") {
 			t.Fatalf("version %d: %v", version, err)
 		}
+	}
+	buf.Reset()
+	if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(&buf, p); err == nil || !strings.Contains(err.Error(), "not a checkpoint") {
+		t.Fatalf("bare gob: %v", err)
+	}
+	old := append([]byte("fwstate\x01"), make([]byte, 40)...)
+	if _, err := Load(bytes.NewReader(old), p); err == nil || !strings.Contains(err.Error(), "made by an older fwstruct: train again") {
+		t.Fatalf("older frame: %v", err)
 	}
 }
 
@@ -168,7 +181,7 @@ func TestLoadRefusesOlderVersions(t *testing.T) {
 // item 2: every feature multiplied by -3 resumed to a negative gap).
 func TestLoadRefusesOtherData(t *testing.T) {
 	p := oraclestest.Multiclass(30, 4, 5, 1)
-	s := mustNew(t, p, Config{Lambda: 0.1, GapEvery: 1})
+	s := mustNew(t, p, config{Lambda: 0.1, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 3})
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
@@ -223,7 +236,7 @@ func TestLoadRefusesOtherData(t *testing.T) {
 // of an OCR checkpoint accepted, 7 with other weights.
 func TestLoadRefusesBitFlips(t *testing.T) {
 	p := smallChain(41)
-	s := mustNew(t, p, Config{Lambda: 0.1, Step: Pairwise, Cache: Cache{Enabled: true}, GapEvery: 2, Seed: 3})
+	s := mustNew(t, p, config{Lambda: 0.1, Step: Pairwise, Cache: cacheRule{Enabled: true}, GapEvery: 2, Seed: 3})
 	mustRun(t, s, run.Stop{Passes: 3})
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
@@ -257,13 +270,13 @@ func TestLoadChecksInvariants(t *testing.T) {
 	p := smallChain(41)
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 		edit func(c *checkpoint)
 		want string
 	}{
-		{"corner loss", Config{Cache: Cache{Enabled: true}}, func(c *checkpoint) { c.Sets[1].Entries[len(c.Sets[1].Entries)-1].Loss += 3 }, "loss"},
-		{"corner psi", Config{Step: Pairwise}, func(c *checkpoint) { c.Sets[2].Val[0] *= 2 }, "psi is not the problem's"},
-		{"mass off the simplex", Config{Step: Pairwise}, func(c *checkpoint) {
+		{"corner loss", config{Cache: cacheRule{Enabled: true}}, func(c *checkpoint) { c.Sets[1].Entries[len(c.Sets[1].Entries)-1].Loss += 3 }, "loss"},
+		{"corner psi", config{Step: Pairwise}, func(c *checkpoint) { c.Sets[2].Val[0] *= 2 }, "psi is not the problem's"},
+		{"mass off the simplex", config{Step: Pairwise}, func(c *checkpoint) {
 			e := c.Sets[0].Entries
 			k := 0
 			for j := range e {
@@ -273,10 +286,10 @@ func TestLoadChecksInvariants(t *testing.T) {
 			}
 			e[k].Alpha /= 2
 		}, "sum to"},
-		{"v", Config{}, func(c *checkpoint) { c.V[3] += 0.5 }, "is not the sum of the blocks'"},
-		{"ell", Config{}, func(c *checkpoint) { c.Ell += 0.1 }, "ell ="},
-		{"ell and ell_i", Config{}, func(c *checkpoint) { c.Ell += 10; c.EllI[4] += 10 }, "block 4 has gap"},
-		{"batch dual", Config{Algorithm: run.FW}, func(c *checkpoint) { c.Ell += 100 }, "exceeds the primal"},
+		{"v", config{}, func(c *checkpoint) { c.V[3] += 0.5 }, "is not the sum of the blocks'"},
+		{"ell", config{}, func(c *checkpoint) { c.Ell += 0.1 }, "ell ="},
+		{"ell and ell_i", config{}, func(c *checkpoint) { c.Ell += 10; c.EllI[4] += 10 }, "block 4 has gap"},
+		{"batch dual", config{Algorithm: run.FW}, func(c *checkpoint) { c.Ell += 100 }, "exceeds the primal"},
 	} {
 		cfg := tc.cfg
 		cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.1, 2, 3
@@ -287,11 +300,12 @@ func TestLoadChecksInvariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		var c checkpoint
-		if err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+		name, err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30)
+		if err != nil {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		if err := core.WriteCheckpoint(&out, "test", &c); err != nil {
+		if err := core.WriteCheckpoint(&out, "test", name, &c); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Load(bytes.NewReader(out.Bytes()), p); err != nil {
@@ -299,10 +313,10 @@ func TestLoadChecksInvariants(t *testing.T) {
 		}
 		tc.edit(&c)
 		out.Reset()
-		if err := core.WriteCheckpoint(&out, "test", &c); err != nil {
+		if err := core.WriteCheckpoint(&out, "test", name, &c); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(&out, p)
+		_, err = Load(&out, p)
 		if err == nil || !strings.Contains(err.Error(), "corrupt checkpoint") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Load returned %v, want an error about %q", tc.name, err, tc.want)
 		}

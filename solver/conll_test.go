@@ -55,11 +55,11 @@ func peakRSS() int64 {
 
 var conllVariants = []struct {
 	name string
-	cfg  Config
+	cfg  config
 }{
-	{"bcfw", Config{}},
-	{"gap-pairwise-cache", Config{Sampling: run.GapSampling, Step: Pairwise, Cache: Cache{Enabled: true}}},
-	{"bcfw-averaging", Config{Averaging: true}},
+	{"bcfw", config{}},
+	{"gap-pairwise-cache", config{Sampling: run.GapSampling, Step: Pairwise, Cache: cacheRule{Enabled: true}}},
+	{"bcfw-averaging", config{Averaging: true}},
 }
 
 // TestConllScale trains the variants of Osokin et al. (2016, App. I.2) on
@@ -126,7 +126,7 @@ func BenchmarkConllPass(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) {
 			cfg := v.cfg
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = 1/n, math.Inf(1), 1
-			s, err := New(train, cfg)
+			s, err := newSolver(train, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -25,7 +25,7 @@ var (
 // Fig. 5): object sampling x kind of step x cache.
 type osokinVariant struct {
 	name string
-	cfg  Config
+	cfg  config
 }
 
 // osokinVariants returns the eight variants of Osokin et al. (2016, Fig. 5),
@@ -39,7 +39,7 @@ func osokinVariants() []osokinVariant {
 				name := map[run.Sampling]string{run.Uniform: "uniform", run.GapSampling: "gap"}[sampling] +
 					map[Step]string{FWStep: "-fw", Pairwise: "-pairwise"}[step] +
 					map[bool]string{false: "", true: "-cache"}[cache]
-				vs = append(vs, osokinVariant{name, Config{Sampling: sampling, Step: step, Cache: Cache{Enabled: cache}}})
+				vs = append(vs, osokinVariant{name, config{Sampling: sampling, Step: step, Cache: cacheRule{Enabled: cache}}})
 			}
 		}
 	}
@@ -110,7 +110,7 @@ func variantFigures(tb testing.TB, name string, train oracles.Problem, seeds uin
 		for seed := uint64(1); seed <= seeds; seed++ {
 			cfg := variant.cfg
 			cfg.Lambda, cfg.GapEvery, cfg.Seed = lambda, 5, seed
-			s, err := New(train, cfg)
+			s, err := newSolver(train, cfg)
 			if err != nil {
 				tb.Fatal(err)
 			}

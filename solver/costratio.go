@@ -12,7 +12,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// MeasureCostRatio estimates MultiPlane.CostRatio for the cost rule of
+// MeasureCostRatio estimates CostRule.Ratio for the cost rule of
 // multi-plane BCFW: how many plane evaluations <psi_i(y), w> one max-oracle
 // call of p costs at w (nil means w = 0; a trained w is more telling for
 // oracles whose time depends on it, such as graph cuts). It times the
@@ -96,7 +96,7 @@ func middle(x []float64) float64 {
 	return x[len(x)/2]
 }
 
-// MeasureUpdateCost estimates MultiPlane.UpdateCost for the cost rule of
+// MeasureUpdateCost estimates CostRule.Update for the cost rule of
 // multi-plane BCFW with configuration cfg (its multi-plane settings on) on
 // problem p: the time of a step's update (line search, iterate and block
 // updates) in plane evaluations. It runs passes exact passes of cfg
@@ -104,7 +104,7 @@ func middle(x []float64) float64 {
 // each against the scoring of its block's working set alone, and
 // returns the ratio of the median update time (step minus scoring) to the
 // median time of a plane evaluation in the scoring, at least 1. As with
-// MeasureCostRatio, measure once and keep the value in the Config.
+// MeasureCostRatio, measure once and keep the value in the CostRule.
 //
 // With it the cost rule took 0.95x the time rule's CPU time on OCR-small
 // and on HorseSeg-small; in wall time, noisy under load, 0.95x-1.13x on
@@ -139,16 +139,26 @@ func middle(x []float64) float64 {
 // 0.39 us in the scoring, where a cost ratio of 65 (MeasureCostRatio in
 // that run) and an update of 32 plane evaluations predict 38 us and
 // 18 us.
-func MeasureUpdateCost(p oracles.Problem, cfg Config, passes int) (float64, error) {
+func MeasureUpdateCost(p oracles.Problem, mp MultiPlane, passes int) (float64, error) {
+	cfg, err := mp.plan()
+	if err != nil {
+		return 0, fmt.Errorf("solver: measure update cost: %w", err)
+	}
+	return measureUpdateCost(p, cfg, passes)
+}
+
+// measureUpdateCost is MeasureUpdateCost on the plan cfg of a multi-plane
+// BCFW.
+func measureUpdateCost(p oracles.Problem, cfg config, passes int) (float64, error) {
 	if !cfg.MultiPlane.Enabled {
 		return 0, errors.New("solver: measure update cost: the configuration has no multi-plane settings")
 	}
 	if passes <= 0 {
 		passes = 3
 	}
-	cfg.MultiPlane.Rule, cfg.MultiPlane.CostRatio, cfg.MultiPlane.M = RuleTime, 0, -1 // exact passes only
+	cfg.MultiPlane.Rule, cfg.MultiPlane.CostRatio, cfg.MultiPlane.M = ruleTime, 0, -1 // exact passes only
 	cfg.GapEvery, cfg.TraceEvery = math.Inf(1), 0
-	s, err := New(p, cfg)
+	s, err := newSolver(p, cfg)
 	if err != nil {
 		return 0, fmt.Errorf("solver: measure update cost: %w", err)
 	}

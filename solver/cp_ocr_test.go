@@ -24,7 +24,7 @@ func TestCuttingPlaneOCRSmall(t *testing.T) {
 	small, _ := loadOCR(t)
 	var calls [2]int64
 	for k, cache := range []int{0, -1} {
-		s := mustNew(t, small, Config{Algorithm: run.CuttingPlane, Lambda: 0.01, GapEvery: 1, CPCache: cache})
+		s := mustNew(t, small, config{Algorithm: run.CuttingPlane, Lambda: 0.01, GapEvery: 1, CPCache: cache})
 		if st := mustRun(t, s, run.Stop{Gap: 0.1, Passes: 1000}); st != run.StatusConverged {
 			t.Fatalf("cache %d: status %v after %v passes", cache, st, s.Passes())
 		}
@@ -34,7 +34,7 @@ func TestCuttingPlaneOCRSmall(t *testing.T) {
 			cache, last.Gap, last.OracleCalls, last.Pass, last.CacheHits, last.Seconds, total, active, s.InnerSteps())
 		calls[k] = last.OracleCalls
 		if k == 1 {
-			fw := mustNew(t, small, Config{Algorithm: run.FW, Lambda: 0.01, GapEvery: 1})
+			fw := mustNew(t, small, config{Algorithm: run.FW, Lambda: 0.01, GapEvery: 1})
 			mustRun(t, fw, run.Stop{Gap: 0.1, Passes: last.Pass})
 			if fl, _ := fw.Last(); fl.Gap <= 0.1 {
 				t.Fatalf("batch FW reached the gap as fast (%v passes)", fl.Pass)
@@ -57,7 +57,7 @@ func BenchmarkCuttingPlaneIterationOCRSmall(b *testing.B) {
 	small, _ := loadOCR(b)
 	for _, alg := range []run.Algorithm{run.CuttingPlane, run.FW} {
 		b.Run(alg.String(), func(b *testing.B) {
-			s, err := New(small, Config{Algorithm: alg, Lambda: 0.01, GapEvery: 1e9})
+			s, err := newSolver(small, config{Algorithm: alg, Lambda: 0.01, GapEvery: 1e9})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func BenchmarkCuttingPlaneOCRSmallToGap(b *testing.B) {
 			var calls, cached, inner int64
 			cpu0 := cpuSeconds()
 			for k := 0; k < b.N; k++ {
-				s, err := New(small, Config{Algorithm: run.CuttingPlane, Lambda: 0.01, GapEvery: 1, CPCache: tc.cache})
+				s, err := newSolver(small, config{Algorithm: run.CuttingPlane, Lambda: 0.01, GapEvery: 1, CPCache: tc.cache})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -106,7 +106,7 @@ func TestCuttingPlaneIsFullyCorrective(t *testing.T) {
 		cache int
 		tol   float64
 	}{{-1, 1e-6}, {0, 1e-4}} {
-		s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, CPTol: tc.tol, CPCache: tc.cache, GapEvery: 1})
+		s := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: lambda, CPTol: tc.tol, CPCache: tc.cache, GapEvery: 1})
 		for k := 1; k <= 12; k++ {
 			mustRun(t, s, run.Stop{Passes: float64(k)})
 			pt := mustEval(t, s)
@@ -144,7 +144,7 @@ func TestCuttingPlaneCacheKeepsOptimum(t *testing.T) {
 		const lambda, tol = 0.05, 1e-7
 		var runs [2]*Solver
 		for k, cache := range []int{-1, 2} {
-			s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, CPCache: cache, CPTol: 1e-4, GapEvery: 1})
+			s := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: lambda, CPCache: cache, CPTol: 1e-4, GapEvery: 1})
 			if st := mustRun(t, s, run.Stop{Gap: tol, Passes: 5000}); st != run.StatusConverged {
 				t.Fatalf("seed %d, cache %d: %v", seed, cache, st)
 			}
@@ -182,11 +182,11 @@ func TestCuttingPlaneCacheKeepsOptimum(t *testing.T) {
 func TestCuttingPlaneReachesOptimum(t *testing.T) {
 	p := smallChain(22)
 	const lambda, tol = 0.1, 1e-4
-	cp := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, GapEvery: 1})
+	cp := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: lambda, GapEvery: 1})
 	if st := mustRun(t, cp, run.Stop{Gap: tol, Passes: 5000}); st != run.StatusConverged {
 		t.Fatalf("cutting plane: %v", st)
 	}
-	bc := mustNew(t, p, Config{Lambda: lambda, Step: Pairwise, GapEvery: 2})
+	bc := mustNew(t, p, config{Lambda: lambda, Step: Pairwise, GapEvery: 2})
 	if st := mustRun(t, bc, run.Stop{Gap: tol, Passes: 100000}); st != run.StatusConverged {
 		t.Fatalf("bcfw: %v", st)
 	}
@@ -203,9 +203,9 @@ func TestCuttingPlaneReachesOptimum(t *testing.T) {
 		t.Fatalf("|w_cp - w_bcfw|^2 = %v", d2)
 	}
 	// The fully corrective method needs fewer iterations than batch FW.
-	fw := mustNew(t, p, Config{Algorithm: run.FW, Lambda: lambda, GapEvery: 1})
+	fw := mustNew(t, p, config{Algorithm: run.FW, Lambda: lambda, GapEvery: 1})
 	mustRun(t, fw, run.Stop{Gap: 1e-3, Passes: 5000})
-	cp2 := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: lambda, GapEvery: 1})
+	cp2 := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: lambda, GapEvery: 1})
 	mustRun(t, cp2, run.Stop{Gap: 1e-3, Passes: 5000})
 	if cp2.Steps() >= fw.Steps() {
 		t.Fatalf("cutting plane took %d iterations to gap 1e-3, batch FW %d", cp2.Steps(), fw.Steps())
@@ -216,7 +216,7 @@ func TestCuttingPlaneReachesOptimum(t *testing.T) {
 // unchanged, the certificate holds, and the run goes on to the new optimum.
 func TestCuttingPlaneSetLambda(t *testing.T) {
 	p := smallChain(23)
-	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: 0.2, GapEvery: 1})
+	s := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: 0.2, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 8})
 	w := s.Weights()
 	if err := s.SetLambda(0.05); err != nil {
@@ -240,7 +240,7 @@ func TestCuttingPlaneSetLambda(t *testing.T) {
 // checkpoint.
 func TestCuttingPlaneLoadRejectsCorruptPlanes(t *testing.T) {
 	p := smallChain(24)
-	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: 0.1})
+	s := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: 0.1})
 	mustRun(t, s, run.Stop{Passes: 4})
 	for name, corrupt := range map[string]func(c *cpState){
 		"weights off the simplex": func(c *cpState) { c.mu[0] += 0.5 },
@@ -273,7 +273,7 @@ func TestCuttingPlaneLoadRejectsCorruptPlanes(t *testing.T) {
 
 func TestCuttingPlaneInvalidSettings(t *testing.T) {
 	p := smallChain(25)
-	for name, cfg := range map[string]Config{
+	for name, cfg := range map[string]config{
 		"box":        {Box: &Box{Lower: fill(p.Dim(), -1)}},
 		"predefined": {StepSize: run.Predefined},
 		"NaN tol":    {CPTol: math.NaN()},
@@ -281,7 +281,7 @@ func TestCuttingPlaneInvalidSettings(t *testing.T) {
 		"sampling":   {Sampling: run.Permutation},
 	} {
 		cfg.Algorithm, cfg.Lambda = run.CuttingPlane, 0.1
-		if _, err := New(p, cfg); err == nil {
+		if _, err := newSolver(p, cfg); err == nil {
 			t.Errorf("%s: New accepted %+v", name, cfg)
 		}
 	}
@@ -295,9 +295,9 @@ func TestCuttingPlaneInvalidSettings(t *testing.T) {
 // goes on to a certified gap.
 func TestCuttingPlaneForkCache(t *testing.T) {
 	p := smallChain(28)
-	s := mustNew(t, p, Config{Algorithm: run.CuttingPlane, Lambda: 0.1, CPCache: -1, GapEvery: 1})
+	s := mustNew(t, p, config{Algorithm: run.CuttingPlane, Lambda: 0.1, CPCache: -1, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 3})
-	on, err := s.Fork(Config{Algorithm: run.CuttingPlane, CPCache: 3, GapEvery: 1})
+	on, err := s.fork(config{Algorithm: run.CuttingPlane, CPCache: 3, GapEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestCuttingPlaneForkCache(t *testing.T) {
 	if st := mustRun(t, on, run.Stop{Gap: 1e-4, Passes: 500}); st != run.StatusConverged || on.hits == 0 {
 		t.Fatalf("fork with the cache: %v, %d cached planes", st, on.hits)
 	}
-	off, err := on.Fork(Config{Algorithm: run.CuttingPlane, CPCache: -1, GapEvery: 1})
+	off, err := on.fork(config{Algorithm: run.CuttingPlane, CPCache: -1, GapEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package solver
 
-import "math"
+
 
 // The delay simulator. The asynchronous algorithm of Wang et al. (2016,
 // Alg. 1: workers solve block oracles on a possibly stale w, a server
@@ -54,26 +54,6 @@ func (s *Solver) inFlight() error {
 		p.earliestFirst()
 	}
 	return nil
-}
-
-// DelayDistribution is a distribution of the delays of answers in flight:
-// Weights[d] is the weight (a count, say) of delay d, in steps between the
-// iterate an answer saw and the step that applied it.
-type DelayDistribution struct {
-	Weights []float64
-}
-
-// Mean returns the mean delay (NaN without weight).
-func (dd *DelayDistribution) Mean() float64 {
-	var sum, wd float64
-	for d, v := range dd.Weights {
-		sum += v
-		wd += float64(d) * v
-	}
-	if sum == 0 {
-		return math.NaN()
-	}
-	return wd / sum
 }
 
 // drawDelay draws a delay d with weight Config.SimulateDelays.Weights[d]

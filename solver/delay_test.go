@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -16,7 +17,7 @@ func TestSimulatedOneWorkerIsBCFW(t *testing.T) {
 	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 		for _, st := range []Step{FWStep, Pairwise, Away} {
 			t.Run(fmt.Sprintf("%v %v", smp, st), func(t *testing.T) {
-				cfg := Config{Lambda: 0.05, Sampling: smp, Step: st, GapEvery: 2, Seed: 4, Cache: Cache{Enabled: smp == run.GapSampling}}
+				cfg := config{Lambda: 0.05, Sampling: smp, Step: st, GapEvery: 2, Seed: 4, Cache: cacheRule{Enabled: smp == run.GapSampling}}
 				a := mustNew(t, p, cfg)
 				cfg.SimulateWorkers = 1
 				b := mustNew(t, p, cfg)
@@ -35,7 +36,7 @@ func TestSimulatedOneWorkerIsBCFW(t *testing.T) {
 // n the draws cannot always find an idle block, and fewer are in flight).
 func TestSimulatedWorkersStale(t *testing.T) {
 	p := smallChain(12)
-	base := Config{Lambda: 0.1, GapEvery: 1, Seed: 5}
+	base := config{Lambda: 0.1, GapEvery: 1, Seed: 5}
 	a := mustNew(t, p, base)
 	mustRun(t, a, run.Stop{Passes: 2})
 	for _, k := range []int{2, 4, 30} {
@@ -75,29 +76,29 @@ func TestSimulatedWorkersStale(t *testing.T) {
 // converges with the delays it was given.
 func TestDelays(t *testing.T) {
 	p := smallChain(13)
-	mk := func(cfg Config) *Solver {
+	mk := func(cfg config) *Solver {
 		cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.1, 1, 3
 		s := mustNew(t, p, cfg)
 		mustRun(t, s, run.Stop{Passes: 4})
 		return s
 	}
-	if d := mk(Config{}).Delays(); d != nil {
+	if d := mk(config{}).Delays(); d != nil {
 		t.Fatalf("bcfw reported delays %v", d.Weights)
 	}
-	batch := mk(Config{Batch: 4}).Delays()
+	batch := mk(config{Batch: 4}).Delays()
 	if len(batch.Weights) != 4 || batch.Weights[0] != batch.Weights[3] || batch.Weights[0] == 0 {
 		t.Fatalf("mini-batch of 4: delays %v, want 0..3 equally often", batch.Weights)
 	}
-	sim := mk(Config{SimulateWorkers: 3})
+	sim := mk(config{SimulateWorkers: 3})
 	dd := sim.Delays()
 	if len(dd.Weights) != 3 || dd.Weights[0] != 1 || dd.Weights[1] != 1 || dd.Weights[2] != float64(sim.Steps()-2) {
 		t.Fatalf("simulator of 3 workers after %d steps: delays %v", sim.Steps(), dd.Weights)
 	}
-	replay := mk(Config{SimulateWorkers: 3, SimulateDelays: &DelayDistribution{Weights: []float64{0, 0, 1}}})
+	replay := mk(config{SimulateWorkers: 3, SimulateDelays: &execution.Delays{Weights: []float64{0, 0, 1}}})
 	requireSameRun(t, sim, replay)
 
-	spread := &DelayDistribution{Weights: []float64{1, 4, 2, 1}}
-	s := mk(Config{SimulateWorkers: 3, Step: Pairwise, Cache: Cache{Enabled: true}, SimulateDelays: spread})
+	spread := &execution.Delays{Weights: []float64{1, 4, 2, 1}}
+	s := mk(config{SimulateWorkers: 3, Step: Pairwise, Cache: cacheRule{Enabled: true}, SimulateDelays: spread})
 	got := s.Delays()
 	if m := got.Mean(); !(m > 0.5 && m < 3) {
 		t.Fatalf("replayed delays %v (mean %v) do not follow %v (mean %v)", got.Weights, m, spread.Weights, spread.Mean())
@@ -106,12 +107,12 @@ func TestDelays(t *testing.T) {
 		t.Fatalf("replayed delays: status %v", st)
 	}
 	checkConsistency(t, s)
-	for _, bad := range []*DelayDistribution{{}, {Weights: []float64{-1, 2}}, {Weights: []float64{math.NaN()}}} {
-		if _, err := New(p, Config{Lambda: 0.1, SimulateWorkers: 2, SimulateDelays: bad}); err == nil {
+	for _, bad := range []*execution.Delays{{}, {Weights: []float64{-1, 2}}, {Weights: []float64{math.NaN()}}} {
+		if _, err := newSolver(p, config{Lambda: 0.1, SimulateWorkers: 2, SimulateDelays: bad}); err == nil {
 			t.Errorf("delays %v accepted", bad.Weights)
 		}
 	}
-	if _, err := New(p, Config{Lambda: 0.1, SimulateDelays: spread}); err == nil {
+	if _, err := newSolver(p, config{Lambda: 0.1, SimulateDelays: spread}); err == nil {
 		t.Error("delays without the simulator accepted")
 	}
 }

@@ -70,7 +70,7 @@ func bruteEGDual(t *testing.T, s *Solver) (w []float64, ell, dual float64) {
 func TestOnlineEGCertificates(t *testing.T) {
 	for _, lambda := range []float64{1, 0.1, 0.01} {
 		p := oraclestest.Chain(oraclestest.ChainConfig{N: 8, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: 11})
-		s := mustNew(t, p, Config{Algorithm: run.OnlineEG, Lambda: lambda, GapEvery: 1, Seed: 2, Averaging: true})
+		s := mustNew(t, p, config{Algorithm: run.OnlineEG, Lambda: lambda, GapEvery: 1, Seed: 2, Averaging: true})
 		for round := 1; round <= 4; round++ {
 			mustRun(t, s, run.Stop{Passes: float64(15 * round)})
 			w, ell, dual := bruteEGDual(t, s)
@@ -108,10 +108,10 @@ func TestOnlineEGCertificates(t *testing.T) {
 // optimum BCFW certifies.
 func TestOnlineEGReachesOptimum(t *testing.T) {
 	p := smallChain(9)
-	ref := mustNew(t, p, Config{Lambda: 0.1, Step: Pairwise})
+	ref := mustNew(t, p, config{Lambda: 0.1, Step: Pairwise})
 	mustRun(t, ref, run.Stop{Gap: 1e-7, Passes: 1e6})
 	opt, _ := ref.Last()
-	s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: run.OnlineEG, GapEvery: 50})
+	s := mustNew(t, p, config{Lambda: 0.1, Algorithm: run.OnlineEG, GapEvery: 50})
 	mustRun(t, s, run.Stop{Passes: 1000})
 	last, _ := s.Last()
 	if last.Dual > opt.Primal+1e-9 || last.Primal < opt.Dual-1e-9 {
@@ -129,19 +129,19 @@ func TestOnlineEGRefuses(t *testing.T) {
 	multi := oraclestest.Multiclass(5, 3, 3, 1)
 	for name, c := range map[string]struct {
 		p   oracles.Problem
-		cfg Config
+		cfg config
 	}{
-		"multiclass": {multi, Config{}},
-		"box":        {chainP, Config{Box: &Box{Lower: fill(chainP.Dim(), -1)}}},
-		"predefined": {chainP, Config{StepSize: run.Predefined}},
-		"perm":       {chainP, Config{Sampling: run.Permutation}},
+		"multiclass": {multi, config{}},
+		"box":        {chainP, config{Box: &Box{Lower: fill(chainP.Dim(), -1)}}},
+		"predefined": {chainP, config{StepSize: run.Predefined}},
+		"perm":       {chainP, config{Sampling: run.Permutation}},
 	} {
 		c.cfg.Algorithm, c.cfg.Lambda = run.OnlineEG, 0.1
-		if _, err := New(c.p, c.cfg); err == nil {
+		if _, err := newSolver(c.p, c.cfg); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	s := mustNew(t, chainP, Config{Algorithm: run.OnlineEG, Lambda: 0.1})
+	s := mustNew(t, chainP, config{Algorithm: run.OnlineEG, Lambda: 0.1})
 	if err := s.SetLambda(0.05); err == nil {
 		t.Error("SetLambda: no error")
 	}

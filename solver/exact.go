@@ -5,15 +5,82 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// validateExact checks the settings exact steps and shrinking combine with.
-func (cfg *Config) validateExact() error {
-	if cfg.Step != Exact {
+// Exact is the sequential dual method of liblinear's Crammer-Singer
+// solver (Keerthi et al. 2008, Sec. 3; liblinear -s 4) as block steps: each
+// step solves its example's sub-problem over the K classes exactly, a
+// projection onto the simplex, instead of a Frank-Wolfe line (see
+// exactStep). It needs a multiclass problem (oracles.Multiclass); its
+// steps are sequential (each block's solve reads the w the previous one
+// left), so it takes no execution, and they score every class, so it needs
+// no cache.
+type Exact struct {
+	// Lambda is the regularization parameter (> 0).
+	Lambda float64 `json:"lambda"`
+	// Sampling is the order of the steps: run.Uniform (zero),
+	// run.Permutation (a fresh random order every pass, as liblinear) or
+	// run.GapSampling.
+	Sampling run.Sampling `json:"sampling"`
+	// Shrinking skips, until the next exact gap pass, the blocks whose
+	// block gap was settled (at most SettledFraction times the mean block
+	// gap of the last gap pass) when last computed, and the classes that
+	// cannot gain mass: liblinear's shrinking as gap-based skipping (see
+	// shrinking). It sweeps the blocks not settled in a fresh random order
+	// every pass, so Sampling must be run.Permutation with it (liblinear's
+	// -s 4 is Exact{Sampling: run.Permutation, Shrinking: true}). The gap passes
+	// visit every block, so a certified gap stays exact.
+	Shrinking bool `json:"shrinking,omitempty"`
+	// Average is the average of the iterates the trace also reports
+	// (zero: none).
+	Average run.AverageKind `json:"average"`
+	// GapEvery is the number of passes between two exact duality-gap
+	// passes; zero means 10 and a negative value never.
+	GapEvery float64 `json:"gap_every,omitempty"`
+	// TraceEvery adds observe-only evaluations every TraceEvery passes
+	// (zero: none).
+	TraceEvery float64 `json:"trace_every,omitempty"`
+	// Seed seeds the random order.
+	Seed uint64 `json:"seed"`
+}
+
+// Name returns "exact".
+func (Exact) Name() string { return "exact" }
+
+// New returns the solver of m on p, a multiclass problem, at w = 0.
+func (m Exact) New(p oracles.Problem, opts ...run.Option) (run.Solver, error) {
+	return build(m, p, opts)
+}
+
+// WithLambda returns m at lambda.
+func (m Exact) WithLambda(lambda float64) run.Method { m.Lambda = lambda; return m }
+
+func (m Exact) plan() (config, error) {
+	if err := checkSchedule(m.GapEvery, m.TraceEvery); err != nil {
+		return config{}, err
+	}
+	cfg := config{Lambda: m.Lambda, Algorithm: run.BCFW, Step: stepExact, Sampling: m.Sampling, Shrinking: m.Shrinking,
+		GapEvery: never(m.GapEvery), TraceEvery: m.TraceEvery, Seed: m.Seed}
+	switch m.Sampling {
+	case run.Uniform, run.Permutation, run.GapSampling:
+	default:
+		return config{}, fmt.Errorf("sampling %v is not one of exact's (uniform, perm, gap)", m.Sampling)
+	}
+	if m.Shrinking && m.Sampling != run.Permutation {
+		return config{}, fmt.Errorf("shrinking sweeps the unsettled blocks in a fresh random order every pass (liblinear's active set): it needs permutation sampling, not %v", m.Sampling)
+	}
+	return cfg, setAverage(&cfg, m.Average)
+}
+
+// validateExact checks the settings exact steps and shrinking combine with
+// in a plan.
+func (cfg *config) validateExact() error {
+	if cfg.Step != stepExact {
 		if cfg.Shrinking {
-			return errors.New("solver: shrinking needs exact steps (Step Exact)")
+			return errors.New("solver: shrinking needs exact steps (the Exact method)")
 		}
 		return nil
 	}
@@ -50,7 +117,7 @@ func (cfg *Config) validateExact() error {
 // measured before it, is the block's stale gap estimate, as for the other
 // steps; the step counts as an oracle call (it scores every label).
 //
-// With Config.Shrinking the step sweeps the active set instead (see
+// With shrinking (the Exact method's Shrinking) the step sweeps the active set instead (see
 // shrinkStep).
 func (s *Solver) exactStep() error {
 	if s.cfg.Shrinking {

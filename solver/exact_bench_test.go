@@ -43,10 +43,10 @@ func loadUSPS(b testing.TB) *oracles.Multiclass {
 func BenchmarkExactStepUSPS(b *testing.B) {
 	p := loadUSPS(b)
 	b.Run("exact", func(b *testing.B) {
-		benchSteps(b, p, Config{Lambda: 1e-3, Step: Exact, Sampling: run.Permutation, GapEvery: 1e9})
+		benchSteps(b, p, config{Lambda: 1e-3, Step: stepExact, Sampling: run.Permutation, GapEvery: 1e9})
 	})
 	b.Run("fw", func(b *testing.B) {
-		benchSteps(b, p, Config{Lambda: 1e-3, Sampling: run.Permutation, GapEvery: 1e9})
+		benchSteps(b, p, config{Lambda: 1e-3, Sampling: run.Permutation, GapEvery: 1e9})
 	})
 }
 
@@ -54,7 +54,7 @@ func BenchmarkExactStepUSPS(b *testing.B) {
 // classes, 64 dense features).
 func BenchmarkExactStepSynthetic(b *testing.B) {
 	p := oraclestest.Multiclass(2000, 10, 64, 1)
-	benchSteps(b, p, Config{Lambda: 1e-3, Step: Exact, Sampling: run.Permutation, GapEvery: 1e9})
+	benchSteps(b, p, config{Lambda: 1e-3, Step: stepExact, Sampling: run.Permutation, GapEvery: 1e9})
 }
 
 // BenchmarkExactToGap measures whole runs to a certified gap of 1e-6 on
@@ -66,18 +66,18 @@ func BenchmarkExactToGap(b *testing.B) {
 	p := oraclestest.Multiclass(1000, 10, 32, 1)
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"exact", Config{Step: Exact, Sampling: run.Permutation, GapEvery: 20}},
-		{"exact-shrinking", Config{Step: Exact, Sampling: run.Permutation, Shrinking: true, GapEvery: 20}},
-		{"recommended", Recommended()},
+		{"exact", config{Step: stepExact, Sampling: run.Permutation, GapEvery: 20}},
+		{"exact-shrinking", config{Step: stepExact, Sampling: run.Permutation, Shrinking: true, GapEvery: 20}},
+		{"recommended", recommended()},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			var calls int64
 			for k := 0; k < b.N; k++ {
 				cfg := v.cfg
 				cfg.Lambda = 0.01
-				s, err := New(p, cfg)
+				s, err := newSolver(p, cfg)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -14,10 +14,10 @@ import (
 // shrinking (settled examples skipped until the next gap pass), to a
 // certified duality gap. The gap passes visit every example, so the
 // certificate covers the skipped ones.
-func ExampleConfig_exact() {
+func ExampleExact() {
 	p := oraclestest.Multiclass(300, 5, 8, 1)
-	cfg := solver.Config{Lambda: 0.01, Step: solver.Exact, Sampling: run.Permutation, Shrinking: true, GapEvery: 20}
-	s, err := solver.New(p, cfg)
+	m := solver.Exact{Lambda: 0.01, Sampling: run.Permutation, Shrinking: true, GapEvery: 20}
+	s, err := m.New(p)
 	if err != nil {
 		panic(err)
 	}

@@ -80,7 +80,7 @@ func bruteForceBlock(s *Solver, i int, vRest []float64, ellRest float64) []float
 func TestExactBlockIsBruteForceQP(t *testing.T) {
 	for _, tc := range []struct{ n, K, F int }{{6, 2, 3}, {8, 3, 2}, {10, 5, 4}, {7, 7, 1}} {
 		p := oraclestest.Multiclass(tc.n, tc.K, tc.F, uint64(tc.K))
-		s := mustNew(t, p, Config{Lambda: 0.05, Step: Exact, Sampling: run.Permutation, GapEvery: math.Inf(1)})
+		s := mustNew(t, p, config{Lambda: 0.05, Step: stepExact, Sampling: run.Permutation, GapEvery: math.Inf(1)})
 		mustRun(t, s, run.Stop{Passes: 1}) // a dual point away from the truth
 		b := s.store.(*classStore)
 		for i := 0; i < tc.n; i++ {
@@ -129,24 +129,24 @@ func independentGap(t *testing.T, s *Solver) float64 {
 func TestExactStepsCertificate(t *testing.T) {
 	p := oraclestest.Multiclass(60, 4, 5, 9)
 	const lambda, tol = 0.01, 1e-9
-	ref := mustNew(t, p, Config{Lambda: lambda, Step: Pairwise, GapEvery: 5})
+	ref := mustNew(t, p, config{Lambda: lambda, Step: Pairwise, GapEvery: 5})
 	if st := mustRun(t, ref, run.Stop{Gap: tol, Passes: 100000}); st != run.StatusConverged {
 		t.Fatalf("pairwise reference: %v", st)
 	}
 	opt, _ := ref.Last()
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"uniform", Config{}},
-		{"perm", Config{Sampling: run.Permutation}},
-		{"gap sampling", Config{Sampling: run.GapSampling, GapEvery: 2}},
-		{"averaging", Config{Sampling: run.Permutation, Averaging: true}},
-		{"shrinking", Config{Sampling: run.Permutation, Shrinking: true, GapEvery: 3}},
-		{"shrinking averaging", Config{Sampling: run.Permutation, Shrinking: true, Averaging: true, GapEvery: 50}},
+		{"uniform", config{}},
+		{"perm", config{Sampling: run.Permutation}},
+		{"gap sampling", config{Sampling: run.GapSampling, GapEvery: 2}},
+		{"averaging", config{Sampling: run.Permutation, Averaging: true}},
+		{"shrinking", config{Sampling: run.Permutation, Shrinking: true, GapEvery: 3}},
+		{"shrinking averaging", config{Sampling: run.Permutation, Shrinking: true, Averaging: true, GapEvery: 50}},
 	} {
 		cfg := v.cfg
-		cfg.Lambda, cfg.Step = lambda, Exact
+		cfg.Lambda, cfg.Step = lambda, stepExact
 		s := mustNew(t, p, cfg)
 		st := mustRun(t, s, run.Stop{Gap: tol, Passes: 10000})
 		last, _ := s.Last()
@@ -179,19 +179,19 @@ func TestExactConformance(t *testing.T) {
 	p := oraclestest.Multiclass(40, 5, 4, 21)
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"exact", Config{Sampling: run.Permutation}},
-		{"exact shrinking", Config{Sampling: run.Permutation, Shrinking: true}},
-		{"exact shrinking averaging", Config{Sampling: run.Permutation, Shrinking: true, Averaging: true}},
+		{"exact", config{Sampling: run.Permutation}},
+		{"exact shrinking", config{Sampling: run.Permutation, Shrinking: true}},
+		{"exact shrinking averaging", config{Sampling: run.Permutation, Shrinking: true, Averaging: true}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			cfg := v.cfg
-			cfg.Step, cfg.Lambda, cfg.Seed, cfg.GapEvery, cfg.TraceEvery = Exact, 0.05, 3, 2, 1.5
+			cfg.Step, cfg.Lambda, cfg.Seed, cfg.GapEvery, cfg.TraceEvery = stepExact, 0.05, 3, 2, 1.5
 			runtest.Conformance(t, runtest.Family{
-				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true)) },
+				New: func() (run.Solver, error) { return newSolver(p, cfg, run.WithTrainLoss(true)) },
 				Load: func(r io.Reader) (run.Solver, error) {
-					return Load(r, p, WithTrainLoss(true))
+					return Load(r, p, run.WithTrainLoss(true))
 				},
 				Iterate: func(s run.Solver) []float64 { return s.(*Solver).Weights() },
 				Passes:  12,
@@ -208,21 +208,21 @@ func TestExactInvalidSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		p    oracles.Problem
-		cfg  Config
+		cfg  config
 		want string
 	}{
-		{"chain", smallChain(1), Config{Step: Exact}, "multiclass problem"},
-		{"fw", mc, Config{Step: Exact, Algorithm: run.FW}, "bcfw"},
-		{"cache", mc, Config{Step: Exact, Cache: Cache{Enabled: true}}, "no cache"},
-		{"box", mc, Config{Step: Exact, Box: &Box{Lower: make([]float64, mc.Dim())}}, "box"},
-		{"predefined", mc, Config{Step: Exact, StepSize: run.Predefined}, "step size"},
-		{"batch", mc, Config{Step: Exact, Batch: 4}, "sequential"},
-		{"shrinking fw steps", mc, Config{Shrinking: true}, "exact steps"},
-		{"shrinking uniform", mc, Config{Step: Exact, Shrinking: true}, "permutation sampling"},
+		{"chain", smallChain(1), config{Step: stepExact}, "multiclass problem"},
+		{"fw", mc, config{Step: stepExact, Algorithm: run.FW}, "bcfw"},
+		{"cache", mc, config{Step: stepExact, Cache: cacheRule{Enabled: true}}, "no cache"},
+		{"box", mc, config{Step: stepExact, Box: &Box{Lower: make([]float64, mc.Dim())}}, "box"},
+		{"predefined", mc, config{Step: stepExact, StepSize: run.Predefined}, "step size"},
+		{"batch", mc, config{Step: stepExact, Batch: 4}, "sequential"},
+		{"shrinking fw steps", mc, config{Shrinking: true}, "exact steps"},
+		{"shrinking uniform", mc, config{Step: stepExact, Shrinking: true}, "permutation sampling"},
 	} {
 		cfg := tc.cfg
 		cfg.Lambda = 0.1
-		_, err := New(tc.p, cfg)
+		_, err := newSolver(tc.p, cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}

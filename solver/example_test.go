@@ -6,17 +6,18 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // Train a chain SSVM on the built-in synthetic OCR-like data with BCFW and
 // read the certified duality gap from the trace.
-func ExampleSolver_Run() {
+func ExampleBCFW() {
 	train, _, err := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, Seed: 1})
 	if err != nil {
 		panic(err)
 	}
-	s, err := solver.New(train, solver.Config{Lambda: 0.01, GapEvery: 5})
+	s, err := solver.BCFW{Lambda: 0.01, GapEvery: 5}.New(train)
 	if err != nil {
 		panic(err)
 	}
@@ -37,9 +38,9 @@ func ExampleSolver_Run() {
 // Stop after a few passes, inspect, and go on: the state carries over
 // between calls. With gap sampling the exact gap passes (every 2 passes
 // here) are part of the algorithm and count as oracle calls.
-func ExampleSolver_Run_resume() {
+func ExampleSolver_Run() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 50, Seed: 2})
-	s, _ := solver.New(train, solver.Config{Lambda: 0.1, GapEvery: 2, Sampling: run.GapSampling})
+	s, _ := solver.BCFW{Lambda: 0.1, GapEvery: 2, Sampling: run.GapSampling}.New(train)
 	ctx := context.Background()
 	s.Run(ctx, run.Stop{Passes: 4})
 	before, _ := s.Last()
@@ -56,7 +57,7 @@ func ExampleSolver_Run_resume() {
 // al. 2016, Prop. 1): w is kept and the gap stays certified.
 func ExampleSolver_SetLambda() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 50, Seed: 3})
-	s, _ := solver.New(train, solver.Config{Lambda: 1, GapEvery: 2})
+	s, _ := solver.BCFW{Lambda: 1, GapEvery: 2}.New(train)
 	s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 300})
 	if err := s.SetLambda(0.5); err != nil {
 		panic(err)
@@ -67,16 +68,15 @@ func ExampleSolver_SetLambda() {
 	// converged 0.5
 }
 
-// Train with the recommended configuration (gap sampling, pairwise steps,
-// cache); the zero Config is the papers' baseline, plain BCFW.
+// Train with the recommended BCFW (gap sampling, pairwise steps, cache);
+// the zero BCFW is the papers' baseline.
 func ExampleRecommended() {
 	train, _, err := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, Seed: 1})
 	if err != nil {
 		panic(err)
 	}
-	cfg := solver.Recommended()
-	cfg.Lambda = 0.01
-	s, err := solver.New(train, cfg)
+	m := solver.Recommended(0.01)
+	s, err := m.New(train)
 	if err != nil {
 		panic(err)
 	}
@@ -84,14 +84,14 @@ func ExampleRecommended() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.Status, cfg.Sampling, cfg.Step, cfg.Cache.Enabled)
+	fmt.Println(res.Status, m.Sampling, m.Step, m.Cache != nil)
 	// Output:
 	// converged gap pairwise true
 }
 
 // Multi-plane BCFW (Shah et al. 2015) keeps each example's recent planes
 // and makes cheap approximate passes over them between exact passes. With
-// the deterministic cost rule (an oracle call costs CostRatio plane
+// the deterministic cost rule (an oracle call costs Ratio plane
 // evaluations) runs are reproducible; it certifies the same gap as BCFW
 // with fewer oracle calls.
 func ExampleMultiPlane() {
@@ -99,11 +99,13 @@ func ExampleMultiPlane() {
 	if err != nil {
 		panic(err)
 	}
-	calls := map[bool]int64{}
-	for _, mp := range []bool{false, true} {
-		cfg := solver.Config{Lambda: 0.01, Sampling: run.Permutation, GapEvery: 1, Averaging: true,
-			MultiPlane: solver.MultiPlane{Enabled: mp, Rule: solver.RuleCost, CostRatio: 50}}
-		s, err := solver.New(train, cfg)
+	methods := []run.Method{
+		solver.BCFW{Lambda: 0.01, Sampling: run.Permutation, GapEvery: 1, Average: run.WeightedAverage},
+		solver.MultiPlane{Lambda: 0.01, GapEvery: 1, Averaging: true, Cost: &solver.CostRule{Ratio: 50}},
+	}
+	var calls []int64
+	for _, m := range methods {
+		s, err := m.New(train)
 		if err != nil {
 			panic(err)
 		}
@@ -111,14 +113,14 @@ func ExampleMultiPlane() {
 		if err != nil {
 			panic(err)
 		}
-		calls[mp] = s.OracleCalls()
-		if mp {
+		calls = append(calls, s.OracleCalls())
+		if m.Name() == "mp-bcfw" {
 			fmt.Println("status:", res.Status)
 			fmt.Println("approximate passes made:", res.Last.ApproxPasses > 0)
 			fmt.Println("averaged gap = primal - dual:", fmt.Sprintf("%.9f", res.Last.PrimalAvg-res.Last.DualAvg) == fmt.Sprintf("%.9f", res.Last.GapAvg))
 		}
 	}
-	fmt.Println("fewer oracle calls than BCFW:", calls[true] < calls[false])
+	fmt.Println("fewer oracle calls than BCFW:", calls[1] < calls[0])
 	// Output:
 	// status: converged
 	// approximate passes made: true
@@ -130,16 +132,16 @@ func ExampleMultiPlane() {
 // BCFW with the 0.5-suffix average by the doubling trick (BCFW-tavg) and
 // online exponentiated gradient, both certified at every trace point (the
 // dual of an average of dual points is exact).
-func ExampleConfig_appendixVariants() {
+func ExampleOnlineEG() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 60, Seed: 4})
 	for _, m := range []struct {
-		name string
-		cfg  solver.Config
+		name   string
+		method run.Method
 	}{
-		{"BCFW-tavg", solver.Config{Lambda: 0.1, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 5}},
-		{"online-EG", solver.Config{Lambda: 0.1, Algorithm: run.OnlineEG, GapEvery: 5}},
+		{"BCFW-tavg", solver.BCFW{Lambda: 0.1, Average: run.SuffixAverage, GapEvery: 5}},
+		{"online-EG", solver.OnlineEG{Lambda: 0.1, GapEvery: 5}},
 	} {
-		s, _ := solver.New(train, m.cfg)
+		s, _ := m.method.New(train)
 		s.Run(context.Background(), run.Stop{Passes: 20})
 		last, _ := s.Last()
 		fmt.Printf("%s: gap >= 0 %v, averaged gap %.0f\n", m.name, last.Gap >= 0, last.GapAvg)
@@ -154,18 +156,18 @@ func ExampleConfig_appendixVariants() {
 // and the batch size, not on the number of workers: 1 and 4 workers give
 // the same weights bit for bit. The delay simulator runs BCFW with the
 // staleness 16 asynchronous workers would have, on one core.
-func ExampleConfig_batch() {
+func ExampleBCFW_miniBatch() {
 	train, _, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, Seed: 4})
-	cfg := solver.Config{Lambda: 0.01, GapEvery: 5, Batch: 8, Seed: 1}
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 5, Seed: 1}
 	var weights [][]float64
 	for _, workers := range []int{1, 4} {
-		s, _ := solver.New(train, cfg, solver.WithWorkers(workers))
+		s, _ := m.New(train, run.WithExecution(execution.MiniBatch{Batch: 8}), run.WithWorkers(workers))
 		s.Run(context.Background(), run.Stop{Passes: 20})
 		weights = append(weights, s.Weights())
 	}
 	fmt.Println("same run with 1 and 4 workers:", fmt.Sprint(weights[0]) == fmt.Sprint(weights[1]))
 
-	sim, _ := solver.New(train, solver.Config{Lambda: 0.01, GapEvery: 5, SimulateWorkers: 16, Seed: 1})
+	sim, _ := m.New(train, run.WithExecution(execution.Simulated{Workers: 16}))
 	res, _ := sim.Run(context.Background(), run.Stop{Passes: 300, Gap: 0.05})
 	fmt.Println("16 simulated workers:", res.Status)
 	// Output:
@@ -179,20 +181,19 @@ func ExampleConfig_batch() {
 // global gap of 1 before the first gap pass), a gap pass every 10 passes
 // and as soon as the stale gap estimate falls below 0.8 times the target.
 // Both count effective passes as oracle calls / n, gap passes included.
-func ExampleConfig_gapBCFW() {
+func ExampleBCFW_gapBCFW() {
 	train, _, err := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, Seed: 1})
 	if err != nil {
 		panic(err)
 	}
-	cfg := solver.Config{
-		Lambda:           0.0373,
-		Sampling:         run.GapSampling,
-		UnvisitedInOrder: true,
-		Step:             solver.Pairwise,
-		Cache:            solver.Cache{Enabled: true, F: 0.25, Nu: 0.01, MaxSize: 100, InitialGap: 1},
-		GapEvery:         10,
+	m := solver.BCFW{
+		Lambda:   0.0373,
+		Sampling: run.GapSamplingInOrder,
+		Step:     solver.Pairwise,
+		Cache:    &solver.Cache{F: 0.25, Nu: 0.01, MaxSize: 100, InitialGap: 1},
+		GapEvery: 10,
 	}
-	s, err := solver.New(train, cfg)
+	s, err := m.New(train)
 	if err != nil {
 		panic(err)
 	}
@@ -200,7 +201,7 @@ func ExampleConfig_gapBCFW() {
 	if err != nil {
 		panic(err)
 	}
-	hits, _, _ := s.CacheStats()
+	hits, _, _ := s.(*solver.Solver).CacheStats()
 	fmt.Println("status:", res.Status)
 	fmt.Println("certified gap at most 0.09:", res.Last.Gap <= 0.09)
 	fmt.Println("cache hits:", hits > 0)
@@ -214,14 +215,14 @@ func ExampleConfig_gapBCFW() {
 // workers, the predictions of a trace point are made on a goroutine of
 // their own while the steps go on. The trace is the one computed in place;
 // only the Progress callback of a point comes later.
-func ExampleWithLateLosses() {
+func ExampleSolver_SetLateLosses() {
 	train, test, _ := datasets.SyntheticOCR(datasets.SyntheticConfig{TrainWords: 100, TestWords: 100, Seed: 5})
 	var traces [][]run.Point
 	for _, late := range []bool{false, true} {
 		var seen int
-		s, _ := solver.New(train, solver.Config{Lambda: 0.01, GapEvery: 1},
-			solver.WithTest(test), solver.WithWorkers(2), solver.WithLateLosses(late),
-			solver.WithProgress(func(run.Point) { seen++ }))
+		s, _ := solver.BCFW{Lambda: 0.01, GapEvery: 1}.New(train,
+			run.WithTest(test), run.WithWorkers(2), run.WithLateLosses(late),
+			run.WithProgress(func(run.Point) { seen++ }))
 		s.Run(context.Background(), run.Stop{Passes: 10})
 		traces = append(traces, s.Trace())
 		fmt.Printf("late %v: %d points, %d seen by the callback\n", late, len(s.Trace()), seen)

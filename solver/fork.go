@@ -13,9 +13,12 @@ import (
 )
 
 // Fork returns a new solver that warm-starts from the current state of s
-// under the configuration cfg: the iterate, the dual variables, the stale
-// block gaps, the cache, the counters and the trace carry over, and s is
-// left unchanged. A zero cfg.Lambda means the current lambda.
+// under method m, one of this package's method types of the same
+// algorithm (BCFW, MultiPlane and LPHard share BCFW's; Exact, FW, SSG,
+// CuttingPlane and OnlineEG are each their own): the iterate, the dual
+// variables, the stale block gaps, the cache, the counters and the trace
+// carry over, and s is left unchanged. A zero Lambda in m means the
+// current lambda.
 //
 // What may change, and how the state is carried over:
 //
@@ -44,19 +47,48 @@ import (
 //     on from another sampling must set Sampling to Permutation as well.
 //
 // The algorithm and the box cannot change. opts wire the fork; by default
-// it has the test problem, workers, training-loss setting and block storage
-// of s (a different storage converts the block vectors), and no progress
-// callback.
+// it has the test problem, workers, training-loss setting and execution of
+// s (execution.Sequential{} makes its steps sequential), and no progress
+// callback; a block storage of m other than s's converts the block
+// vectors.
 //
-// A fork with the configuration of s (s.Config()) continues exactly as s
-// would. When the configuration changes, the fork's trace gets an
+// A fork with the method of s (s.Method()) continues exactly as s would. When the configuration changes, the fork's trace gets an
 // observe-only evaluation at the fork (never counted as oracle calls) whose
 // Event says what changed, e.g. "fork: sampling uniform -> gap".
-func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
+func (s *Solver) Fork(m run.Method, opts ...run.Option) (run.Solver, error) {
+	pm, ok := m.(planner)
+	_, lpHard := m.(LPHard)
+	if !ok || lpHard != s.cfg.LPHard {
+		return nil, fmt.Errorf("solver: fork: a %s run cannot continue as %s: start a new run", s.Method().Name(), methodName(m))
+	}
+	cfg, err := pm.plan()
+	if err != nil {
+		return nil, fmt.Errorf("solver: fork: %s: %w", m.Name(), err)
+	}
+	o, err := run.Wiring(opts)
+	if err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
+	x := s.Execution()
+	if o.Execution != nil {
+		x = o.Execution
+	}
+	if err := withExecution(&cfg, m.Name(), x); err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
+	f, err := s.fork(cfg, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// fork is Fork to the plan cfg (its execution included).
+func (s *Solver) fork(cfg config, opts ...run.Option) (*Solver, error) {
 	if cfg.Lambda == 0 {
 		cfg.Lambda = s.lambda
 	}
-	cfg = cfg.WithDefaults()
+	cfg = cfg.withDefaults()
 	if err := cfg.validate(s.d); err != nil {
 		return nil, fmt.Errorf("fork: %w", err)
 	}
@@ -70,8 +102,8 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 	}
 	target := cfg
 	target.Lambda = s.lambda // changed below, as SetLambda does
-	wiring := []Option{WithTest(s.test), WithWorkers(s.workers), WithTrainLoss(s.trainLoss), WithStorage(s.storage)}
-	f, err := New(s.p, target, append(wiring, opts...)...)
+	wiring := []run.Option{run.WithTest(s.test), run.WithWorkers(s.workers), run.WithTrainLoss(s.trainLoss)}
+	f, err := newSolver(s.p, target, append(wiring, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
@@ -79,7 +111,9 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Config = target
+	if c.Method, c.Execution, err = f.encodeMethod(); err != nil {
+		return nil, fmt.Errorf("solver: fork: %w", err)
+	}
 	if target.Batch != s.cfg.Batch || target.Lookahead != s.cfg.Lookahead || target.SimulateWorkers != s.cfg.SimulateWorkers ||
 		target.Async != s.cfg.Async || !reflect.DeepEqual(target.SimulateDelays, s.cfg.SimulateDelays) {
 		c.Batch = nil // a fork with another execution draws its own blocks
@@ -117,13 +151,13 @@ func (s *Solver) Fork(cfg Config, opts ...Option) (*Solver, error) {
 // forkChanges checks that the move from old to cfg (both with defaults) is
 // one Fork can make and describes it, one entry per changed setting
 // (lambda aside: SetLambda records its own event).
-func forkChanges(old, cfg Config) ([]string, error) {
+func forkChanges(old, cfg config) ([]string, error) {
 	switch {
 	case cfg.Algorithm != old.Algorithm:
 		return nil, fmt.Errorf("solver: fork: cannot switch the algorithm from %v to %v: their states differ (start a new run)", old.Algorithm, cfg.Algorithm)
 	case !reflect.DeepEqual(cfg.Box, old.Box):
 		return nil, errors.New("solver: fork: cannot change the box constraints of a run (start a new run)")
-	case (old.Step == Exact) != (cfg.Step == Exact) && old.Algorithm == run.BCFW:
+	case (old.Step == stepExact) != (cfg.Step == stepExact) && old.Algorithm == run.BCFW:
 		return nil, fmt.Errorf("solver: fork: cannot switch from %v to %v steps: exact steps keep the class duals of a multiclass problem, the other steps block vectors or duals over corners (start a new run)", old.Step, cfg.Step)
 	case old.Step == FWStep && cfg.Step != FWStep && old.Algorithm == run.BCFW:
 		return nil, fmt.Errorf("solver: fork: cannot switch from Frank-Wolfe to %v steps: FW steps keep the block vectors v_i only, not the dual variables over corners that %v steps move mass between (fork the other way, or start a new run)", cfg.Step, cfg.Step)
@@ -148,7 +182,9 @@ func forkChanges(old, cfg Config) ([]string, error) {
 	}
 	add("async", old.Async, cfg.Async)
 	add("averaging", old.Averaging, cfg.Averaging)
-	add("average", old.AverageKind, cfg.AverageKind)
+	if old.Averaging && cfg.Averaging {
+		add("average", old.AverageKind, cfg.AverageKind)
+	}
 	add("shrinking", old.Shrinking, cfg.Shrinking)
 	add("gap every", old.GapEvery, cfg.GapEvery)
 	add("trace every", old.TraceEvery, cfg.TraceEvery)
@@ -176,7 +212,7 @@ func cpCacheName(size int) string {
 	return fmt.Sprintf("size %d", size)
 }
 
-func cacheName(c Cache) string {
+func cacheName(c cacheRule) string {
 	if !c.Enabled {
 		return "off"
 	}
@@ -194,7 +230,7 @@ func (s *Solver) checkpointCopy() (*checkpoint, error) {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
 	var c checkpoint
-	if err := core.ReadCheckpoint(&buf, "solver: fork", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
+	if _, err := core.ReadCheckpoint(&buf, "solver: fork", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
 	return &c, nil
@@ -247,4 +283,12 @@ func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 		f.reuse.fork(c, fresh, s)
 	}
 	return nil
+}
+
+// methodName names a method for messages (nil: none).
+func methodName(m run.Method) string {
+	if m == nil {
+		return "no method"
+	}
+	return m.Name()
 }

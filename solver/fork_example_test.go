@@ -17,16 +17,16 @@ func ExampleSolver_Fork() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := solver.New(train, solver.Config{Lambda: 0.01, GapEvery: 5})
+	s, err := solver.BCFW{Lambda: 0.01, GapEvery: 5}.New(train)
 	if err != nil {
 		panic(err)
 	}
 	if _, err := s.Run(context.Background(), run.Stop{Passes: 5}); err != nil {
 		panic(err)
 	}
-	cfg := s.Config()
-	cfg.Sampling = run.GapSampling
-	gap, err := s.Fork(cfg)
+	m := s.Method().(solver.BCFW)
+	m.Sampling = run.GapSampling
+	gap, err := s.Fork(m)
 	if err != nil {
 		panic(err)
 	}
@@ -35,7 +35,7 @@ func ExampleSolver_Fork() {
 	if _, err := gap.Run(context.Background(), run.Stop{Passes: 15}); err != nil {
 		panic(err)
 	}
-	fmt.Println("original still at pass", s.Passes(), "with", s.Config().Sampling, "sampling")
+	fmt.Println("original still at pass", s.Passes(), "with", s.Method().(solver.BCFW).Sampling, "sampling")
 	// Output:
 	// pass 5: fork: sampling uniform -> gap
 	// original still at pass 5 with uniform sampling

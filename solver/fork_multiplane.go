@@ -49,7 +49,7 @@ func (mf *multiPlane) fork(c, fresh *checkpoint, s *Solver) {
 	if restart {
 		d := s.dual(s.x.v, s.x.w, s.ell)
 		e := s.loop.Now().Seconds()
-		if cfg.Rule == RuleCost {
+		if cfg.Rule == ruleCost {
 			e = sv.Cost
 		}
 		sv.Rule = slopeRule{D0: d, C0: e, D1: d, C1: e}
@@ -72,7 +72,7 @@ func remapStarts(starts []int64, iter int64, T int) []int64 {
 }
 
 // multiPlaneName describes the multi-plane settings for fork events.
-func multiPlaneName(mp MultiPlane) string {
+func multiPlaneName(mp mpConfig) string {
 	if !mp.Enabled {
 		return "off"
 	}

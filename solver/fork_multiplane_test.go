@@ -13,11 +13,11 @@ import (
 func TestForkMultiPlaneWithoutPlanesIsBCFW(t *testing.T) {
 	p := smallChain(24)
 	for _, avg := range []bool{false, true} {
-		a := mustNew(t, p, Config{Lambda: 0.05, Seed: 5, GapEvery: 3, Sampling: run.Permutation, Averaging: avg})
+		a := mustNew(t, p, config{Lambda: 0.05, Seed: 5, GapEvery: 3, Sampling: run.Permutation, Averaging: avg})
 		mustRun(t, a, run.Stop{Passes: 4})
-		c := a.Config()
-		c.MultiPlane = MultiPlane{Enabled: true, N: -1, M: -1}
-		f, err := a.Fork(c)
+		c := a.cfg
+		c.MultiPlane = mpConfig{Enabled: true, N: -1, M: -1}
+		f, err := a.fork(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,15 +43,15 @@ func TestForkMultiPlaneWithoutPlanesIsBCFW(t *testing.T) {
 // forks are reproducible.
 func TestForkMultiPlaneOnRunsApproximatePasses(t *testing.T) {
 	p := smallChain(25)
-	a := mustNew(t, p, Config{Lambda: 0.01, Seed: 6, GapEvery: 1, Sampling: run.Permutation, Averaging: true})
+	a := mustNew(t, p, config{Lambda: 0.01, Seed: 6, GapEvery: 1, Sampling: run.Permutation, Averaging: true})
 	mustRun(t, a, run.Stop{Passes: 3})
 	at := mustEval(t, a)
-	for _, mp := range []MultiPlane{{Enabled: true}, {Enabled: true, Rule: RuleCost, CostRatio: 30}} {
+	for _, mp := range []mpConfig{{Enabled: true}, {Enabled: true, Rule: ruleCost, CostRatio: 30}} {
 		var weights [][]float64
 		for rep := 0; rep < 2; rep++ {
-			c := a.Config()
+			c := a.cfg
 			c.MultiPlane = mp
-			f, err := a.Fork(c)
+			f, err := a.fork(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestForkMultiPlaneOnRunsApproximatePasses(t *testing.T) {
 			}
 			weights = append(weights, f.Weights())
 		}
-		if mp.Rule == RuleCost {
+		if mp.Rule == ruleCost {
 			for j := range weights[0] {
 				if weights[0][j] != weights[1][j] {
 					t.Fatalf("two cost-rule forks of one state differ at w[%d]", j)

@@ -18,9 +18,9 @@ func TestForkUnchangedContinuesIdentically(t *testing.T) {
 			t.Run(v.name+" "+st.String(), func(t *testing.T) {
 				cfg := v.cfg
 				cfg.Lambda, cfg.Seed, cfg.GapEvery = 0.05, 3, 2
-				a := mustNew(t, p, cfg, WithTrainLoss(true), WithStorage(st))
+				a := mustNew(t, p, withStorage(cfg, st), run.WithTrainLoss(true))
 				mustRun(t, a, run.Stop{Passes: 5})
-				f, err := a.Fork(a.Config())
+				f, err := a.fork(a.cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -41,40 +41,40 @@ func TestForkUnchangedContinuesIdentically(t *testing.T) {
 // runs on.
 func TestForkChanges(t *testing.T) {
 	p := smallChain(22)
-	base := Config{Lambda: 0.05, Seed: 4, GapEvery: 2}
+	base := config{Lambda: 0.05, Seed: 4, GapEvery: 2}
 	perm := base
 	perm.Sampling = run.Permutation
 	mp := perm
 	mp.MultiPlane.Enabled = true
 	for _, tc := range []struct {
 		name  string
-		from  Config
-		to    func(Config) Config
+		from  config
+		to    func(config) config
 		event string
 	}{
-		{"uniform to gap sampling", base, func(c Config) Config { c.Sampling = run.GapSampling; return c }, "sampling uniform -> gap"},
-		{"gap sampling, unvisited in order", func() Config { c := base; c.Sampling = run.GapSampling; return c }(), func(c Config) Config { c.UnvisitedInOrder = true; return c }, "unvisited in order false -> true"},
-		{"gap sampling to permutation", func() Config { c := base; c.Sampling = run.GapSampling; return c }(), func(c Config) Config { c.Sampling = run.Permutation; return c }, "sampling gap -> perm"},
-		{"cache on", base, func(c Config) Config { c.Cache.Enabled = true; return c }, "cache off -> F=0.25 nu=0.01 size 10"},
-		{"cache off", func() Config { c := base; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Enabled = false; return c }, "cache F=0.25 nu=0.01 size 10 -> off"},
-		{"cache nu", func() Config { c := base; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Nu = 12; return c }, "nu=12"},
-		{"pairwise to away", func() Config { c := base; c.Step = Pairwise; return c }(), func(c Config) Config { c.Step = Away; return c }, "step pairwise -> away"},
-		{"pairwise to FW", func() Config { c := base; c.Step = Pairwise; return c }(), func(c Config) Config { c.Step = FWStep; return c }, "step pairwise -> fw"},
-		{"pairwise with cache to FW with cache", func() Config { c := base; c.Step = Pairwise; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Step = FWStep; return c }, "step pairwise -> fw"},
-		{"averaging on", base, func(c Config) Config { c.Averaging = true; return c }, "averaging false -> true"},
-		{"gap every", base, func(c Config) Config { c.GapEvery = 5; return c }, "gap every 2 -> 5"},
-		{"seed", base, func(c Config) Config { c.Seed = 9; return c }, "seed 4 -> 9"},
-		{"lambda", base, func(c Config) Config { c.Lambda = 0.02; return c }, "fork: lambda 0.05 -> 0.02"},
-		{"multi-plane on", perm, func(c Config) Config { c.MultiPlane.Enabled = true; return c }, "fork: multi-plane off -> N=1000 T=10 M=1000 rule time"},
-		{"multi-plane and permutation on", base, func(c Config) Config { c.MultiPlane.Enabled, c.Sampling = true, run.Permutation; return c }, "sampling uniform -> perm, multi-plane off -> N=1000"},
-		{"multi-plane on, pairwise", func() Config { c := perm; c.Step = Pairwise; return c }(), func(c Config) Config { c.MultiPlane.Enabled = true; return c }, "multi-plane off -> N=1000"},
-		{"cache to multi-plane", func() Config { c := perm; c.Cache.Enabled = true; return c }(), func(c Config) Config { c.Cache.Enabled, c.MultiPlane.Enabled = false, true; return c }, "cache F=0.25 nu=0.01 size 10 -> off, multi-plane off -> N=1000"},
-		{"multi-plane off", mp, func(c Config) Config { c.MultiPlane.Enabled = false; return c }, "multi-plane N=1000 T=10 M=1000 rule time -> off"},
-		{"multi-plane T", mp, func(c Config) Config { c.MultiPlane.T = 2; return c }, "-> N=1000 T=2 M=1000 rule time"},
-		{"multi-plane cost rule", mp, func(c Config) Config { c.MultiPlane.Rule, c.MultiPlane.CostRatio = RuleCost, 20; return c }, "-> N=1000 T=10 M=1000 rule cost 20"},
-		{"multi-plane no approximate passes", mp, func(c Config) Config { c.MultiPlane.M = -1; return c }, "M=1000 rule time -> N=1000 T=10 M=0"},
-		{"multi-plane averaging on", mp, func(c Config) Config { c.Averaging = true; return c }, "averaging false -> true"},
-		{"lambda and sampling", base, func(c Config) Config { c.Lambda = 0.02; c.Sampling = run.GapSampling; return c }, "fork: lambda 0.05 -> 0.02, sampling uniform -> gap"},
+		{"uniform to gap sampling", base, func(c config) config { c.Sampling = run.GapSampling; return c }, "sampling uniform -> gap"},
+		{"gap sampling, unvisited in order", func() config { c := base; c.Sampling = run.GapSampling; return c }(), func(c config) config { c.UnvisitedInOrder = true; return c }, "unvisited in order false -> true"},
+		{"gap sampling to permutation", func() config { c := base; c.Sampling = run.GapSampling; return c }(), func(c config) config { c.Sampling = run.Permutation; return c }, "sampling gap -> perm"},
+		{"cache on", base, func(c config) config { c.Cache.Enabled = true; return c }, "cache off -> F=0.25 nu=0.01 size 10"},
+		{"cache off", func() config { c := base; c.Cache.Enabled = true; return c }(), func(c config) config { c.Cache.Enabled = false; return c }, "cache F=0.25 nu=0.01 size 10 -> off"},
+		{"cache nu", func() config { c := base; c.Cache.Enabled = true; return c }(), func(c config) config { c.Cache.Nu = 12; return c }, "nu=12"},
+		{"pairwise to away", func() config { c := base; c.Step = Pairwise; return c }(), func(c config) config { c.Step = Away; return c }, "step pairwise -> away"},
+		{"pairwise to FW", func() config { c := base; c.Step = Pairwise; return c }(), func(c config) config { c.Step = FWStep; return c }, "step pairwise -> fw"},
+		{"pairwise with cache to FW with cache", func() config { c := base; c.Step = Pairwise; c.Cache.Enabled = true; return c }(), func(c config) config { c.Step = FWStep; return c }, "step pairwise -> fw"},
+		{"averaging on", base, func(c config) config { c.Averaging = true; return c }, "averaging false -> true"},
+		{"gap every", base, func(c config) config { c.GapEvery = 5; return c }, "gap every 2 -> 5"},
+		{"seed", base, func(c config) config { c.Seed = 9; return c }, "seed 4 -> 9"},
+		{"lambda", base, func(c config) config { c.Lambda = 0.02; return c }, "fork: lambda 0.05 -> 0.02"},
+		{"multi-plane on", perm, func(c config) config { c.MultiPlane.Enabled = true; return c }, "fork: multi-plane off -> N=1000 T=10 M=1000 rule time"},
+		{"multi-plane and permutation on", base, func(c config) config { c.MultiPlane.Enabled, c.Sampling = true, run.Permutation; return c }, "sampling uniform -> perm, multi-plane off -> N=1000"},
+		{"multi-plane on, pairwise", func() config { c := perm; c.Step = Pairwise; return c }(), func(c config) config { c.MultiPlane.Enabled = true; return c }, "multi-plane off -> N=1000"},
+		{"cache to multi-plane", func() config { c := perm; c.Cache.Enabled = true; return c }(), func(c config) config { c.Cache.Enabled, c.MultiPlane.Enabled = false, true; return c }, "cache F=0.25 nu=0.01 size 10 -> off, multi-plane off -> N=1000"},
+		{"multi-plane off", mp, func(c config) config { c.MultiPlane.Enabled = false; return c }, "multi-plane N=1000 T=10 M=1000 rule time -> off"},
+		{"multi-plane T", mp, func(c config) config { c.MultiPlane.T = 2; return c }, "-> N=1000 T=2 M=1000 rule time"},
+		{"multi-plane cost rule", mp, func(c config) config { c.MultiPlane.Rule, c.MultiPlane.CostRatio = ruleCost, 20; return c }, "-> N=1000 T=10 M=1000 rule cost 20"},
+		{"multi-plane no approximate passes", mp, func(c config) config { c.MultiPlane.M = -1; return c }, "M=1000 rule time -> N=1000 T=10 M=0"},
+		{"multi-plane averaging on", mp, func(c config) config { c.Averaging = true; return c }, "averaging false -> true"},
+		{"lambda and sampling", base, func(c config) config { c.Lambda = 0.02; c.Sampling = run.GapSampling; return c }, "fork: lambda 0.05 -> 0.02, sampling uniform -> gap"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := mustNew(t, p, tc.from)
@@ -82,11 +82,11 @@ func TestForkChanges(t *testing.T) {
 			before := mustEval(t, a)
 			wa := a.Weights()
 			n := len(a.Trace())
-			f, err := a.Fork(tc.to(a.Config()))
+			f, err := a.fork(tc.to(a.cfg))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(a.Trace()) != n || a.Config() != tc.from.WithDefaults() {
+			if len(a.Trace()) != n || a.cfg != tc.from.withDefaults() {
 				t.Fatal("Fork changed the original")
 			}
 			tr := f.Trace()
@@ -130,13 +130,13 @@ func TestForkChanges(t *testing.T) {
 // as the original after SetLambda does.
 func TestForkLambdaMatchesSetLambda(t *testing.T) {
 	p := smallChain(23)
-	for _, cfg := range []Config{{Lambda: 0.1, Seed: 2, GapEvery: 3}, {Lambda: 0.1, Seed: 2, GapEvery: 3, Step: Pairwise, Cache: Cache{Enabled: true}}} {
+	for _, cfg := range []config{{Lambda: 0.1, Seed: 2, GapEvery: 3}, {Lambda: 0.1, Seed: 2, GapEvery: 3, Step: Pairwise, Cache: cacheRule{Enabled: true}}} {
 		for _, lambda := range []float64{0.03, 0.3} { // down (Prop. 1) and up (the duals kept)
 			a := mustNew(t, p, cfg)
 			mustRun(t, a, run.Stop{Passes: 5})
-			c := a.Config()
+			c := a.cfg
 			c.Lambda = lambda
-			f, err := a.Fork(c)
+			f, err := a.fork(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,10 +159,10 @@ func TestForkLambdaMatchesSetLambda(t *testing.T) {
 // original's trajectory up to rounding.
 func TestForkStorageConversion(t *testing.T) {
 	p := smallChain(24)
-	cfg := Config{Lambda: 0.05, Seed: 5, GapEvery: 2}
-	a := mustNew(t, p, cfg, WithStorage(DenseBlocks))
+	cfg := config{Lambda: 0.05, Seed: 5, GapEvery: 2}
+	a := mustNew(t, p, withStorage(cfg, DenseBlocks))
 	mustRun(t, a, run.Stop{Passes: 4})
-	f, err := a.Fork(a.Config(), WithStorage(SparseBlocks))
+	f, err := a.fork(withStorage(a.cfg, SparseBlocks))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,16 +180,16 @@ func TestForkStorageConversion(t *testing.T) {
 
 func TestForkRefusals(t *testing.T) {
 	p := smallChain(25)
-	a := mustNew(t, p, Config{Lambda: 0.05})
+	a := mustNew(t, p, config{Lambda: 0.05})
 	mustRun(t, a, run.Stop{Passes: 2})
-	for name, cfg := range map[string]Config{
+	for name, cfg := range map[string]config{
 		"FW to pairwise":   {Step: Pairwise},
 		"FW to away":       {Step: Away},
 		"another solver":   {Algorithm: run.SSG},
 		"a box":            {Box: &Box{Upper: fill(p.Dim(), 1)}},
 		"invalid GapEvery": {GapEvery: -1},
 	} {
-		if _, err := a.Fork(cfg); err == nil {
+		if _, err := a.fork(cfg); err == nil {
 			t.Errorf("%s: fork accepted", name)
 		}
 	}

@@ -18,7 +18,7 @@ func TestBatchConvergedPassIsCountedOnce(t *testing.T) {
 	for _, alg := range []run.Algorithm{run.FW, run.CuttingPlane} {
 		t.Run(alg.String(), func(t *testing.T) {
 			p := smallChain(31)
-			cfg := Config{Lambda: 0.1, Algorithm: alg, GapEvery: 7}
+			cfg := config{Lambda: 0.1, Algorithm: alg, GapEvery: 7}
 			whole := mustNew(t, p, cfg)
 			if st := mustRun(t, whole, run.Stop{Gap: 0.02, Passes: 500}); st != run.StatusConverged {
 				t.Fatalf("whole run: %v", st)
@@ -77,7 +77,7 @@ func TestBatchApproximateStopsOnExactGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mustNew(t, p, Config{Lambda: 0.2, Algorithm: run.FW, GapEvery: 2})
+	s := mustNew(t, p, config{Lambda: 0.2, Algorithm: run.FW, GapEvery: 2})
 	if st := mustRun(t, s, run.Stop{Gap: 0.05, Passes: 1000}); st != run.StatusConverged {
 		t.Fatalf("status %v", st)
 	}

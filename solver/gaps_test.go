@@ -21,7 +21,7 @@ func ocrSmallTest(t *testing.T) *oracles.Chain {
 
 // reach runs until an exact gap <= eps (observing every pass, offline) and
 // returns the effective passes and oracle calls the algorithm made by then.
-func reach(t *testing.T, p oracles.Problem, cfg Config, eps, maxPasses float64) (passes float64, calls int64, s *Solver) {
+func reach(t *testing.T, p oracles.Problem, cfg config, eps, maxPasses float64) (passes float64, calls int64, s *Solver) {
 	t.Helper()
 	cfg.TraceEvery = 1
 	s = mustNew(t, p, cfg)
@@ -47,8 +47,8 @@ func TestGapSamplingFasterOnOCR(t *testing.T) {
 	for _, lambda := range []float64{0.01, 1 / float64(p.Len())} {
 		var uni, gap []float64
 		for seed := uint64(1); seed <= 5; seed++ {
-			u, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed}, 0.1, 1000)
-			g, _, _ := reach(t, p, Config{Lambda: lambda, Seed: seed, Sampling: run.GapSampling}, 0.1, 1000)
+			u, _, _ := reach(t, p, config{Lambda: lambda, Seed: seed}, 0.1, 1000)
+			g, _, _ := reach(t, p, config{Lambda: lambda, Seed: seed, Sampling: run.GapSampling}, 0.1, 1000)
 			uni, gap = append(uni, u), append(gap, g)
 		}
 		t.Logf("lambda %.4g: passes to gap 0.1, uniform %v (median %v), gap sampling %v (median %v)", lambda, uni, median(uni), gap, median(gap))
@@ -65,9 +65,9 @@ func TestPairwiseFasterAtLargeLambda(t *testing.T) {
 	p := ocrSmallTest(t)
 	var fw, pw, aw []float64
 	for seed := uint64(1); seed <= 3; seed++ {
-		f, _, _ := reach(t, p, Config{Lambda: 1, Seed: seed}, 1e-3, 1000)
-		q, _, _ := reach(t, p, Config{Lambda: 1, Seed: seed, Step: Pairwise}, 1e-3, 1000)
-		a, _, _ := reach(t, p, Config{Lambda: 1, Seed: seed, Step: Away}, 1e-3, 1000)
+		f, _, _ := reach(t, p, config{Lambda: 1, Seed: seed}, 1e-3, 1000)
+		q, _, _ := reach(t, p, config{Lambda: 1, Seed: seed, Step: Pairwise}, 1e-3, 1000)
+		a, _, _ := reach(t, p, config{Lambda: 1, Seed: seed, Step: Away}, 1e-3, 1000)
 		fw, pw, aw = append(fw, f), append(pw, q), append(aw, a)
 	}
 	t.Logf("passes to gap 1e-3 at lambda 1: FW %v, pairwise %v, away %v", fw, pw, aw)
@@ -84,8 +84,8 @@ func TestCacheSavesOracleCalls(t *testing.T) {
 	for _, samp := range []run.Sampling{run.Uniform, run.GapSampling} {
 		var without, with []float64
 		for seed := uint64(1); seed <= 3; seed++ {
-			_, c0, _ := reach(t, p, Config{Lambda: 0.01, Seed: seed, Sampling: samp}, 0.1, 1000)
-			_, c1, s := reach(t, p, Config{Lambda: 0.01, Seed: seed, Sampling: samp, Cache: Cache{Enabled: true}}, 0.1, 1000)
+			_, c0, _ := reach(t, p, config{Lambda: 0.01, Seed: seed, Sampling: samp}, 0.1, 1000)
+			_, c1, s := reach(t, p, config{Lambda: 0.01, Seed: seed, Sampling: samp, Cache: cacheRule{Enabled: true}}, 0.1, 1000)
 			without, with = append(without, float64(c0)), append(with, float64(c1))
 			if hits, _, _ := s.CacheStats(); hits == 0 {
 				t.Fatal("the cache was never hit")
@@ -103,7 +103,7 @@ func TestCacheSavesOracleCalls(t *testing.T) {
 // with nu~ = 1).
 func TestCacheNuEqualsN(t *testing.T) {
 	p := ocrSmallTest(t)
-	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, Nu: float64(p.Len())}, GapEvery: 2})
+	s := mustNew(t, p, config{Lambda: 0.01, Cache: cacheRule{Enabled: true, Cache: Cache{Nu: float64(p.Len())}}, GapEvery: 2})
 	mustRun(t, s, run.Stop{Passes: 20})
 	hits, misses, _ := s.CacheStats()
 	if hits != 0 || misses == 0 {
@@ -119,7 +119,7 @@ func TestCacheNuEqualsN(t *testing.T) {
 func TestCacheTinyThresholdsNoFalseConvergence(t *testing.T) {
 	p := ocrSmallTest(t)
 	const eps = 0.02
-	s := mustNew(t, p, Config{Lambda: 0.01, Cache: Cache{Enabled: true, F: 1e-12, Nu: 1e-12}, GapEvery: 5})
+	s := mustNew(t, p, config{Lambda: 0.01, Cache: cacheRule{Enabled: true, Cache: Cache{F: 1e-12, Nu: 1e-12}}, GapEvery: 5})
 	res, err := s.Run(context.Background(), run.Stop{Gap: eps, Passes: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestAllVariantsCertifiedOnOCR(t *testing.T) {
 	for _, samp := range []run.Sampling{run.Uniform, run.GapSampling} {
 		for _, step := range []Step{FWStep, Pairwise, Away} {
 			for _, cache := range []bool{false, true} {
-				cfg := Config{Lambda: 0.01, Sampling: samp, Step: step, Cache: Cache{Enabled: cache}, GapEvery: 1, TraceEvery: 0.5}
+				cfg := config{Lambda: 0.01, Sampling: samp, Step: step, Cache: cacheRule{Enabled: cache}, GapEvery: 1, TraceEvery: 0.5}
 				t.Run(fmt.Sprintf("%v/%v/cache=%v", samp, step, cache), func(t *testing.T) {
 					s := mustNew(t, p, cfg)
 					mustRun(t, s, run.Stop{Passes: 8})
@@ -183,7 +183,7 @@ func TestAllVariantsCertifiedOnOCR(t *testing.T) {
 func TestCacheInitialGap(t *testing.T) {
 	p := smallChain(31)
 	for _, g0 := range []float64{0, 1} {
-		s := mustNew(t, p, Config{Lambda: 0.1, Sampling: run.GapSampling, Step: Pairwise, Cache: Cache{Enabled: true, InitialGap: g0}, GapEvery: 20})
+		s := mustNew(t, p, config{Lambda: 0.1, Sampling: run.GapSampling, Step: Pairwise, Cache: cacheRule{Enabled: true, Cache: Cache{InitialGap: g0}}, GapEvery: 20})
 		mustRun(t, s, run.Stop{Passes: 10}) // no gap pass yet
 		hits, _, _ := s.CacheStats()
 		if (hits > 0) != (g0 > 0) {
@@ -191,7 +191,7 @@ func TestCacheInitialGap(t *testing.T) {
 		}
 	}
 	for _, bad := range []float64{-1, math.NaN()} {
-		if _, err := New(p, Config{Lambda: 0.1, Cache: Cache{Enabled: true, InitialGap: bad}}); err == nil {
+		if _, err := newSolver(p, config{Lambda: 0.1, Cache: cacheRule{Enabled: true, Cache: Cache{InitialGap: bad}}}); err == nil {
 			t.Errorf("New accepted InitialGap %v", bad)
 		}
 	}
@@ -206,7 +206,7 @@ func TestUnvisitedInOrder(t *testing.T) {
 	n := p.Len()
 	for _, cache := range []bool{false, true} {
 		for _, inOrder := range []bool{false, true} {
-			s := mustNew(t, p, Config{Lambda: 0.1, Sampling: run.GapSampling, Step: Pairwise, UnvisitedInOrder: inOrder, Cache: Cache{Enabled: cache, InitialGap: 1}, Seed: 2})
+			s := mustNew(t, p, config{Lambda: 0.1, Sampling: run.GapSampling, Step: Pairwise, UnvisitedInOrder: inOrder, Cache: cacheRule{Enabled: cache, Cache: Cache{InitialGap: 1}}, Seed: 2})
 			var order []int
 			for k := 0; k < n; k++ {
 				if err := s.bcfwStep(); err != nil {
@@ -227,7 +227,7 @@ func TestUnvisitedInOrder(t *testing.T) {
 		}
 	}
 	for _, samp := range []run.Sampling{run.Uniform, run.Permutation} {
-		if _, err := New(p, Config{Lambda: 0.1, Sampling: samp, UnvisitedInOrder: true}); err == nil {
+		if _, err := newSolver(p, config{Lambda: 0.1, Sampling: samp, UnvisitedInOrder: true}); err == nil {
 			t.Errorf("New accepted UnvisitedInOrder with %v sampling", samp)
 		}
 	}
@@ -259,12 +259,12 @@ var gapBCFWOCRPasses = []float64{14.963259, 15.031949, 14.798722, 14.830671, 14.
 func TestGapBCFWScheduleOCR(t *testing.T) {
 	p := ocrSmallTest(t)
 	theirs := median(gapBCFWOCRPasses)
-	gapBCFW := Config{Lambda: 0.0373, Sampling: run.GapSampling, UnvisitedInOrder: true, Step: Pairwise,
-		Cache: Cache{Enabled: true, F: 0.25, Nu: 0.01, MaxSize: 100, InitialGap: 1}, GapEvery: 10}
+	gapBCFW := config{Lambda: 0.0373, Sampling: run.GapSampling, UnvisitedInOrder: true, Step: Pairwise,
+		Cache: cacheRule{Enabled: true, Cache: Cache{F: 0.25, Nu: 0.01, MaxSize: 100, InitialGap: 1}}, GapEvery: 10}
 	noInitialGap, randomFirstPass := gapBCFW, gapBCFW
 	noInitialGap.Cache.InitialGap = 0
 	randomFirstPass.UnvisitedInOrder = false
-	medianPasses := func(cfg Config) (float64, []float64) {
+	medianPasses := func(cfg config) (float64, []float64) {
 		var passes []float64
 		for seed := uint64(1); seed <= 5; seed++ {
 			cfg.Seed = seed

@@ -13,7 +13,7 @@ import (
 // callsToGap runs until an exact gap <= eps, with observe-only evaluations
 // every traceEvery passes, and returns the oracle calls the algorithm made
 // by then.
-func callsToGap(t *testing.T, p oracles.Problem, cfg Config, eps, traceEvery, maxPasses float64) int64 {
+func callsToGap(t *testing.T, p oracles.Problem, cfg config, eps, traceEvery, maxPasses float64) int64 {
 	t.Helper()
 	cfg.TraceEvery = traceEvery
 	s := mustNew(t, p, cfg)
@@ -38,7 +38,7 @@ func TestGapSamplingToy(t *testing.T) {
 	}
 	var gapCalls, uniCalls []float64
 	for seed := uint64(1); seed <= 3; seed++ {
-		cfg := Config{Lambda: 1.0 / n, Seed: seed, GapEvery: math.Inf(1)}
+		cfg := config{Lambda: 1.0 / n, Seed: seed, GapEvery: math.Inf(1)}
 		uni := cfg
 		uni.Sampling = run.Uniform
 		gap := cfg
@@ -61,7 +61,7 @@ func TestGapSamplingToy(t *testing.T) {
 	}
 
 	// The solution is the optimum of App. C.1.
-	s := mustNew(t, p, Config{Lambda: 1.0 / n, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1})
+	s := mustNew(t, p, config{Lambda: 1.0 / n, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1})
 	mustRun(t, s, run.Stop{Gap: 1e-10, Passes: 1e4})
 	want := datasets.GapToyOptimum(K)
 	for j, x := range s.Weights() {

@@ -25,7 +25,7 @@ func TestSetLambdaIncreaseKeepsDuals(t *testing.T) {
 			t.Run(v.name+" "+st.String(), func(t *testing.T) {
 				cfg := v.cfg
 				cfg.Lambda, cfg.Seed = old, 2
-				s := mustNew(t, p, cfg, WithStorage(st))
+				s := mustNew(t, p, withStorage(cfg, st))
 				mustRun(t, s, run.Stop{Passes: 6})
 				before := mustEval(t, s)
 				w0 := s.Weights()
@@ -38,8 +38,8 @@ func TestSetLambdaIncreaseKeepsDuals(t *testing.T) {
 				if err := s.SetLambda(raised); err != nil {
 					t.Fatal(err)
 				}
-				if s.Lambda() != raised || s.Config().Lambda != raised {
-					t.Fatalf("lambda %v, config %v", s.Lambda(), s.Config().Lambda)
+				if s.Lambda() != raised || s.cfg.Lambda != raised {
+					t.Fatalf("lambda %v, config %v", s.Lambda(), s.cfg.Lambda)
 				}
 				scale := f
 				if cfg.Algorithm == run.SSG {
@@ -94,7 +94,7 @@ func TestSetLambdaIncreaseKeepsDuals(t *testing.T) {
 // evaluation is a certificate; online EG refuses any change of lambda.
 func TestSetLambdaIncreaseExactStepsAndEG(t *testing.T) {
 	mc := oraclestest.Multiclass(40, 4, 5, 3)
-	s := mustNew(t, mc, Config{Lambda: 0.05, Step: Exact, Sampling: run.Permutation, GapEvery: 2, Seed: 1})
+	s := mustNew(t, mc, config{Lambda: 0.05, Step: stepExact, Sampling: run.Permutation, GapEvery: 2, Seed: 1})
 	mustRun(t, s, run.Stop{Passes: 4})
 	w0 := s.Weights()
 	if err := s.SetLambda(0.2); err != nil {
@@ -113,7 +113,7 @@ func TestSetLambdaIncreaseExactStepsAndEG(t *testing.T) {
 		t.Fatalf("6 passes later: %+v", pt)
 	}
 
-	eg := mustNew(t, smallChain(3), Config{Lambda: 0.05, Algorithm: run.OnlineEG, GapEvery: 2})
+	eg := mustNew(t, smallChain(3), config{Lambda: 0.05, Algorithm: run.OnlineEG, GapEvery: 2})
 	mustRun(t, eg, run.Stop{Passes: 2})
 	if err := eg.SetLambda(0.2); err == nil || !strings.Contains(err.Error(), "online-eg") {
 		t.Fatalf("online EG, lambda up: %v", err)

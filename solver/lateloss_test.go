@@ -22,19 +22,19 @@ func TestLateLossesSameTrace(t *testing.T) {
 	test := oraclestest.Chain(oraclestest.ChainConfig{N: 45, MaxLen: 8, Labels: 5, Features: 20, Density: 0.3, Seed: 4})
 	for _, c := range []struct {
 		name  string
-		cfg   Config
+		cfg   config
 		ahead bool // the losses are computed while the steps go on
 	}{
-		{"bcfw", Config{Lambda: 0.01, TraceEvery: 0.25}, true},
-		{"recommended", func() Config { c := Recommended(); c.Lambda, c.GapEvery, c.TraceEvery = 0.01, 1, 0.25; return c }(), true},
-		{"ssg", Config{Lambda: 0.01, Algorithm: run.SSG, TraceEvery: 0.5}, true},
-		{"mini-batch (losses in place)", Config{Lambda: 0.01, Batch: 3, Lookahead: 1, TraceEvery: 0.5}, false},
+		{"bcfw", config{Lambda: 0.01, TraceEvery: 0.25}, true},
+		{"recommended", func() config { c := recommended(); c.Lambda, c.GapEvery, c.TraceEvery = 0.01, 1, 0.25; return c }(), true},
+		{"ssg", config{Lambda: 0.01, Algorithm: run.SSG, TraceEvery: 0.5}, true},
+		{"mini-batch (losses in place)", config{Lambda: 0.01, Batch: 3, Lookahead: 1, TraceEvery: 0.5}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			run1 := func(late bool, workers int, splits []float64) ([]run.Point, []run.Point) {
 				var seen []run.Point
-				s, err := New(train, c.cfg, WithTest(test), WithTrainLoss(true), WithWorkers(workers), WithLateLosses(late),
-					WithProgress(func(pt run.Point) { seen = append(seen, pt) }))
+				s, err := newSolver(train, c.cfg, run.WithTest(test), run.WithTrainLoss(true), run.WithWorkers(workers), run.WithLateLosses(late),
+					run.WithProgress(func(pt run.Point) { seen = append(seen, pt) }))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -111,7 +111,7 @@ func TestLossPanicIsTheRunsError(t *testing.T) {
 	train := oraclestest.Chain(oraclestest.ChainConfig{N: 30, MaxLen: 6, Labels: 4, Features: 10, Density: 0.4, Seed: 5})
 	test := panicTest{oraclestest.Chain(oraclestest.ChainConfig{N: 20, MaxLen: 6, Labels: 4, Features: 10, Density: 0.4, Seed: 6}), 13}
 	for _, late := range []bool{false, true} {
-		s, err := New(train, Config{Lambda: 0.1}, WithTest(test), WithWorkers(2), WithLateLosses(late))
+		s, err := newSolver(train, config{Lambda: 0.1}, run.WithTest(test), run.WithWorkers(2), run.WithLateLosses(late))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -161,7 +161,7 @@ func (p *prefetch) invalidate() {
 
 // validateBatch checks Config.Batch and Config.SimulateWorkers against the
 // rest of the configuration.
-func (cfg *Config) validateBatch() error {
+func (cfg *config) validateBatch() error {
 	what := fmt.Sprintf("a mini-batch (batch %d)", cfg.Batch)
 	switch {
 	case cfg.Batch < 0:
@@ -184,7 +184,7 @@ func (cfg *Config) validateBatch() error {
 		what = "the asynchronous execution"
 	}
 	switch {
-	case cfg.Step == Exact:
+	case cfg.Step == stepExact:
 		return fmt.Errorf("solver: %s does not combine with exact steps, which are sequential: each block's solve reads the w the previous one left", what)
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: %s needs the bcfw solver; %v parallelizes its oracle passes with the workers alone", what, cfg.Algorithm)
@@ -196,11 +196,11 @@ func (cfg *Config) validateBatch() error {
 
 // queued reports whether the BCFW steps go through the queue of answers in
 // flight (a mini-batch, the delay simulator or the asynchronous execution).
-func (cfg *Config) queued() bool { return cfg.miniBatch() || cfg.SimulateWorkers > 0 || cfg.Async }
+func (cfg *config) queued() bool { return cfg.miniBatch() || cfg.SimulateWorkers > 0 || cfg.Async }
 
 // miniBatch reports whether the steps are a mini-batch: Batch > 1, or
 // batches of one block with a lookahead.
-func (cfg *Config) miniBatch() bool { return cfg.Batch > 1 || cfg.Lookahead > 0 }
+func (cfg *config) miniBatch() bool { return cfg.Batch > 1 || cfg.Lookahead > 0 }
 
 // queuedStep makes the block step of the entry at the head of the queue,
 // filling the queue first (a new mini-batch when the last one is used up;

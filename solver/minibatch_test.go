@@ -18,9 +18,9 @@ func TestMiniBatchOfOneIsBCFW(t *testing.T) {
 	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 		for _, st := range []Step{FWStep, Pairwise, Away} {
 			t.Run(fmt.Sprintf("%v %v", smp, st), func(t *testing.T) {
-				cfg := Config{Lambda: 0.05, Sampling: smp, Step: st, Seed: 9}
-				a := mustNew(t, p, cfg, WithWorkers(1))
-				b := mustNew(t, p, cfg, WithWorkers(3))
+				cfg := config{Lambda: 0.05, Sampling: smp, Step: st, Seed: 9}
+				a := mustNew(t, p, cfg, run.WithWorkers(1))
+				b := mustNew(t, p, cfg, run.WithWorkers(3))
 				b.cfg.Batch = 1
 				for k := 0; k < 5*p.Len(); k++ {
 					if err := a.bcfwStep(); err != nil {
@@ -48,21 +48,21 @@ func TestMiniBatchOfOneIsBCFW(t *testing.T) {
 // same whatever the number of workers, and from one run to the next.
 func TestMiniBatchReproducible(t *testing.T) {
 	p := smallChain(5)
-	for _, cfg := range []Config{
+	for _, cfg := range []config{
 		{Lambda: 0.05, Batch: 4, GapEvery: 2, Seed: 1},
 		{Lambda: 0.05, Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1, Seed: 2},
 		{Lambda: 0.05, Batch: 12, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
-		{Lambda: 0.02, Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 4},
+		{Lambda: 0.02, Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 4},
 		{Lambda: 0.05, Batch: 4, Lookahead: 1, GapEvery: 2, Seed: 1},
-		{Lambda: 0.02, Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 4},
+		{Lambda: 0.02, Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 4},
 		{Lambda: 0.05, Batch: 6, Lookahead: 1, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
-		{Lambda: 0.05, Batch: 3, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}, GapEvery: 1, Seed: 5},
-		{Lambda: 0.05, Lookahead: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 1, Seed: 7},
-		{Lambda: 0.05, Batch: 4, Lookahead: 3, Step: Pairwise, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}, GapEvery: 1, Seed: 6},
+		{Lambda: 0.05, Batch: 3, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}, GapEvery: 1, Seed: 5},
+		{Lambda: 0.05, Lookahead: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 7},
+		{Lambda: 0.05, Batch: 4, Lookahead: 3, Step: Pairwise, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}, GapEvery: 1, Seed: 6},
 	} {
 		var first *Solver
 		for _, workers := range []int{1, 2, 5, 5} {
-			s := mustNew(t, p, cfg, WithWorkers(workers))
+			s := mustNew(t, p, cfg, run.WithWorkers(workers))
 			mustRun(t, s, run.Stop{Passes: 9})
 			if first == nil {
 				first = s
@@ -78,8 +78,8 @@ func TestMiniBatchReproducible(t *testing.T) {
 // at one w, and the trajectory changes.
 func TestMiniBatchDiffersFromBCFW(t *testing.T) {
 	p := smallChain(6)
-	a := mustNew(t, p, Config{Lambda: 0.05, Seed: 1})
-	b := mustNew(t, p, Config{Lambda: 0.05, Seed: 1, Batch: 4})
+	a := mustNew(t, p, config{Lambda: 0.05, Seed: 1})
+	b := mustNew(t, p, config{Lambda: 0.05, Seed: 1, Batch: 4})
 	mustRun(t, a, run.Stop{Passes: 3})
 	mustRun(t, b, run.Stop{Passes: 3})
 	if a.Steps() != b.Steps() || a.OracleCalls() != b.OracleCalls() {
@@ -99,18 +99,18 @@ func TestMiniBatchDiffersFromBCFW(t *testing.T) {
 func TestMiniBatchRefusals(t *testing.T) {
 	p := smallChain(7)
 	for _, c := range []struct {
-		cfg  Config
+		cfg  config
 		want string
 	}{
-		{Config{Lambda: 0.1, Batch: -1}, "batch must be >= 0"},
-		{Config{Lambda: 0.1, Batch: 2, Algorithm: run.FW}, "needs the bcfw solver"},
-		{Config{Lambda: 0.1, Batch: 2, SimulateWorkers: 3}, "choose one"},
-		{Config{Lambda: 0.1, SimulateWorkers: 2, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 10}}, "multi-plane"},
-		{Config{Lambda: 0.1, Async: true, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 10}}, "multi-plane"},
-		{Config{Lambda: 0.1, Batch: 2, Lookahead: -1}, "lookahead must be >= 0"},
-		{Config{Lambda: 0.1, Batch: 3, Lookahead: 1, Async: true}, "choose one"},
+		{config{Lambda: 0.1, Batch: -1}, "batch must be >= 0"},
+		{config{Lambda: 0.1, Batch: 2, Algorithm: run.FW}, "needs the bcfw solver"},
+		{config{Lambda: 0.1, Batch: 2, SimulateWorkers: 3}, "choose one"},
+		{config{Lambda: 0.1, SimulateWorkers: 2, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 10}}, "multi-plane"},
+		{config{Lambda: 0.1, Async: true, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 10}}, "multi-plane"},
+		{config{Lambda: 0.1, Batch: 2, Lookahead: -1}, "lookahead must be >= 0"},
+		{config{Lambda: 0.1, Batch: 3, Lookahead: 1, Async: true}, "choose one"},
 	} {
-		if _, err := New(p, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := newSolver(p, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one saying %q", c.cfg, err, c.want)
 		}
 	}
@@ -118,10 +118,10 @@ func TestMiniBatchRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(rel, Config{Lambda: 0.1, Batch: 2}); err == nil || !strings.Contains(err.Error(), "relative") {
+	if _, err := newSolver(rel, config{Lambda: 0.1, Batch: 2}); err == nil || !strings.Contains(err.Error(), "relative") {
 		t.Errorf("relative oracle: error %v", err)
 	}
-	if _, err := New(rel, Config{Lambda: 0.1, Batch: 1}); err != nil {
+	if _, err := newSolver(rel, config{Lambda: 0.1, Batch: 1}); err != nil {
 		t.Errorf("a batch of one refused a relative oracle: %v", err)
 	}
 }
@@ -130,10 +130,10 @@ func TestMiniBatchRefusals(t *testing.T) {
 // under way and continues with certified gaps.
 func TestMiniBatchFork(t *testing.T) {
 	p := smallChain(8)
-	s := mustNew(t, p, Config{Lambda: 0.05, Batch: 5, GapEvery: 1, Seed: 2})
+	s := mustNew(t, p, config{Lambda: 0.05, Batch: 5, GapEvery: 1, Seed: 2})
 	mustRun(t, s, run.Stop{Passes: 1.25}) // mid-batch: 15 steps of batches of 5 over 12 blocks
 	for _, batch := range []int{5, 1, 3} {
-		f, err := s.Fork(Config{Lambda: 0.05, Batch: batch, GapEvery: 1, Seed: 2})
+		f, err := s.fork(config{Lambda: 0.05, Batch: batch, GapEvery: 1, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,7 +36,7 @@ import (
 // only exact steps spend) ends between iterations.
 type multiPlane struct {
 	s   *Solver
-	cfg MultiPlane
+	cfg mpConfig
 	n   int64
 
 	iter       int64   // completed outer iterations
@@ -47,7 +47,7 @@ type multiPlane struct {
 	starts     []int64 // first step of the last T iterations: iteration k at starts[k % T]
 
 	rule slopeRule
-	cost float64 // plane evaluations spent (RuleCost)
+	cost float64 // plane evaluations spent (ruleCost)
 
 	lastPasses  int // approximate passes of the last completed iteration (-1: none yet)
 	approxSteps int64
@@ -152,9 +152,9 @@ func (m *multiPlane) endIteration() {
 func (m *multiPlane) dual() float64 { return m.s.dual(m.s.x.v, m.s.x.w, m.s.ell) }
 
 // expense returns what the pass rule measures progress against: solver
-// time in seconds (RuleTime) or plane evaluations (RuleCost).
+// time in seconds (ruleTime) or plane evaluations (ruleCost).
 func (m *multiPlane) expense() float64 {
-	if m.cfg.Rule == RuleCost {
+	if m.cfg.Rule == ruleCost {
 		return m.cost
 	}
 	return m.s.loop.Now().Seconds()

@@ -56,8 +56,8 @@ func BenchmarkMultiPlaneStep(b *testing.B) {
 		name string
 		p    oracles.Problem
 	}{{"ocr-small", ocr}, {"usps", usps}, {"horses-small", horses}} {
-		cfg := Config{Lambda: 1 / float64(c.p.Len()), Sampling: run.Permutation, GapEvery: 1e9, MultiPlane: MultiPlane{Enabled: true}}
-		s, err := New(c.p, cfg)
+		cfg := config{Lambda: 1 / float64(c.p.Len()), Sampling: run.Permutation, GapEvery: 1e9, MultiPlane: mpConfig{Enabled: true}}
+		s, err := newSolver(c.p, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -151,8 +151,8 @@ func BenchmarkMultiPlaneRules(b *testing.B) {
 // compareRules runs BenchmarkMultiPlaneRules on p to the given gap.
 func compareRules(b *testing.B, p oracles.Problem, gap float64, seeds int) {
 	lambda := 1 / float64(p.Len())
-	base := Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, MultiPlane: MultiPlane{Enabled: true}}
-	warm, err := New(p, base)
+	base := config{Lambda: lambda, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, MultiPlane: mpConfig{Enabled: true}}
+	warm, err := newSolver(p, base)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -163,18 +163,18 @@ func compareRules(b *testing.B, p oracles.Problem, gap float64, seeds int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	update, err := MeasureUpdateCost(p, base, 0)
+	update, err := measureUpdateCost(p, base, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("cost ratio %.1f plane evaluations, update cost %.1f", ratio, update)
 	rules := []struct {
 		name string
-		mp   MultiPlane
+		mp   mpConfig
 	}{
-		{"time", MultiPlane{Enabled: true}},
-		{"cost-update1", MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: ratio}},
-		{"cost-measured", MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: ratio, UpdateCost: update}},
+		{"time", mpConfig{Enabled: true}},
+		{"cost-update1", mpConfig{Enabled: true, Rule: ruleCost, CostRatio: ratio}},
+		{"cost-measured", mpConfig{Enabled: true, Rule: ruleCost, CostRatio: ratio, UpdateCost: update}},
 	}
 	type series struct{ secs, passes, rel, cpu, cpuRel, replayGap []float64 }
 	out := make([]series, len(rules))
@@ -182,7 +182,7 @@ func compareRules(b *testing.B, p oracles.Problem, gap float64, seeds int) {
 		for r, rule := range rules {
 			cfg := base
 			cfg.Seed, cfg.MultiPlane = seed, rule.mp
-			s, err := New(p, cfg)
+			s, err := newSolver(p, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func compareRules(b *testing.B, p oracles.Problem, gap float64, seeds int) {
 			// The replay: the same run for as many exact passes, without
 			// evaluations, timed in process CPU time.
 			cfg.TraceEvery = 0
-			replay, err := New(p, cfg)
+			replay, err := newSolver(p, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -209,7 +209,7 @@ func compareRules(b *testing.B, p oracles.Problem, gap float64, seeds int) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if rule.mp.Rule == RuleCost && end.Gap != res.Last.Gap {
+			if rule.mp.Rule == ruleCost && end.Gap != res.Last.Gap {
 				b.Fatalf("%s, seed %d: the replay ends at gap %v, the run at %v", rule.name, seed, end.Gap, res.Last.Gap)
 			}
 			o.cpu, o.replayGap = append(o.cpu, cpu), append(o.replayGap, end.Gap)

@@ -85,11 +85,11 @@ func shahFigures(b *testing.B, c shahCase, out string) {
 	// approximate passes per oracle call, the best dual per pass where they
 	// are cheap; on USPS, where an approximate step costs a third of an
 	// exact one, the time rule gets further in a given time.
-	mp := MultiPlane{Enabled: true}
+	mp := mpConfig{Enabled: true}
 	if c.refRatio > 0 {
-		mp.Rule, mp.CostRatio = RuleCost, c.refRatio
+		mp.Rule, mp.CostRatio = ruleCost, c.refRatio
 	}
-	ref, err := New(p, Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 10, Averaging: true, MultiPlane: mp})
+	ref, err := newSolver(p, config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 10, Averaging: true, MultiPlane: mp})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,15 +102,15 @@ func shahFigures(b *testing.B, c shahCase, out string) {
 	}
 	methods := []struct {
 		name string
-		mp   MultiPlane
+		mp   mpConfig
 	}{
-		{"BCFW", MultiPlane{Enabled: true, N: -1, M: -1}},
-		{"MP-BCFW", MultiPlane{Enabled: true}},
+		{"BCFW", mpConfig{Enabled: true, N: -1, M: -1}},
+		{"MP-BCFW", mpConfig{Enabled: true}},
 	}
 	traces := make([][][]run.Point, len(methods))
 	for m, meth := range methods {
 		for seed := uint64(1); seed <= 3; seed++ {
-			s, err := New(p, Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: c.every,
+			s, err := newSolver(p, config{Lambda: lambda, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: c.every,
 				Averaging: true, Seed: seed, MultiPlane: meth.mp})
 			if err != nil {
 				b.Fatal(err)

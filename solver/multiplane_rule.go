@@ -37,7 +37,7 @@ func (r *slopeRule) more(d, c float64) bool {
 
 // updateCost is the cost of a step's update in plane evaluations
 // (UpdateCost, 1 when unset).
-func (mp *MultiPlane) updateCost() float64 {
+func (mp *mpConfig) updateCost() float64 {
 	if mp.UpdateCost > 0 {
 		return mp.UpdateCost
 	}

@@ -18,13 +18,13 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// mpConfig is multi-plane BCFW with the deterministic cost rule.
-func mpConfig(lambda float64, mp MultiPlane) Config {
+// mpCost is multi-plane BCFW with the deterministic cost rule.
+func mpCost(lambda float64, mp mpConfig) config {
 	mp.Enabled = true
-	if mp.Rule == RuleCost && mp.CostRatio == 0 {
+	if mp.Rule == ruleCost && mp.CostRatio == 0 {
 		mp.CostRatio = 20
 	}
-	return Config{Lambda: lambda, Sampling: run.Permutation, MultiPlane: mp}
+	return config{Lambda: lambda, Sampling: run.Permutation, MultiPlane: mp}
 }
 
 // literalPasses applies the rule of Shah et al. (2015, Sec. 3.4) as the
@@ -124,7 +124,7 @@ func TestRuleCostInSolver(t *testing.T) {
 		m     int
 	}{{5, 1000}, {50, 1000}, {500, 1000}, {500, 3}} {
 		t.Run(fmt.Sprintf("ratio=%v M=%d", tc.ratio, tc.m), func(t *testing.T) {
-			s := mustNew(t, p, mpConfig(0.1, MultiPlane{Rule: RuleCost, CostRatio: tc.ratio, M: tc.m}))
+			s := mustNew(t, p, mpCost(0.1, mpConfig{Rule: ruleCost, CostRatio: tc.ratio, M: tc.m}))
 			m := s.reuse.(*multiPlane)
 			dual := func() float64 {
 				var nrm float64
@@ -245,7 +245,7 @@ func TestWorkingSetEvictionByN(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newScripted(n, classes, tc.script)
-			s := mustNew(t, p, mpConfig(0.1, MultiPlane{N: tc.N, M: -1, T: -1}))
+			s := mustNew(t, p, mpCost(0.1, mpConfig{N: tc.N, M: -1, T: -1}))
 			clear(p.calls)              // New validated the problem with a few oracle calls
 			model := make([][]int32, n) // LRU order
 			for i := range model {
@@ -303,7 +303,7 @@ func TestWorkingSetEvictionByT(t *testing.T) {
 				}
 				return (tr + 2) % classes
 			})
-			s := mustNew(t, p, mpConfig(0.1, MultiPlane{M: -1, T: T}))
+			s := mustNew(t, p, mpCost(0.1, mpConfig{M: -1, T: T}))
 			clear(p.calls)
 			exactPasses(t, s, 10, func(pass int) {
 				iterations := pass + 1
@@ -334,7 +334,7 @@ func TestApproximateStepsUseTheBestPlane(t *testing.T) {
 	for _, step := range []Step{FWStep, Pairwise} {
 		// N = 4 binds with FW steps; pairwise steps keep corners with mass
 		// beyond N, whose drop steps could renumber a set: N stays large.
-		cfg := mpConfig(0.1, MultiPlane{Rule: RuleCost, CostRatio: 200, N: 4})
+		cfg := mpCost(0.1, mpConfig{Rule: ruleCost, CostRatio: 200, N: 4})
 		if cfg.Step = step; step != FWStep {
 			cfg.MultiPlane.N = 1000
 		}
@@ -404,17 +404,17 @@ func TestMultiPlaneWithoutPlanesIsBCFW(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"fw", Config{GapEvery: 2}},
-		{"fw averaging", Config{GapEvery: 1, Averaging: true, TraceEvery: 0.5}},
-		{"pairwise", Config{Step: Pairwise, GapEvery: 3}},
-		{"away box", Config{Step: Away, Box: &Box{Lower: lo}, GapEvery: 2, Averaging: true}},
+		{"fw", config{GapEvery: 2}},
+		{"fw averaging", config{GapEvery: 1, Averaging: true, TraceEvery: 0.5}},
+		{"pairwise", config{Step: Pairwise, GapEvery: 3}},
+		{"away box", config{Step: Away, Box: &Box{Lower: lo}, GapEvery: 2, Averaging: true}},
 	} {
 		for _, v := range []struct {
 			name string
-			mp   MultiPlane
-		}{{"N=M=none", MultiPlane{N: -1, M: -1}}, {"planes, M=none", MultiPlane{M: -1}}, {"N=none", MultiPlane{N: -1}}} {
+			mp   mpConfig
+		}{{"N=M=none", mpConfig{N: -1, M: -1}}, {"planes, M=none", mpConfig{M: -1}}, {"N=none", mpConfig{N: -1}}} {
 			mp := v.mp
 			t.Run(tc.name+" "+v.name, func(t *testing.T) {
 				cfg := tc.cfg
@@ -460,10 +460,10 @@ func TestMultiPlaneCertificates(t *testing.T) {
 	for j := 1; j < d; j += 2 {
 		hi[j] = 0.02
 	}
-	for _, cfg := range []Config{
-		mpConfig(0.1, MultiPlane{}),
-		mpConfig(0.1, MultiPlane{T: 2, N: 3}),
-		mpConfig(0.01, MultiPlane{Rule: RuleCost, CostRatio: 1000}),
+	for _, cfg := range []config{
+		mpCost(0.1, mpConfig{}),
+		mpCost(0.1, mpConfig{T: 2, N: 3}),
+		mpCost(0.01, mpConfig{Rule: ruleCost, CostRatio: 1000}),
 	} {
 		for _, box := range []*Box{nil, {Upper: hi}} {
 			cfg.Averaging, cfg.Box, cfg.GapEvery, cfg.TraceEvery = true, box, 2, 0.5
@@ -568,13 +568,13 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 	p := smallChain(23)
 	for _, tc := range []struct {
 		name   string
-		cfg    Config
+		cfg    config
 		approx bool // save during the approximate passes
 	}{
-		{"exact pass", mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 100}), false},
-		{"approximate pass", mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 100}), true},
-		{"approximate pass, averaging, pairwise", func() Config {
-			c := mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 300, N: 3, T: 2})
+		{"exact pass", mpCost(0.05, mpConfig{Rule: ruleCost, CostRatio: 100}), false},
+		{"approximate pass", mpCost(0.05, mpConfig{Rule: ruleCost, CostRatio: 100}), true},
+		{"approximate pass, averaging, pairwise", func() config {
+			c := mpCost(0.05, mpConfig{Rule: ruleCost, CostRatio: 300, N: 3, T: 2})
 			c.Averaging, c.Step = true, Pairwise
 			return c
 		}(), true},
@@ -582,8 +582,8 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.Seed, cfg.GapEvery, cfg.TraceEvery = 4, 2, 0.5
-			a := mustNew(t, p, cfg, WithTrainLoss(true))
-			b := mustNew(t, p, cfg, WithTrainLoss(true))
+			a := mustNew(t, p, cfg, run.WithTrainLoss(true))
+			b := mustNew(t, p, cfg, run.WithTrainLoss(true))
 			mustRun(t, a, run.Stop{Passes: 4})
 			mustRun(t, b, run.Stop{Passes: 4})
 			mb := b.reuse.(*multiPlane)
@@ -599,7 +599,7 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			c := reload(t, b, WithTrainLoss(true))
+			c := reload(t, b, run.WithTrainLoss(true))
 			if mc := c.reuse.(*multiPlane); mc.approx != tc.approx || mc.pos != int64(b.n/2) {
 				t.Fatal("the loaded solver is not where the saved one was")
 			}
@@ -617,7 +617,7 @@ func TestMultiPlaneSaveLoadMidIteration(t *testing.T) {
 // splitting a run changes nothing.
 func TestMultiPlaneBudgetEndsBetweenIterations(t *testing.T) {
 	p := smallChain(24)
-	cfg := mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 100})
+	cfg := mpCost(0.05, mpConfig{Rule: ruleCost, CostRatio: 100})
 	cfg.GapEvery = 1
 	a := mustNew(t, p, cfg)
 	res, err := a.Run(t.Context(), run.Stop{Passes: 6})
@@ -643,7 +643,7 @@ func TestMultiPlaneBudgetEndsBetweenIterations(t *testing.T) {
 // others, in Go and in JSON.
 func TestMultiPlaneTraceFields(t *testing.T) {
 	p := smallChain(25)
-	s := mustNew(t, p, mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 50}))
+	s := mustNew(t, p, mpCost(0.05, mpConfig{Rule: ruleCost, CostRatio: 50}))
 	mustRun(t, s, run.Stop{Passes: 8})
 	last, err := s.Current()
 	if err != nil {
@@ -669,7 +669,7 @@ func TestMultiPlaneTraceFields(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || back.ApproxPasses != last.ApproxPasses || back.WorkingSetMean != last.WorkingSetMean {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
-	plain := mustNew(t, p, Config{Lambda: 0.05})
+	plain := mustNew(t, p, config{Lambda: 0.05})
 	mustRun(t, plain, run.Stop{Passes: 2})
 	pl, _ := plain.Last()
 	if !math.IsNaN(pl.ApproxPasses) || !math.IsNaN(pl.WorkingSetMean) || !math.IsNaN(pl.OracleTimeShare) || !math.IsNaN(pl.ApproxPassesLast) {
@@ -680,33 +680,33 @@ func TestMultiPlaneTraceFields(t *testing.T) {
 	}
 }
 
-// TestMultiPlaneSettings checks the combinations Config validation refuses.
+// TestMultiPlaneSettings checks the combinations config validation refuses.
 func TestMultiPlaneSettings(t *testing.T) {
 	p := smallChain(26)
-	mp := MultiPlane{Enabled: true}
+	mp := mpConfig{Enabled: true}
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 		err  string // "" when allowed
 	}{
-		{"default", Config{Sampling: run.Permutation, MultiPlane: mp}, ""},
-		{"pairwise", Config{Sampling: run.Permutation, Step: Pairwise, MultiPlane: mp}, ""},
-		{"away averaging", Config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: mp}, ""},
-		{"uniform sampling", Config{MultiPlane: mp}, "permutation sampling"},
-		{"gap sampling", Config{Sampling: run.GapSampling, MultiPlane: mp}, "permutation sampling"},
-		{"cache", Config{Sampling: run.Permutation, Cache: Cache{Enabled: true}, MultiPlane: mp}, "enable one of them"},
-		{"predefined step", Config{Sampling: run.Permutation, StepSize: run.Predefined, MultiPlane: mp}, "line search"},
-		{"fw", Config{Algorithm: run.FW, MultiPlane: mp}, "bcfw solver"},
-		{"ssg", Config{Algorithm: run.SSG, MultiPlane: mp}, "bcfw solver"},
-		{"cost rule without ratio", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost}}, "CostRatio > 0"},
-		{"negative ratio", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, CostRatio: -1}}, "CostRatio"},
-		{"unknown rule", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: 7}}, "pass rule"},
-		{"disabled ignores the rest", Config{MultiPlane: MultiPlane{Rule: 7, CostRatio: -1}}, ""},
+		{"default", config{Sampling: run.Permutation, MultiPlane: mp}, ""},
+		{"pairwise", config{Sampling: run.Permutation, Step: Pairwise, MultiPlane: mp}, ""},
+		{"away averaging", config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: mp}, ""},
+		{"uniform sampling", config{MultiPlane: mp}, "permutation sampling"},
+		{"gap sampling", config{Sampling: run.GapSampling, MultiPlane: mp}, "permutation sampling"},
+		{"cache", config{Sampling: run.Permutation, Cache: cacheRule{Enabled: true}, MultiPlane: mp}, "enable one of them"},
+		{"predefined step", config{Sampling: run.Permutation, StepSize: run.Predefined, MultiPlane: mp}, "line search"},
+		{"fw", config{Algorithm: run.FW, MultiPlane: mp}, "bcfw solver"},
+		{"ssg", config{Algorithm: run.SSG, MultiPlane: mp}, "bcfw solver"},
+		{"cost rule without ratio", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost}}, "CostRatio > 0"},
+		{"negative ratio", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, CostRatio: -1}}, "CostRatio"},
+		{"unknown rule", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: 7}}, "pass rule"},
+		{"disabled ignores the rest", config{MultiPlane: mpConfig{Rule: 7, CostRatio: -1}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.Lambda = 0.1
-			_, err := New(p, cfg)
+			_, err := newSolver(p, cfg)
 			switch {
 			case tc.err == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -715,14 +715,11 @@ func TestMultiPlaneSettings(t *testing.T) {
 			}
 		})
 	}
-	if got := (Config{MultiPlane: MultiPlane{Enabled: true}}).WithDefaults().MultiPlane; got.N != 1000 || got.T != 10 || got.M != 1000 {
+	if got := (config{MultiPlane: mpConfig{Enabled: true}}).withDefaults().MultiPlane; got.N != 1000 || got.T != 10 || got.M != 1000 {
 		t.Fatalf("defaults %+v", got)
 	}
-	if r, err := ParsePassRule("cost"); err != nil || r != RuleCost || r.String() != "cost" {
-		t.Fatal(r, err)
-	}
-	if _, err := ParsePassRule("slope"); err == nil {
-		t.Fatal("parsed an unknown rule")
+	if r := ruleCost; r.String() != "cost" || ruleTime.String() != "time" {
+		t.Fatal(r)
 	}
 }
 
@@ -752,9 +749,9 @@ func compareOracleCalls(t *testing.T, p oracles.Problem, lambda, tol, budget flo
 	t.Helper()
 	calls := make([]int64, 2)
 	for k, mp := range []bool{false, true} {
-		cfg := Config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 1, Seed: 1}
+		cfg := config{Lambda: lambda, Sampling: run.Permutation, GapEvery: 1, Seed: 1}
 		if mp {
-			cfg = mpConfig(lambda, MultiPlane{Rule: RuleCost, CostRatio: 30})
+			cfg = mpCost(lambda, mpConfig{Rule: ruleCost, CostRatio: 30})
 			cfg.GapEvery, cfg.Seed = 1, 1
 		}
 		s := mustNew(t, p, cfg)
@@ -799,7 +796,7 @@ func TestMeasureCostRatio(t *testing.T) {
 // checkpoint and requires Load to refuse it.
 func TestLoadChecksMultiPlaneState(t *testing.T) {
 	p := smallChain(27)
-	cfg := mpConfig(0.05, MultiPlane{Rule: RuleCost, CostRatio: 40})
+	cfg := mpCost(0.05, mpConfig{Rule: ruleCost, CostRatio: 40})
 	cfg.Averaging = true
 	s := mustNew(t, p, cfg)
 	mustRun(t, s, run.Stop{Passes: 5})
@@ -821,12 +818,13 @@ func TestLoadChecksMultiPlaneState(t *testing.T) {
 				t.Fatal(err)
 			}
 			var c checkpoint
-			if err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+			ckName, err := core.ReadCheckpoint(&buf, "test", &c, func() int { return c.Version }, 0, 1<<30)
+			if err != nil {
 				t.Fatal(err)
 			}
 			tc.tamper(&c)
 			buf.Reset()
-			if err := core.WriteCheckpoint(&buf, "test", &c); err != nil {
+			if err := core.WriteCheckpoint(&buf, "test", ckName, &c); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := Load(&buf, p); err == nil {
@@ -840,7 +838,7 @@ func TestLoadChecksMultiPlaneState(t *testing.T) {
 // costs more plane evaluations than that of a small one, both at least
 // one; a configuration without working sets is an error.
 func TestMeasureUpdateCost(t *testing.T) {
-	cfg := Config{Lambda: 0.1, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true}}
+	cfg := MultiPlane{Lambda: 0.1}
 	small := oraclestest.Chain(oraclestest.ChainConfig{N: 40, MaxLen: 4, Labels: 3, Features: 4, Density: 0.5, Seed: 1})
 	large := oraclestest.Chain(oraclestest.ChainConfig{N: 40, MaxLen: 4, Labels: 10, Features: 2000, Density: 0.005, Seed: 1})
 	us, err := MeasureUpdateCost(small, cfg, 0)
@@ -851,7 +849,7 @@ func TestMeasureUpdateCost(t *testing.T) {
 	if err != nil || !(ul > 2*us) {
 		t.Fatalf("update cost %v on d = %d, %v on d = %d (%v)", ul, large.Dim(), us, small.Dim(), err)
 	}
-	if _, err := MeasureUpdateCost(small, Config{Lambda: 0.1}, 0); err == nil {
-		t.Fatal("accepted a configuration without multi-plane settings")
+	if _, err := MeasureUpdateCost(small, MultiPlane{Lambda: 0.1, N: -1}, 0); err == nil {
+		t.Fatal("accepted a multi-plane BCFW without working sets")
 	}
 }

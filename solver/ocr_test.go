@@ -23,7 +23,7 @@ func TestOCRSmallMatchesMatlab(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mustNew(t, train, Config{Lambda: 0.01, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 10, Seed: 1})
+	s := mustNew(t, train, config{Lambda: 0.01, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 10, Seed: 1})
 	mustRun(t, s, run.Stop{Passes: 80})
 	tr := s.Trace()
 	at := func(pass float64) run.Point {

@@ -24,23 +24,23 @@ func BenchmarkParallelStep(b *testing.B) {
 	syn := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})
 	cases := []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"bcfw", Config{}},
-		{"batch=4", Config{Batch: 4}},
-		{"batch=4-lookahead=1", Config{Batch: 4, Lookahead: 1}},
-		{"batch=4-pairwise-gap-cache", Config{Batch: 4, Step: Pairwise, Sampling: 2, Cache: Cache{Enabled: true}}},
-		{"batch=4-lookahead=1-pairwise-gap-cache", Config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: 2, Cache: Cache{Enabled: true}}},
-		{"mp-batch=4-lookahead=1", Config{Batch: 4, Lookahead: 1, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 20}}},
-		{"simulate=8", Config{SimulateWorkers: 8}},
-		{"async", Config{Async: true}},
+		{"bcfw", config{}},
+		{"batch=4", config{Batch: 4}},
+		{"batch=4-lookahead=1", config{Batch: 4, Lookahead: 1}},
+		{"batch=4-pairwise-gap-cache", config{Batch: 4, Step: Pairwise, Sampling: 2, Cache: cacheRule{Enabled: true}}},
+		{"batch=4-lookahead=1-pairwise-gap-cache", config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: 2, Cache: cacheRule{Enabled: true}}},
+		{"mp-batch=4-lookahead=1", config{Batch: 4, Lookahead: 1, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 20}}},
+		{"simulate=8", config{SimulateWorkers: 8}},
+		{"async", config{Async: true}},
 	}
 	for _, e := range cases {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("synthetic/%s/workers=%d", e.name, workers), func(b *testing.B) {
 				cfg := e.cfg
 				cfg.Lambda, cfg.GapEvery = 1e-3, 1e9
-				benchSteps(b, syn, cfg, WithWorkers(workers))
+				benchSteps(b, syn, cfg, run.WithWorkers(workers))
 			})
 		}
 	}
@@ -56,16 +56,16 @@ func BenchmarkParallelStep(b *testing.B) {
 	}
 	for _, e := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"recommended", Recommended()},
-		{"recommended-batch=2-lookahead=2", withBatch(Recommended(), 2, 2)},
+		{"recommended", recommended()},
+		{"recommended-batch=2-lookahead=2", withBatch(recommended(), 2, 2)},
 	} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("lp-hard-generated/%s/workers=%d", e.name, workers), func(b *testing.B) {
 				cfg := e.cfg
 				cfg.Lambda, cfg.GapEvery = 0.01, 1
-				benchSteps(b, rel, cfg, WithWorkers(workers))
+				benchSteps(b, rel, cfg, run.WithWorkers(workers))
 			})
 		}
 	}
@@ -75,13 +75,13 @@ func BenchmarkParallelStep(b *testing.B) {
 	var horses oracles.Problem
 	for _, e := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"recommended", Recommended()},
-		{"recommended-batch=2", withBatch(Recommended(), 2, 0)},
-		{"recommended-batch=2-lookahead=1", withBatch(Recommended(), 2, 1)},
-		{"recommended-batch=2-lookahead=2", withBatch(Recommended(), 2, 2)},
-		{"recommended-batch=4-lookahead=1", withBatch(Recommended(), 4, 1)},
+		{"recommended", recommended()},
+		{"recommended-batch=2", withBatch(recommended(), 2, 0)},
+		{"recommended-batch=2-lookahead=1", withBatch(recommended(), 2, 1)},
+		{"recommended-batch=2-lookahead=2", withBatch(recommended(), 2, 2)},
+		{"recommended-batch=4-lookahead=1", withBatch(recommended(), 4, 1)},
 	} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("horses-small/%s/workers=%d", e.name, workers), func(b *testing.B) {
@@ -90,14 +90,14 @@ func BenchmarkParallelStep(b *testing.B) {
 				}
 				cfg := e.cfg
 				cfg.Lambda, cfg.GapEvery = 1e-4, 1 // gap passes in the 3 warm-up passes: the cache's global gap
-				benchSteps(b, horses, cfg, WithWorkers(workers))
+				benchSteps(b, horses, cfg, run.WithWorkers(workers))
 			})
 		}
 	}
 }
 
 // withBatch returns cfg as a mini-batch of tau with a lookahead.
-func withBatch(cfg Config, tau, lookahead int) Config {
+func withBatch(cfg config, tau, lookahead int) config {
 	cfg.Batch, cfg.Lookahead = tau, lookahead
 	return cfg
 }

@@ -32,16 +32,16 @@ func TestParallelExecutionsCostlyOracles(t *testing.T) {
 		name string
 		p    oracles.Problem
 	}{{"graph cut", seg}, {"lp-hard", rel}} {
-		for k, cfg := range []Config{
+		for k, cfg := range []config{
 			{Batch: 4},
-			{Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}},
-			{Batch: 2, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}},
+			{Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}},
+			{Batch: 2, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}},
 			{Async: true},
 			{SimulateWorkers: 4, Step: Away},
 		} {
 			t.Run(fmt.Sprintf("%s %d", pc.name, k), func(t *testing.T) {
 				cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.05, 1, 3
-				s := mustNew(t, pc.p, cfg, WithWorkers(3))
+				s := mustNew(t, pc.p, cfg, run.WithWorkers(3))
 				mustRun(t, s, run.Stop{Passes: 6})
 				checkConsistency(t, s)
 				for k, pt := range s.Trace() {

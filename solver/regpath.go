@@ -31,9 +31,11 @@ type PathConfig struct {
 	// TrueGaps computes, for the heuristic path, the exact gap at every
 	// breakpoint with an observe-only evaluation (not counted).
 	TrueGaps bool
-	// Solver is the SSVM solver run at every breakpoint (any BCFW variant;
-	// its Lambda is ignored).
-	Solver Config
+	// Method is the SSVM solver run at every breakpoint: a BCFW (nil: the
+	// zero BCFW), MultiPlane or Exact of this package, whose dual
+	// variables and gap estimates the path rescales; its Lambda is
+	// ignored.
+	Method run.Method
 	// MaxPasses bounds the effective passes spent on one breakpoint; zero
 	// means 10000. Reaching it ends the path with an error.
 	MaxPasses float64
@@ -168,10 +170,28 @@ func (cfg *PathConfig) validate() error {
 		return fmt.Errorf("solver: path max passes must be positive and finite, got %v", cfg.MaxPasses)
 	case cfg.MaxBreakpoints < 1:
 		return fmt.Errorf("solver: path max breakpoints must be positive, got %d", cfg.MaxBreakpoints)
-	case cfg.Solver.Algorithm != run.BCFW:
-		return fmt.Errorf("solver: the path needs a BCFW solver (gap estimates and dual variables), not %v", cfg.Solver.Algorithm)
+	}
+	plan, err := planOf(cfg.Method)
+	if err != nil {
+		return fmt.Errorf("solver: path: %w", err)
+	}
+	if plan.Algorithm != run.BCFW || plan.LPHard {
+		return fmt.Errorf("solver: the path needs a block-coordinate method of this package (bcfw, mp-bcfw, exact: gap estimates and dual variables), not %s", cfg.Method.Name())
 	}
 	return nil
+}
+
+// planOf returns the plan of a method of this package (nil: the zero
+// BCFW), with no execution.
+func planOf(m run.Method) (config, error) {
+	if m == nil {
+		m = BCFW{}
+	}
+	pm, ok := m.(planner)
+	if !ok {
+		return config{}, fmt.Errorf("%s is not a method of package solver", m.Name())
+	}
+	return pm.plan()
 }
 
 // RegPath computes an epsilon-approximate regularization path of the SSVM
@@ -193,7 +213,7 @@ func (cfg *PathConfig) validate() error {
 // On error (cancellation, a breakpoint not converging within MaxPasses,
 // MaxBreakpoints reached) the path computed so far is returned with the
 // error, its LowerEnd saying how far it goes.
-func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Option) (*Path, error) {
+func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...run.Option) (*Path, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -204,7 +224,11 @@ func RegPath(ctx context.Context, p oracles.Problem, cfg PathConfig, opts ...Opt
 	if err := CheckZeroTruthLoss(p); err != nil {
 		return nil, err
 	}
-	box, err := effectiveBox(cfg.Solver.Box, p)
+	plan, err := planOf(cfg.Method)
+	if err != nil {
+		return nil, fmt.Errorf("solver: path: %w", err)
+	}
+	box, err := effectiveBox(plan.Box, p)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +341,7 @@ func (s *Solver) pathGaps() []float64 {
 // Osokin et al. (2016), Alg. 6: alpha_i(ytilde_i) = 1 with ytilde_i the max
 // oracle at w = 0, and block gap bounds g_i = theta_i/(n lambda_inf) +
 // lambda_inf <w_i, w>.
-func initPath(p oracles.Problem, cfg PathConfig, opts []Option) (*Solver, error) {
+func initPath(p oracles.Problem, cfg PathConfig, opts []run.Option) (*Solver, error) {
 	t0 := time.Now()
 	n, d := p.Len(), p.Dim()
 	nf := float64(n)
@@ -337,7 +361,11 @@ func initPath(p oracles.Problem, cfg PathConfig, opts []Option) (*Solver, error)
 	}
 	// With a cone box the first piece is w = [psiTilde]/lambda.
 	psiHat := append([]float64(nil), psiTilde...)
-	box, err := effectiveBox(cfg.Solver.Box, p)
+	scfg, err := planOf(cfg.Method)
+	if err != nil {
+		return nil, fmt.Errorf("solver: path: %w", err)
+	}
+	box, err := effectiveBox(scfg.Box, p)
 	if err != nil {
 		return nil, err
 	}
@@ -358,9 +386,8 @@ func initPath(p oracles.Problem, cfg PathConfig, opts []Option) (*Solver, error)
 		return nil, errors.New("solver: w = 0 is optimal for every lambda (the loss-augmented oracle finds no violation at w = 0); there is no path to compute")
 	}
 	lambdaInf := num / (cfg.Kappa * cfg.Epsilon)
-	scfg := cfg.Solver
 	scfg.Lambda = lambdaInf
-	s, err := New(p, scfg, opts...)
+	s, err := newSolver(p, scfg, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -430,8 +457,10 @@ type GridConfig struct {
 	// keeping the primal variables and rescaling the dual ones
 	// (Proposition 1, SetLambda); otherwise every lambda starts at w = 0.
 	Warm bool
-	// Solver is the SSVM solver (its Lambda is ignored).
-	Solver Config
+	// Method is the SSVM solver, a method of this package (nil: the zero
+	// BCFW); its Lambda is ignored. Warm needs one that can change lambda
+	// (not OnlineEG).
+	Method run.Method
 	// MaxPasses bounds the passes per lambda; zero means 10000.
 	MaxPasses float64
 	// EarlyCheck as in PathConfig (zero: 0.8, negative: off).
@@ -466,7 +495,7 @@ func PaperGrid() []float64 {
 // GridSearch solves the SSVM to Tolerance for every lambda of a grid, in
 // decreasing order, cold or warm-started: the baseline of the
 // regularization path (Osokin et al. 2016, Fig. 4 and 8).
-func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...Option) ([]GridPoint, error) {
+func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...run.Option) ([]GridPoint, error) {
 	if cfg.Lambdas == nil {
 		cfg.Lambdas = PaperGrid()
 	}
@@ -501,10 +530,12 @@ func GridSearch(ctx context.Context, p oracles.Problem, cfg GridConfig, opts ...
 				calls += s.OracleCalls()
 				seconds += s.Elapsed().Seconds()
 			}
-			scfg := cfg.Solver
+			scfg, err := planOf(cfg.Method)
+			if err != nil {
+				return out, fmt.Errorf("solver: grid: %w", err)
+			}
 			scfg.Lambda = lambda
-			var err error
-			if s, err = New(p, scfg, opts...); err != nil {
+			if s, err = newSolver(p, scfg, opts...); err != nil {
 				return out, err
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // optimal primal value within that accuracy.
 func optimum(t *testing.T, p oracles.Problem, lambda float64) float64 {
 	t.Helper()
-	s := mustNew(t, p, Config{Lambda: lambda, Step: Pairwise, GapEvery: 2})
+	s := mustNew(t, p, config{Lambda: lambda, Step: Pairwise, GapEvery: 2})
 	if st := mustRun(t, s, run.Stop{Gap: 1e-8, Passes: 1e6}); st != run.StatusConverged {
 		t.Fatalf("reference solve at lambda %v did not converge", lambda)
 	}
@@ -31,9 +31,9 @@ func TestPathIsEpsilonApproximate(t *testing.T) {
 	p := smallChain(31)
 	const eps = 0.05
 	for _, cfg := range []PathConfig{
-		{Epsilon: eps, Kappa: 0.5, LambdaMin: 0.03, Solver: Config{Step: Pairwise}},
-		{Epsilon: eps, Kappa: 0.9, LambdaMin: 0.03, Solver: Config{Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}}},
-		{Epsilon: eps, Kappa: 0.7, LambdaMin: 0.03, Solver: Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 50}}},
+		{Epsilon: eps, Kappa: 0.5, LambdaMin: 0.03, Method: methodOf(config{Step: Pairwise})},
+		{Epsilon: eps, Kappa: 0.9, LambdaMin: 0.03, Method: methodOf(config{Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}})},
+		{Epsilon: eps, Kappa: 0.7, LambdaMin: 0.03, Method: methodOf(config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 50}})},
 	} {
 		path, err := RegPath(context.Background(), p, cfg)
 		if err != nil {
@@ -90,7 +90,7 @@ func TestPathIsEpsilonApproximate(t *testing.T) {
 func TestPathCompletes(t *testing.T) {
 	p := smallChain(32)
 	const eps = 0.8
-	path, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, LambdaMin: 1e-9, Solver: Config{Step: Pairwise}})
+	path, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, LambdaMin: 1e-9, Method: methodOf(config{Step: Pairwise})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestPathCompletes(t *testing.T) {
 
 func TestPathHeuristicReportsTrueGaps(t *testing.T) {
 	p := smallChain(33)
-	path, err := RegPath(context.Background(), p, PathConfig{Epsilon: 0.05, Kappa: 0.7, LambdaMin: 0.03, Heuristic: true, TrueGaps: true, Solver: Config{Step: Pairwise}})
+	path, err := RegPath(context.Background(), p, PathConfig{Epsilon: 0.05, Kappa: 0.7, LambdaMin: 0.03, Heuristic: true, TrueGaps: true, Method: methodOf(config{Step: Pairwise})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,8 +132,8 @@ func TestPathInvalidSettings(t *testing.T) {
 		{Epsilon: 0.1, Kappa: 1.5},
 		{Epsilon: 0.1, Kappa: -0.2},
 		{Epsilon: 0.1, LambdaMin: -1},
-		{Epsilon: 0.1, Solver: Config{Algorithm: run.FW}},
-		{Epsilon: 0.1, Solver: Config{Box: &Box{Lower: fill(p.Dim(), -1)}}},
+		{Epsilon: 0.1, Method: methodOf(config{Algorithm: run.FW})},
+		{Epsilon: 0.1, Method: methodOf(config{Box: &Box{Lower: fill(p.Dim(), -1)}})},
 	} {
 		if _, err := RegPath(context.Background(), p, cfg); err == nil {
 			t.Errorf("RegPath accepted %+v", cfg)
@@ -169,7 +169,7 @@ func TestGridSearch(t *testing.T) {
 	const tol = 1e-3
 	var res [2][]GridPoint
 	for k, warm := range []bool{false, true} {
-		pts, err := GridSearch(context.Background(), p, GridConfig{Lambdas: grid, Tolerance: tol, Warm: warm, Solver: Config{Step: Pairwise}})
+		pts, err := GridSearch(context.Background(), p, GridConfig{Lambdas: grid, Tolerance: tol, Warm: warm, Method: methodOf(config{Step: Pairwise})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,10 +205,10 @@ func TestPathOnOCR(t *testing.T) {
 	p := ocrSmallTest(t)
 	const eps = 0.1
 	lmin := math.Ldexp(1, -7)
-	solverCfg := Config{Sampling: run.GapSampling}
+	solverCfg := config{Sampling: run.GapSampling}
 	breakpoints := map[float64]int{}
 	for _, kappa := range []float64{0.3, 0.5, 0.7, 0.9} {
-		path, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, Kappa: kappa, LambdaMin: lmin, Solver: solverCfg})
+		path, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, Kappa: kappa, LambdaMin: lmin, Method: methodOf(solverCfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +232,7 @@ func TestPathOnOCR(t *testing.T) {
 	if !(breakpoints[0.3] < breakpoints[0.9]) {
 		t.Errorf("breakpoints by kappa: %v; a smaller kappa should take larger steps", breakpoints)
 	}
-	heur, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, Kappa: 0.7, LambdaMin: lmin, Heuristic: true, TrueGaps: true, Solver: solverCfg})
+	heur, err := RegPath(context.Background(), p, PathConfig{Epsilon: eps, Kappa: 0.7, LambdaMin: lmin, Heuristic: true, TrueGaps: true, Method: methodOf(solverCfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestPathOnOCR(t *testing.T) {
 	}
 	var passes [2]float64
 	for k, warm := range []bool{false, true} {
-		pts, err := GridSearch(context.Background(), p, GridConfig{Lambdas: grid, Tolerance: eps, Warm: warm, Solver: solverCfg})
+		pts, err := GridSearch(context.Background(), p, GridConfig{Lambdas: grid, Tolerance: eps, Warm: warm, Method: methodOf(solverCfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +307,7 @@ func TestPathStoppedEarlyIsHonest(t *testing.T) {
 				cfg.Epsilon = 0.05
 			}
 			eps := cfg.Epsilon
-			cfg.LambdaMin, cfg.Solver = 1e-6, Config{Step: Pairwise}
+			cfg.LambdaMin, cfg.Method = 1e-6, BCFW{Step: Pairwise}
 			path, err := RegPath(ctx, p, cfg)
 			if err == nil || path == nil {
 				t.Fatalf("path ended without error (%v)", err)

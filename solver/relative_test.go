@@ -68,7 +68,7 @@ func TestApproximateOracleCondition(t *testing.T) {
 					t.Fatal(err)
 				}
 				ca := &checkedApprox{Approx: a, t: t}
-				s := mustNew(t, ca, Config{Algorithm: alg, Lambda: 0.1, GapEvery: 2}, WithWorkers(1))
+				s := mustNew(t, ca, config{Algorithm: alg, Lambda: 0.1, GapEvery: 2}, run.WithWorkers(1))
 				ca.s = s
 				if st := mustRun(t, s, run.Stop{Gap: 1e-2, Passes: 20000}); st != run.StatusConverged {
 					t.Fatalf("status %v after %v passes", st, s.Passes())
@@ -102,7 +102,7 @@ func TestApproximateOracleSlowsConvergence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := mustNew(t, a, Config{Lambda: 0.05, GapEvery: 1, Seed: seed})
+			s := mustNew(t, a, config{Lambda: 0.05, GapEvery: 1, Seed: seed})
 			if st := mustRun(t, s, run.Stop{Gap: 1e-3, Passes: 50000}); st != run.StatusConverged {
 				t.Fatalf("nu %v: %v", nu, st)
 			}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -17,7 +17,7 @@ import (
 // Solver is the state of one optimization run.
 type Solver struct {
 	p      oracles.Problem
-	cfg    Config
+	cfg    config
 	n, d   int
 	lambda float64
 	box    *Box                 // cfg.Box intersected with the problem's own bounds; nil when none
@@ -79,29 +79,32 @@ type Solver struct {
 
 type oracleFunc = func(i int, w []float64, dst []int32) ([]int32, float64, error)
 
-// New returns a solver for problem p at the starting point w = 0, where the
-// dual mass of every block sits on its ground-truth labeling. It validates
-// the configuration and what is cheap to check of the problem (see
-// ValidateProblem), and applies the problem's own weight bounds (an
-// oracles.Bounded model) as a box, intersected with cfg.Box.
-func New(p oracles.Problem, cfg Config, opts ...Option) (*Solver, error) {
+// newSolver returns the engine running plan cfg on problem p at the
+// starting point w = 0, where the dual mass of every block sits on its
+// ground-truth labeling. It validates the plan and what is cheap to check
+// of the problem (see ValidateProblem), and applies the problem's own
+// weight bounds (an oracles.Bounded model) as a box, intersected with
+// cfg.Box. The options' execution is not read: it is part of the plan
+// (withExecution).
+func newSolver(p oracles.Problem, cfg config, opts ...run.Option) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
+	}
+	o, err := run.Wiring(opts)
+	if err != nil {
+		return nil, fmt.Errorf("solver: %w", err)
 	}
 	n, d := p.Len(), p.Dim()
 	if n < 1 || d < 1 {
 		return nil, fmt.Errorf("solver: problem has %d examples of dimension %d; need at least one of each", n, d)
 	}
-	cfg = cfg.WithDefaults()
+	cfg = cfg.withDefaults()
 	if err := cfg.validate(d); err != nil {
 		return nil, err
 	}
 	s := &Solver{p: p, cfg: cfg, n: n, d: d, lambda: cfg.Lambda}
-	s.wiring = wiring{workers: runtime.GOMAXPROCS(0)}
-	for _, o := range opts {
-		if err := o(s); err != nil {
-			return nil, err
-		}
+	if err := s.wire(o); err != nil {
+		return nil, err
 	}
 	if err := ValidateProblem(p); err != nil {
 		return nil, err
@@ -233,11 +236,11 @@ func (s *Solver) Steps() int64 { return s.steps }
 // and scores saw (nil for the other executions, whose steps read the
 // current iterate). A real asynchronous run's distribution, given to
 // Config.SimulateDelays, makes the simulator replay its staleness.
-func (s *Solver) Delays() *DelayDistribution {
+func (s *Solver) Delays() *execution.Delays {
 	if s.delays == nil {
 		return nil
 	}
-	dd := &DelayDistribution{Weights: make([]float64, len(s.delays))}
+	dd := &execution.Delays{Weights: make([]float64, len(s.delays))}
 	for d, c := range s.delays {
 		dd.Weights[d] = float64(c)
 	}
@@ -250,9 +253,42 @@ func (s *Solver) Elapsed() time.Duration { return s.loop.Elapsed }
 // Lambda returns the current regularization parameter.
 func (s *Solver) Lambda() float64 { return s.lambda }
 
-// Config returns the configuration (with defaults filled in, and Lambda the
-// current one).
-func (s *Solver) Config() Config { return s.cfg }
+// Method returns the method of the run with its settings (the defaults
+// filled in, Lambda the current one): a BCFW, MultiPlane, FW, SSG,
+// CuttingPlane, OnlineEG, Exact or LPHard.
+func (s *Solver) Method() run.Method {
+	cfg := s.cfg
+	cfg.Lambda = s.lambda
+	return methodOf(cfg)
+}
+
+// Execution returns the execution of the steps (nil: sequential).
+func (s *Solver) Execution() run.Execution { return executionOf(s.cfg) }
+
+// Predict returns the labelings the current weights predict for every
+// example of p and the problem that scores them: p, or for LPHard the LP
+// + rounding view of p's factor-graph model (factorgraph.Rounded).
+func (s *Solver) Predict(p oracles.Problem) ([][]int32, oracles.Problem, error) {
+	if p == nil {
+		return nil, nil, errors.New("solver: predict: no problem")
+	}
+	if p.Dim() != s.d {
+		return nil, nil, fmt.Errorf("solver: predict: the problem has dimension %d, the model %d", p.Dim(), s.d)
+	}
+	if s.cfg.LPHard {
+		var err error
+		if p, err = roundedView(p); err != nil {
+			return nil, nil, fmt.Errorf("solver: predict: %w", err)
+		}
+	}
+	w := s.x.w
+	pred := make([][]int32, p.Len())
+	err := core.Parallel(p.Len(), s.workers, func(_, i int) error {
+		pred[i] = p.Predict(i, w, nil)
+		return nil
+	})
+	return pred, p, err
+}
 
 // Box returns the box the solver applies: Config.Box intersected with the
 // problem's own bounds (nil when there is none). Do not modify it.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -17,13 +18,28 @@ func smallChain(seed uint64) *oracles.Chain {
 	return oraclestest.Chain(oraclestest.ChainConfig{N: 12, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: seed})
 }
 
-func mustNew(t testing.TB, p oracles.Problem, cfg Config, opts ...Option) *Solver {
+func mustNew(t testing.TB, p oracles.Problem, cfg config, opts ...run.Option) *Solver {
 	t.Helper()
-	s, err := New(p, cfg, opts...)
+	s, err := newSolver(p, cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// recommended is the plan of Recommended (its Lambda zero).
+func recommended() config {
+	cfg, err := Recommended(0).plan()
+	if err != nil {
+		panic(err)
+	}
+	return cfg
+}
+
+// withStorage returns cfg with the block storage st.
+func withStorage(cfg config, st Storage) config {
+	cfg.Storage = st
+	return cfg
 }
 
 func mustRun(t testing.TB, s *Solver, stop run.Stop) run.Status {
@@ -148,46 +164,46 @@ func bruteForcePrimal(p oracles.LabeledProblem, lambda float64, w []float64) flo
 
 var variants = []struct {
 	name string
-	cfg  Config
+	cfg  config
 }{
-	{"bcfw uniform", Config{}},
-	{"bcfw perm", Config{Sampling: run.Permutation}},
-	{"bcfw predefined step", Config{StepSize: run.Predefined}},
-	{"bcfw gap sampling", Config{Sampling: run.GapSampling, GapEvery: 2}},
-	{"bcfw averaging", Config{Averaging: true}},
-	{"bcfw suffix averaging", Config{Averaging: true, AverageKind: run.SuffixAverage}},
-	{"bcfw uniform averaging", Config{Averaging: true, AverageKind: run.UniformAverage}},
-	{"bcpfw", Config{Step: Pairwise}},
-	{"bcafw", Config{Step: Away}},
-	{"bcfw cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
-	{"bcpfw gap cache", Config{Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
-	{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 3}},
-	{"bcpfw gap cache as gapBCFW", Config{Step: Pairwise, Sampling: run.GapSampling, UnvisitedInOrder: true, Cache: Cache{Enabled: true, MaxSize: 100, InitialGap: 1}, GapEvery: 2}},
-	{"mp-bcfw", Config{Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
-	{"mp-bcfw averaging small sets", Config{Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 400, N: 2, T: 2}}},
-	{"mp-bcafw averaging", Config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
-	{"mini-batch bcfw", Config{Batch: 4}},
-	{"mini-batch bcfw perm predefined", Config{Batch: 3, Sampling: run.Permutation, StepSize: run.Predefined}},
-	{"mini-batch bcpfw gap sampling", Config{Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
-	{"mini-batch bcafw averaging", Config{Batch: 4, Step: Away, Averaging: true}},
-	{"simulated 4 workers", Config{SimulateWorkers: 4}},
-	{"mini-batch bcpfw gap cache", Config{Batch: 4, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
-	{"simulated 6 workers bcafw cache", Config{SimulateWorkers: 6, Step: Away, Cache: Cache{Enabled: true}, GapEvery: 2}},
-	{"simulated 9 workers bcpfw gap sampling", Config{SimulateWorkers: 9, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
-	{"mini-batch bcfw lookahead 1", Config{Batch: 4, Lookahead: 1}},
-	{"mini-batch bcpfw gap cache lookahead 2", Config{Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true, MaxSize: 3}, GapEvery: 2}},
-	{"mini-batch bcafw perm averaging lookahead 3", Config{Batch: 2, Lookahead: 3, Step: Away, Sampling: run.Permutation, Averaging: true}},
-	{"simulated 3 workers replayed delays bcpfw", Config{SimulateWorkers: 3, Step: Pairwise, SimulateDelays: &DelayDistribution{Weights: []float64{1, 3, 1}}}},
-	{"mini-batch mp-bcfw", Config{Batch: 5, Sampling: run.Permutation, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 40}}},
-	{"mini-batch mp-bcpfw averaging lookahead 1", Config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: run.Permutation, Averaging: true, MultiPlane: MultiPlane{Enabled: true, Rule: RuleCost, CostRatio: 100, T: 3}}},
-	{"fw", Config{Algorithm: run.FW}},
-	{"fw predefined averaging", Config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
-	{"ssg averaging", Config{Algorithm: run.SSG, Averaging: true}},
-	{"ssg suffix averaging", Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage}},
-	{"ssg uniform averaging", Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage}},
-	{"cutting plane", Config{Algorithm: run.CuttingPlane}},
-	{"cutting plane no cache", Config{Algorithm: run.CuttingPlane, CPCache: -1}},
-	{"cutting plane cache 2", Config{Algorithm: run.CuttingPlane, CPCache: 2, CPTol: 0.1}},
+	{"bcfw uniform", config{}},
+	{"bcfw perm", config{Sampling: run.Permutation}},
+	{"bcfw predefined step", config{StepSize: run.Predefined}},
+	{"bcfw gap sampling", config{Sampling: run.GapSampling, GapEvery: 2}},
+	{"bcfw averaging", config{Averaging: true}},
+	{"bcfw suffix averaging", config{Averaging: true, AverageKind: run.SuffixAverage}},
+	{"bcfw uniform averaging", config{Averaging: true, AverageKind: run.UniformAverage}},
+	{"bcpfw", config{Step: Pairwise}},
+	{"bcafw", config{Step: Away}},
+	{"bcfw cache", config{Cache: cacheRule{Enabled: true}, GapEvery: 2}},
+	{"bcpfw gap cache", config{Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true, Cache: Cache{MaxSize: 3}}, GapEvery: 2}},
+	{"bcafw gap cache", config{Step: Away, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 3}},
+	{"bcpfw gap cache as gapBCFW", config{Step: Pairwise, Sampling: run.GapSampling, UnvisitedInOrder: true, Cache: cacheRule{Enabled: true, Cache: Cache{MaxSize: 100, InitialGap: 1}}, GapEvery: 2}},
+	{"mp-bcfw", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}}},
+	{"mp-bcfw averaging small sets", config{Sampling: run.Permutation, Averaging: true, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 400, N: 2, T: 2}}},
+	{"mp-bcafw averaging", config{Sampling: run.Permutation, Step: Away, Averaging: true, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 100, T: 3}}},
+	{"mini-batch bcfw", config{Batch: 4}},
+	{"mini-batch bcfw perm predefined", config{Batch: 3, Sampling: run.Permutation, StepSize: run.Predefined}},
+	{"mini-batch bcpfw gap sampling", config{Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
+	{"mini-batch bcafw averaging", config{Batch: 4, Step: Away, Averaging: true}},
+	{"simulated 4 workers", config{SimulateWorkers: 4}},
+	{"mini-batch bcpfw gap cache", config{Batch: 4, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true, Cache: Cache{MaxSize: 3}}, GapEvery: 2}},
+	{"simulated 6 workers bcafw cache", config{SimulateWorkers: 6, Step: Away, Cache: cacheRule{Enabled: true}, GapEvery: 2}},
+	{"simulated 9 workers bcpfw gap sampling", config{SimulateWorkers: 9, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 2}},
+	{"mini-batch bcfw lookahead 1", config{Batch: 4, Lookahead: 1}},
+	{"mini-batch bcpfw gap cache lookahead 2", config{Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true, Cache: Cache{MaxSize: 3}}, GapEvery: 2}},
+	{"mini-batch bcafw perm averaging lookahead 3", config{Batch: 2, Lookahead: 3, Step: Away, Sampling: run.Permutation, Averaging: true}},
+	{"simulated 3 workers replayed delays bcpfw", config{SimulateWorkers: 3, Step: Pairwise, SimulateDelays: &execution.Delays{Weights: []float64{1, 3, 1}}}},
+	{"mini-batch mp-bcfw", config{Batch: 5, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}}},
+	{"mini-batch mp-bcpfw averaging lookahead 1", config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: run.Permutation, Averaging: true, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 100, T: 3}}},
+	{"fw", config{Algorithm: run.FW}},
+	{"fw predefined averaging", config{Algorithm: run.FW, StepSize: run.Predefined, Averaging: true}},
+	{"ssg averaging", config{Algorithm: run.SSG, Averaging: true}},
+	{"ssg suffix averaging", config{Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage}},
+	{"ssg uniform averaging", config{Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage}},
+	{"cutting plane", config{Algorithm: run.CuttingPlane}},
+	{"cutting plane no cache", config{Algorithm: run.CuttingPlane, CPCache: -1}},
+	{"cutting plane cache 2", config{Algorithm: run.CuttingPlane, CPCache: 2, CPTol: 0.1}},
 }
 
 // TestGapIsPrimalMinusDual checks the certificate at every trace point of
@@ -269,14 +285,14 @@ func TestSolversAgreeOnOptimum(t *testing.T) {
 	var results []result
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"bcfw", Config{GapEvery: 5}},
-		{"fw", Config{Algorithm: run.FW, GapEvery: 1}},
-		{"bcpfw", Config{Step: Pairwise, GapEvery: 5}},
-		{"bcafw gap cache", Config{Step: Away, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
-		{"mini-batch bcfw", Config{Batch: 6, GapEvery: 5}},
-		{"mini-batch bcpfw gap cache lookahead 1", Config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: run.GapSampling, Cache: Cache{Enabled: true}, GapEvery: 5}},
+		{"bcfw", config{GapEvery: 5}},
+		{"fw", config{Algorithm: run.FW, GapEvery: 1}},
+		{"bcpfw", config{Step: Pairwise, GapEvery: 5}},
+		{"bcafw gap cache", config{Step: Away, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 5}},
+		{"mini-batch bcfw", config{Batch: 6, GapEvery: 5}},
+		{"mini-batch bcpfw gap cache lookahead 1", config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 5}},
 	} {
 		cfg := v.cfg
 		cfg.Lambda = lambda
@@ -313,42 +329,42 @@ func TestInvalidSettings(t *testing.T) {
 	p := smallChain(3)
 	cases := []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"zero lambda", Config{}},
-		{"negative lambda", Config{Lambda: -1}},
-		{"NaN lambda", Config{Lambda: math.NaN()}},
-		{"infinite lambda", Config{Lambda: math.Inf(1)}},
-		{"negative gap every", Config{Lambda: 1, GapEvery: -1}},
-		{"negative trace every", Config{Lambda: 1, TraceEvery: -1}},
-		{"unknown algorithm", Config{Lambda: 1, Algorithm: 9}},
-		{"unknown sampling", Config{Lambda: 1, Sampling: 9}},
-		{"example-perm on whole examples", Config{Lambda: 1, Sampling: run.ExamplePermutation}},
-		{"unknown step", Config{Lambda: 1, Step: 9}},
-		{"fw with gap sampling", Config{Lambda: 1, Algorithm: run.FW, Sampling: run.GapSampling}},
-		{"ssg with pairwise", Config{Lambda: 1, Algorithm: run.SSG, Step: Pairwise}},
-		{"fw with cache", Config{Lambda: 1, Algorithm: run.FW, Cache: Cache{Enabled: true}}},
-		{"pairwise with predefined step", Config{Lambda: 1, Step: Pairwise, StepSize: run.Predefined}},
-		{"negative cache F", Config{Lambda: 1, Cache: Cache{Enabled: true, F: -1}}},
-		{"negative cache size", Config{Lambda: 1, Cache: Cache{Enabled: true, MaxSize: -1}}},
-		{"box of wrong size", Config{Lambda: 1, Box: &Box{Lower: []float64{0}}}},
-		{"infeasible box", Config{Lambda: 1, Box: &Box{Lower: fill(p.Dim(), 1), Upper: fill(p.Dim(), 0)}}},
+		{"zero lambda", config{}},
+		{"negative lambda", config{Lambda: -1}},
+		{"NaN lambda", config{Lambda: math.NaN()}},
+		{"infinite lambda", config{Lambda: math.Inf(1)}},
+		{"negative gap every", config{Lambda: 1, GapEvery: -1}},
+		{"negative trace every", config{Lambda: 1, TraceEvery: -1}},
+		{"unknown algorithm", config{Lambda: 1, Algorithm: 9}},
+		{"unknown sampling", config{Lambda: 1, Sampling: 9}},
+		{"example-perm on whole examples", config{Lambda: 1, Sampling: run.ExamplePermutation}},
+		{"unknown step", config{Lambda: 1, Step: 9}},
+		{"fw with gap sampling", config{Lambda: 1, Algorithm: run.FW, Sampling: run.GapSampling}},
+		{"ssg with pairwise", config{Lambda: 1, Algorithm: run.SSG, Step: Pairwise}},
+		{"fw with cache", config{Lambda: 1, Algorithm: run.FW, Cache: cacheRule{Enabled: true}}},
+		{"pairwise with predefined step", config{Lambda: 1, Step: Pairwise, StepSize: run.Predefined}},
+		{"negative cache F", config{Lambda: 1, Cache: cacheRule{Enabled: true, Cache: Cache{F: -1}}}},
+		{"negative cache size", config{Lambda: 1, Cache: cacheRule{Enabled: true, Cache: Cache{MaxSize: -1}}}},
+		{"box of wrong size", config{Lambda: 1, Box: &Box{Lower: []float64{0}}}},
+		{"infeasible box", config{Lambda: 1, Box: &Box{Lower: fill(p.Dim(), 1), Upper: fill(p.Dim(), 0)}}},
 	}
 	for _, tc := range cases {
-		if _, err := New(p, tc.cfg); err == nil {
+		if _, err := newSolver(p, tc.cfg); err == nil {
 			t.Errorf("%s: New accepted %+v", tc.name, tc.cfg)
 		}
 	}
-	if _, err := New(p, Config{Lambda: 1}, WithTest(oraclestest.Multiclass(3, 2, 2, 1))); err == nil {
+	if _, err := newSolver(p, config{Lambda: 1}, run.WithTest(oraclestest.Multiclass(3, 2, 2, 1))); err == nil {
 		t.Error("New accepted a test problem of the wrong dimension")
 	}
-	if _, err := New(p, Config{Lambda: 1}, WithWorkers(-2)); err == nil {
+	if _, err := newSolver(p, config{Lambda: 1}, run.WithWorkers(-2)); err == nil {
 		t.Error("New accepted negative workers")
 	}
-	if _, err := New(nil, Config{Lambda: 1}); err == nil {
+	if _, err := newSolver(nil, config{Lambda: 1}); err == nil {
 		t.Error("New accepted a nil problem")
 	}
-	s := mustNew(t, p, Config{Lambda: 1})
+	s := mustNew(t, p, config{Lambda: 1})
 	for _, stop := range []run.Stop{{Passes: -1}, {Passes: math.NaN()}, {Passes: math.Inf(1)}, {Gap: math.NaN()}, {Duration: -time.Second}, {}, {EarlyCheck: 0.8, Passes: 1}} {
 		if _, err := s.Run(context.Background(), stop); err == nil {
 			t.Errorf("Run accepted %+v", stop)
@@ -389,7 +405,7 @@ func fill(d int, v float64) []float64 {
 
 func TestContextCancellationAndTime(t *testing.T) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 200, MaxLen: 8, Labels: 10, Features: 30, Density: 0.5, Seed: 5})
-	s := mustNew(t, p, Config{Lambda: 1e-4})
+	s := mustNew(t, p, config{Lambda: 1e-4})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -420,7 +436,7 @@ func TestBoxConstraints(t *testing.T) {
 	}
 	box := &Box{Lower: lo, Upper: hi}
 	var primals []float64
-	for _, cfg := range []Config{
+	for _, cfg := range []config{
 		{Box: box, GapEvery: 5},
 		{Box: box, Algorithm: run.FW, GapEvery: 1},
 		{Box: box, Step: Pairwise, GapEvery: 5},
@@ -465,7 +481,7 @@ func TestBoxConstraints(t *testing.T) {
 func TestPairwiseDropSteps(t *testing.T) {
 	p := smallChain(8)
 	for _, step := range []Step{Pairwise, Away} {
-		s := mustNew(t, p, Config{Lambda: 1, Step: step})
+		s := mustNew(t, p, config{Lambda: 1, Step: step})
 		mustRun(t, s, run.Stop{Passes: 100})
 		_, _, drops := s.CacheStats()
 		if drops == 0 {
@@ -481,10 +497,10 @@ func TestPairwiseDropSteps(t *testing.T) {
 
 func TestSSGApproachesOptimum(t *testing.T) {
 	p := smallChain(9)
-	ref := mustNew(t, p, Config{Lambda: 0.1, Step: Pairwise})
+	ref := mustNew(t, p, config{Lambda: 0.1, Step: Pairwise})
 	mustRun(t, ref, run.Stop{Gap: 1e-6, Passes: 1e6})
 	opt, _ := ref.Last()
-	s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: run.SSG, Averaging: true, GapEvery: 50})
+	s := mustNew(t, p, config{Lambda: 0.1, Algorithm: run.SSG, Averaging: true, GapEvery: 50})
 	mustRun(t, s, run.Stop{Passes: 2000})
 	last, _ := s.Last()
 	if subopt := last.PrimalAvg - opt.Primal; subopt < -1e-6 || subopt > 0.01*opt.Primal {
@@ -498,8 +514,8 @@ func TestSSGApproachesOptimum(t *testing.T) {
 func TestExplicitDualsStress(t *testing.T) {
 	for seed := uint64(20); seed < 26; seed++ {
 		p := oraclestest.Chain(oraclestest.ChainConfig{N: 15, MaxLen: 5, Labels: 3, Features: 3, Density: 0.8, Seed: seed})
-		for _, cfg := range []Config{
-			{Step: Away}, {Step: Pairwise}, {Step: Away, Cache: Cache{Enabled: true, MaxSize: 2}, Sampling: run.GapSampling, GapEvery: 3},
+		for _, cfg := range []config{
+			{Step: Away}, {Step: Pairwise}, {Step: Away, Cache: cacheRule{Enabled: true, Cache: Cache{MaxSize: 2}}, Sampling: run.GapSampling, GapEvery: 3},
 		} {
 			for _, lambda := range []float64{100, 1} {
 				cfg.Lambda, cfg.Seed = lambda, seed

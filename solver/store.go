@@ -104,14 +104,14 @@ func (s *Solver) newStore() (blockStore, error) {
 	if s.cfg.explicitDuals() {
 		return &dualStore{s: s}, nil
 	}
-	if s.cfg.Step == Exact {
+	if s.cfg.Step == stepExact {
 		m, ok := s.p.(*oracles.Multiclass)
 		if !ok {
 			return nil, fmt.Errorf("solver: exact steps need a multiclass problem (oracles.Multiclass), whose blocks are simplices over the classes; got %T (use pairwise steps)", s.p)
 		}
 		return newClassStore(s, m), nil
 	}
-	st := s.storage
+	st := s.cfg.Storage
 	if st == AutoStorage {
 		st = DenseBlocks
 		if int64(s.n)*int64(s.d)*8 > DenseBlockLimit {

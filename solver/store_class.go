@@ -12,7 +12,7 @@ import (
 // K dual variables alpha_i on the simplex give v_i = sigma x_i (x) beta_i
 // with beta_i = e_{y_i} - alpha_i and sigma = 1/(lambda n). It holds n*K
 // numbers where a dense block store holds n*F*K, and it is what the exact
-// block step (exactStep) solves over.
+// block step (stepExact) solves over.
 type classStore struct {
 	s     *Solver
 	m     *oracles.Multiclass

@@ -21,20 +21,20 @@ func TestSparseStorageFollowsDense(t *testing.T) {
 	}
 	for _, v := range []struct {
 		name string
-		cfg  Config
+		cfg  config
 	}{
-		{"uniform", Config{}},
-		{"perm predefined", Config{Sampling: run.Permutation, StepSize: run.Predefined}},
-		{"gap sampling", Config{Sampling: run.GapSampling, GapEvery: 2}},
-		{"averaging", Config{Averaging: true}},
-		{"cache", Config{Cache: Cache{Enabled: true}, GapEvery: 2}},
-		{"box", Config{Box: &Box{Lower: lo}, Averaging: true}},
+		{"uniform", config{}},
+		{"perm predefined", config{Sampling: run.Permutation, StepSize: run.Predefined}},
+		{"gap sampling", config{Sampling: run.GapSampling, GapEvery: 2}},
+		{"averaging", config{Averaging: true}},
+		{"cache", config{Cache: cacheRule{Enabled: true}, GapEvery: 2}},
+		{"box", config{Box: &Box{Lower: lo}, Averaging: true}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			cfg := v.cfg
 			cfg.Lambda, cfg.Seed = 0.05, 5
-			a := mustNew(t, p, cfg, WithStorage(DenseBlocks))
-			b := mustNew(t, p, cfg, WithStorage(SparseBlocks))
+			a := mustNew(t, p, withStorage(cfg, DenseBlocks))
+			b := mustNew(t, p, withStorage(cfg, SparseBlocks))
 			if a.Storage() != DenseBlocks || b.Storage() != SparseBlocks {
 				t.Fatalf("storage %v and %v", a.Storage(), b.Storage())
 			}
@@ -85,7 +85,7 @@ func TestAutoStorageForLargeD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mustNew(t, p, Config{Lambda: 1.0 / n, Averaging: true, GapEvery: 5})
+	s := mustNew(t, p, config{Lambda: 1.0 / n, Averaging: true, GapEvery: 5})
 	if s.Storage() != SparseBlocks {
 		t.Fatalf("storage %v for n*d = %d", s.Storage(), n*p.Dim())
 	}
@@ -110,18 +110,17 @@ func TestLazyAverageMatchesEager(t *testing.T) {
 	lo := fill(p.Dim(), math.Inf(-1))
 	lo[1], lo[4] = 0, 0
 	for _, tc := range []struct {
-		cfg Config
-		opt Option
+		cfg config
 	}{
-		{Config{}, WithStorage(DenseBlocks)},
-		{Config{}, WithStorage(SparseBlocks)},
-		{Config{Step: Pairwise}, WithStorage(AutoStorage)},
-		{Config{Box: &Box{Lower: lo}}, WithStorage(SparseBlocks)},
+		{config{Storage: DenseBlocks}},
+		{config{Storage: SparseBlocks}},
+		{config{Step: Pairwise, Storage: AutoStorage}},
+		{config{Box: &Box{Lower: lo}, Storage: SparseBlocks}},
 	} {
 		t.Run(fmt.Sprintf("%v/%v", tc.cfg.Step, tc.cfg.Box != nil), func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.Lambda, cfg.Averaging = 0.1, true
-			s := mustNew(t, p, cfg, tc.opt)
+			s := mustNew(t, p, cfg)
 			eager := make([]float64, s.d)
 			var ellBar float64
 			got := make([]float64, s.d)

@@ -54,7 +54,7 @@ func TestNewRejectsInvalidProblems(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.f.Chain = smallChain(41)
-			_, err := New(tc.f, Config{Lambda: 1})
+			_, err := newSolver(tc.f, config{Lambda: 1})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("New = %v, want an error mentioning %q", err, tc.want)
 			}
@@ -90,7 +90,7 @@ func TestBoundedProblemGetsItsBox(t *testing.T) {
 	_, upper := p.WeightBounds()
 	lower := fill(p.Dim(), -0.05)
 	for _, user := range []*Box{nil, {Lower: lower}} {
-		s := mustNew(t, p, Config{Lambda: 0.01, Box: user})
+		s := mustNew(t, p, config{Lambda: 0.01, Box: user})
 		if s.Box() == nil {
 			t.Fatal("no box applied for a Bounded problem")
 		}
@@ -107,7 +107,7 @@ func TestBoundedProblemGetsItsBox(t *testing.T) {
 			}
 		}
 	}
-	if _, err := New(p, Config{Lambda: 1, Box: &Box{Lower: fill(p.Dim(), 1)}}); err == nil {
+	if _, err := newSolver(p, config{Lambda: 1, Box: &Box{Lower: fill(p.Dim(), 1)}}); err == nil {
 		t.Fatal("New accepted a box that excludes every value the model allows")
 	}
 }
@@ -129,7 +129,7 @@ func (f *failing) MaxOracleErr(i int, w []float64, dst []int32) ([]int32, float6
 }
 
 func TestOracleErrorStopsRun(t *testing.T) {
-	for _, cfg := range []Config{{}, {Step: Pairwise}, {Algorithm: run.FW}, {Algorithm: run.SSG}, {Cache: Cache{Enabled: true}}} {
+	for _, cfg := range []config{{}, {Step: Pairwise}, {Algorithm: run.FW}, {Algorithm: run.SSG}, {Cache: cacheRule{Enabled: true}}} {
 		f := &failing{Chain: smallChain(43)}
 		cfg.Lambda = 0.1
 		s := mustNew(t, f, cfg)
@@ -176,7 +176,7 @@ func (a approx) Exact() oracles.Problem {
 
 func TestApproximateOracleKeepsExactCertificates(t *testing.T) {
 	c := smallChain(44)
-	s := mustNew(t, approx{c, true}, Config{Lambda: 0.1, GapEvery: 1})
+	s := mustNew(t, approx{c, true}, config{Lambda: 0.1, GapEvery: 1})
 	mustRun(t, s, run.Stop{Passes: 10})
 	for _, pt := range s.Trace() {
 		if pt.ApproximateGap {
@@ -187,7 +187,7 @@ func TestApproximateOracleKeepsExactCertificates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := mustNew(t, c, Config{Lambda: 0.1})
+	ref := mustNew(t, c, config{Lambda: 0.1})
 	ref.x.set(s.x.v) // the primal of s's iterate under the exact chain oracle
 	if fresh := mustEval(t, ref); math.Abs(fresh.Primal-cur.Primal) > 1e-12 {
 		t.Fatalf("primal %v, exact %v", cur.Primal, fresh.Primal)
@@ -196,7 +196,7 @@ func TestApproximateOracleKeepsExactCertificates(t *testing.T) {
 		t.Fatalf("certificate broken: %+v", cur)
 	}
 
-	u := mustNew(t, approx{c, false}, Config{Lambda: 0.1, GapEvery: 1})
+	u := mustNew(t, approx{c, false}, config{Lambda: 0.1, GapEvery: 1})
 	mustRun(t, u, run.Stop{Passes: 4})
 	for _, pt := range u.Trace() {
 		if !pt.ApproximateGap {
@@ -211,15 +211,15 @@ func TestApproximateOracleKeepsExactCertificates(t *testing.T) {
 func TestStopRejectsRunsThatCannotEnd(t *testing.T) {
 	p := smallChain(45)
 	for _, tc := range []struct {
-		cfg  Config
+		cfg  config
 		stop run.Stop
 	}{
-		{Config{Algorithm: run.SSG}, run.Stop{Gap: 0.1}},
-		{Config{Algorithm: run.SSG}, run.Stop{Gap: 0.1, Passes: 10}},
-		{Config{GapEvery: math.Inf(1)}, run.Stop{Gap: 0.1}},
-		{Config{Algorithm: run.FW}, run.Stop{GapEstimate: 0.1}},
-		{Config{}, run.Stop{Passes: math.Inf(1)}},
-		{Config{}, run.Stop{Passes: math.NaN()}},
+		{config{Algorithm: run.SSG}, run.Stop{Gap: 0.1}},
+		{config{Algorithm: run.SSG}, run.Stop{Gap: 0.1, Passes: 10}},
+		{config{GapEvery: math.Inf(1)}, run.Stop{Gap: 0.1}},
+		{config{Algorithm: run.FW}, run.Stop{GapEstimate: 0.1}},
+		{config{}, run.Stop{Passes: math.Inf(1)}},
+		{config{}, run.Stop{Passes: math.NaN()}},
 	} {
 		tc.cfg.Lambda = 1
 		s := mustNew(t, p, tc.cfg)
@@ -229,7 +229,7 @@ func TestStopRejectsRunsThatCannotEnd(t *testing.T) {
 		}
 		cancel()
 	}
-	s := mustNew(t, p, Config{Lambda: 1, GapEvery: math.Inf(1), TraceEvery: 1})
+	s := mustNew(t, p, config{Lambda: 1, GapEvery: math.Inf(1), TraceEvery: 1})
 	if res, err := s.Run(context.Background(), run.Stop{Gap: 1e-3, Passes: 500}); err != nil || res.Status != run.StatusConverged {
 		t.Fatalf("observe-only evaluations certify the gap: %+v, %v", res, err)
 	}

@@ -2,9 +2,10 @@ package run
 
 import "fmt"
 
-// The settings below are shared by the solver families: each family's
-// Config holds the ones that apply to it, and its New refuses the values it
-// does not implement with a one-line error that says what to use instead.
+// The settings below are shared by the method types of the solver
+// families: each method holds the ones that apply to it, and its New
+// refuses the values it does not implement with a one-line error that says
+// what to use instead.
 
 // Algorithm selects the optimizer of a family that has several.
 type Algorithm int
@@ -45,6 +46,13 @@ const (
 	// computed block gap; blocks never visited come first (Osokin et al.
 	// 2016, Alg. 2).
 	GapSampling
+	// GapSamplingInOrder is gap sampling whose first draws, of the blocks
+	// without a gap estimate yet, are in index order instead of uniformly
+	// at random, so that the first pass visits the blocks in the order of
+	// the data: what the reference code of Osokin et al. (2016), gapBCFW,
+	// does (its weighted draw over infinite weights picks the first
+	// infinite one). Alg. 2 leaves the order among those blocks open.
+	GapSamplingInOrder
 	// ExamplePermutation is for the soft solver (package solver/soft),
 	// whose blocks are the (example, node) pairs of Meshi et al. (2015):
 	// every pass visits every block once, the examples in a fresh random
@@ -89,6 +97,8 @@ func (s Sampling) String() string {
 		return "perm"
 	case GapSampling:
 		return "gap"
+	case GapSamplingInOrder:
+		return "gap-in-order"
 	case ExamplePermutation:
 		return "example-perm"
 	}
@@ -105,6 +115,16 @@ func (s StepSize) String() string {
 	return fmt.Sprintf("StepSize(%d)", int(s))
 }
 
+// ParseStepSize parses "line" or "predefined".
+func ParseStepSize(s string) (StepSize, error) {
+	for _, v := range []StepSize{LineSearch, Predefined} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown step size %q (want line or predefined)", s)
+}
+
 // ParseAlgorithm parses "bcfw", "fw", "ssg", "cp" or "online-eg".
 func ParseAlgorithm(s string) (Algorithm, error) {
 	for _, a := range []Algorithm{BCFW, FW, SSG, CuttingPlane, OnlineEG} {
@@ -115,25 +135,64 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	return 0, fmt.Errorf("unknown solver %q (want bcfw, fw, ssg, cp or online-eg)", s)
 }
 
-// ParseSampling parses "uniform", "perm", "gap" or "example-perm" (the
-// last for the soft solver only).
+// ParseSampling parses "uniform", "perm", "gap", "gap-in-order" or
+// "example-perm" (the last for the soft solver only).
 func ParseSampling(s string) (Sampling, error) {
-	for _, v := range []Sampling{Uniform, Permutation, GapSampling, ExamplePermutation} {
+	for _, v := range []Sampling{Uniform, Permutation, GapSampling, GapSamplingInOrder, ExamplePermutation} {
 		if v.String() == s {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm, gap, or example-perm for the soft solver)", s)
+	return 0, fmt.Errorf("unknown sampling %q (want uniform, perm, gap, gap-in-order, or example-perm for the soft solver)", s)
 }
 
-// AverageKind selects the average of the iterates a solver keeps with
-// averaging on (Lacoste-Julien et al. 2013, App. C and F); the trace's
-// primal_avg, dual_avg and gap_avg describe it.
+// MarshalText writes the sampling's name.
+func (s Sampling) MarshalText() ([]byte, error) { return known(s.String(), s, ParseSampling) }
+
+// UnmarshalText reads what MarshalText writes.
+func (s *Sampling) UnmarshalText(b []byte) error { return parseInto(s, string(b), ParseSampling) }
+
+// MarshalText writes the step size rule's name.
+func (s StepSize) MarshalText() ([]byte, error) { return known(s.String(), s, ParseStepSize) }
+
+// UnmarshalText reads what MarshalText writes.
+func (s *StepSize) UnmarshalText(b []byte) error { return parseInto(s, string(b), ParseStepSize) }
+
+// MarshalText writes the average's name.
+func (k AverageKind) MarshalText() ([]byte, error) { return known(k.String(), k, ParseAverageKind) }
+
+// UnmarshalText reads what MarshalText writes.
+func (k *AverageKind) UnmarshalText(b []byte) error { return parseInto(k, string(b), ParseAverageKind) }
+
+// known returns name as text when parse reads it back as v (an enum value
+// out of range has no name to write).
+func known[T comparable](name string, v T, parse func(string) (T, error)) ([]byte, error) {
+	if got, err := parse(name); err != nil || got != v {
+		return nil, fmt.Errorf("no name for %s", name)
+	}
+	return []byte(name), nil
+}
+
+// parseInto sets *dst to the value parse reads from s.
+func parseInto[T any](dst *T, s string, parse func(string) (T, error)) error {
+	v, err := parse(s)
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
+// AverageKind selects the average of the iterates a method keeps
+// (Lacoste-Julien et al. 2013, App. C and F); the trace's primal_avg,
+// dual_avg and gap_avg describe it. The zero value keeps none.
 type AverageKind int
 
 const (
+	// NoAverage keeps no average.
+	NoAverage AverageKind = iota
 	// WeightedAverage weighs iterate k by k (eq. 14): the -wavg methods.
-	WeightedAverage AverageKind = iota
+	WeightedAverage
 	// SuffixAverage is the 0.5-suffix average (eq. 15) by the doubling
 	// trick: the uniform average of the iterates since the last iteration
 	// that was a power of 2 (App. F): the -tavg methods.
@@ -145,6 +204,8 @@ const (
 
 func (k AverageKind) String() string {
 	switch k {
+	case NoAverage:
+		return "none"
 	case WeightedAverage:
 		return "wavg"
 	case SuffixAverage:
@@ -155,13 +216,13 @@ func (k AverageKind) String() string {
 	return fmt.Sprintf("AverageKind(%d)", int(k))
 }
 
-// ParseAverageKind parses "wavg", "tavg" or "avg" (the method suffixes of
-// the paper: BCFW-wavg, BCFW-tavg, SSG-avg).
+// ParseAverageKind parses "none", "wavg", "tavg" or "avg" (the method
+// suffixes of the paper: BCFW-wavg, BCFW-tavg, SSG-avg).
 func ParseAverageKind(s string) (AverageKind, error) {
-	for _, k := range []AverageKind{WeightedAverage, SuffixAverage, UniformAverage} {
+	for _, k := range []AverageKind{NoAverage, WeightedAverage, SuffixAverage, UniformAverage} {
 		if k.String() == s {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown average %q (want wavg, tavg or avg)", s)
+	return 0, fmt.Errorf("unknown average %q (want none, wavg, tavg or avg)", s)
 }

@@ -30,7 +30,7 @@ type checkpoint struct {
 	Train  oracles.Fingerprint
 	Blocks int
 
-	Config Config
+	Config config
 
 	W, Delta, Mu []float64
 

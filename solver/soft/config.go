@@ -8,12 +8,8 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// Config holds the hyperparameters of a soft solver: plain data, what a
-// checkpoint keeps and a notebook session compares. The zero value of every
-// field but Lambda and Rho is a sensible default: uniform sampling and an
-// exact gap every 10 passes. What a run is connected to (test set,
-// progress callback, workers) is set with Options.
-type Config struct {
+// config is the plan of a soft run, what BCFW compiles to.
+type config struct {
 	// Lambda is the regularization parameter (> 0) of Meshi's eq. 2.
 	Lambda float64
 	// Rho is the penalty on the violation of the agreement constraints
@@ -42,26 +38,28 @@ type Config struct {
 	Seed uint64
 }
 
-// WithDefaults returns cfg with its zero values replaced by the defaults
-// New uses (GapEvery 10).
-func (cfg Config) WithDefaults() Config {
+// withDefaults returns cfg with its zero values replaced by the defaults
+// (GapEvery 10).
+func (cfg config) withDefaults() config {
 	if cfg.GapEvery == 0 {
 		cfg.GapEvery = 10
 	}
 	return cfg
 }
 
-// Validate checks cfg (after defaults): lambda and rho positive and
+// validate checks cfg (after defaults): lambda and rho positive and
 // finite, a known sampling, GapEvery positive, TraceEvery finite and >= 0.
-func (cfg Config) Validate() error {
+func (cfg config) validate() error {
 	if err := core.ValidateSchedule(cfg.Lambda, cfg.GapEvery, cfg.TraceEvery); err != nil {
 		return fmt.Errorf("soft: %w", err)
 	}
 	if !(cfg.Rho > 0) || math.IsInf(cfg.Rho, 1) {
 		return fmt.Errorf("soft: rho must be a positive finite number (the penalty of the soft constraints, Meshi eq. 5), got %v", cfg.Rho)
 	}
-	if cfg.Sampling < run.Uniform || cfg.Sampling > run.ExamplePermutation {
-		return fmt.Errorf("soft: unknown sampling %d", cfg.Sampling)
+	switch cfg.Sampling {
+	case run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation:
+	default:
+		return fmt.Errorf("soft: sampling %v is not one of soft's (uniform, perm, gap, example-perm)", cfg.Sampling)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ import (
 type Solver struct {
 	m      *factorgraph.Model
 	k      *nodes.Model // m block by block: Alg. 1's node kernels
-	cfg    Config
+	cfg    config
 	nEx, d int
 	blocks int
 
