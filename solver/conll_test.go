@@ -105,8 +105,8 @@ func TestConllScale(t *testing.T) {
 // oracle calls and updates) on full CoNLL-2000 at lambda = 1/n, for each
 // variant, and reports the peak RSS of the process.
 //
-// The side-by-side comparison with CRFsuite (README, "fwstruct vs the
-// specialist tools") is whole-process: CRFsuite is built from its public
+// The side-by-side comparison with CRFsuite (docs/performance.md,
+// "fwstruct vs the specialist tools") is whole-process: CRFsuite is built from its public
 // source (chokkan/liblbfgs and chokkan/crfsuite, autotools:
 // ./autogen.sh && ./configure --prefix=$P [--with-liblbfgs=$P] && make
 // install), its attribute files made with its example/chunking.py (Python

@@ -97,48 +97,19 @@ func middle(x []float64) float64 {
 }
 
 // MeasureUpdateCost estimates CostRule.Update for the cost rule of
-// multi-plane BCFW with configuration cfg (its multi-plane settings on) on
-// problem p: the time of a step's update (line search, iterate and block
-// updates) in plane evaluations. It runs passes exact passes of cfg
+// multi-plane BCFW mp on problem p: the time of a step's update (line
+// search, iterate and block updates) in plane evaluations. It runs passes
+// exact passes of mp
 // (zero means 3) to fill the working sets, then times n approximate steps,
 // each against the scoring of its block's working set alone, and
 // returns the ratio of the median update time (step minus scoring) to the
 // median time of a plane evaluation in the scoring, at least 1. As with
 // MeasureCostRatio, measure once and keep the value in the CostRule.
 //
-// With it the cost rule took 0.95x the time rule's CPU time on OCR-small
-// and on HorseSeg-small; in wall time, noisy under load, 0.95x-1.13x on
-// OCR-small (the update counted as one plane evaluation: 0.98x-1.44x) and
-// 0.81x on the horses. Measured with
-// BenchmarkMultiPlaneRules at lambda = 1/n on the shared 2-core machine
-// under load 8-21 (rules interleaved by seed; each run timed in wall
-// solver seconds, and replayed without evaluations in process CPU time;
-// ratios of the medians over the seeds):
-//
-//   - OCR-small to gap 0.01: this function gave 25-46 plane evaluations
-//     and MeasureCostRatio 49-80 over five measurements (both are timings,
-//     disturbed by the load). The cost rule with the measured update took
-//     0.95x, 1.13x, 1.11x and 1.05x the time rule's solver seconds in four
-//     runs of 3, 5, 9 and 7 seeds (single runs from 0.5x to 2.3x the time
-//     rule's of the same seed: the wall time is mostly noise at this
-//     load), and 0.95x its CPU seconds in the replays (7 seeds; median of
-//     the per-seed ratios 1.06x; the time rule's replays ended at a median
-//     gap of 0.0112, short of the target). With the update counted as 1:
-//     0.98x, 1.17x, 1.26x and 1.44x in solver seconds, 1.06x in CPU
-//     seconds. The time rule made 325-382 exact passes (medians of the
-//     last three runs), the cost rule 109-122 with the measured update
-//     and 46-57 with 1.
-//   - HorseSeg-small to gap 2e-5 (graph cut; MeasureCostRatio 397, this
-//     function 25.5; 7 seeds): 0.81x the time rule's solver seconds and
-//     0.95x its CPU seconds (per seed 0.87x); with the update counted as
-//     1, 0.70x and 0.88x.
-//
-// The steps agree with the model: on OCR-small after 10 passes
-// (BenchmarkMultiPlaneStep, fastest of 5 runs under load) an exact step
-// took 38 us, an approximate step over 14.6 planes 19 us and a plane
-// 0.39 us in the scoring, where a cost ratio of 65 (MeasureCostRatio in
-// that run) and an update of 32 plane evaluations predict 38 us and
-// 18 us.
+// BenchmarkMultiPlaneRules compares the time rule with the cost rule,
+// with and without this estimate, and BenchmarkMultiPlaneStep the cost
+// model with the measured steps; their figures are in docs/performance.md
+// ("Multi-plane BCFW: the time and the cost rule").
 func MeasureUpdateCost(p oracles.Problem, mp MultiPlane, passes int) (float64, error) {
 	cfg, err := mp.plan()
 	if err != nil {

@@ -112,56 +112,28 @@
 // "Parallel steps"). The CLI refuses --batch, --lookahead, --async and
 // --simulate-workers for both; --workers applies.
 //
-// What they buy depends on what a step's time is. Measured on this 2-core
-// machine with the other jobs held off (SCHED_FIFO), 2 workers against 1,
-// whole-process wall time, interleaved runs: LP-hard BCFW on Yeast (lambda
-// 0.01, 20 passes; nearly all of a step is the LP oracle) 1.48-1.74x (20
-// pairs; median 1.63x, 11 of them at 1.6x or more) as a mini-batch of 2
-// with a lookahead of 2 (1.42-1.56x before the pool's jobs overlapped, a
-// batch's job then starting only once the last one was done, so that the
-// worker that finished first waited for the solver's goroutine, often busy
-// with an LP of its own, and before the read parts made room for their
-// corners in the corner sets; 1.47x with a lookahead of 1, 1.18x with
-// sequential steps and parallel gap passes), 1.58-1.72x asynchronous
-// (1.6-1.7x in solver time), at the same primal within 0.3%: the
-// deterministic order of the steps waits for a slow LP, the asynchronous
-// one applies the others first. What is left is the window: the solver's
-// goroutine, computing read parts while the head of the queue is not
-// ready, spends about 14% of the steps' time waiting with every entry of
-// the batches drawn taken (a larger lookahead waits less, 7% at 4, but its
-// staler answers leave a larger gap after 20 passes: 0.0046 against
-// 0.0027). On the horses (graph cut, recommended preset, lambda 1e-4, to gap
-// 0.001) and OCR-large (lambda 0.001, to gap 0.01), the cache answers most
-// steps, whose time is then the scoring of the cached corners and the
-// update: both stream the corner sets from memory, so two cores contend
-// for it, and a mini-batch is no faster (horses; with 5-20% more passes
-// from the staleness) or 33-60% slower (OCR-large) than sequential steps,
-// while the gap passes, oracle calls at one w, scale (horses 1.22-1.34x,
-// OCR-large 1.08-1.10x, CoNLL 1.03-1.05x with sequential steps). On the
-// horses, measured again with the corners scored four at a time (whole
-// process, SCHED_FIFO, 3 interleaved runs): 7.21-7.27 s with 1 worker, of
-// which 0.85 s loading, 2.15 s steps, 2.4 s gap passes and 1.85 s test
-// losses; 5.19-5.45 s with 2 (1.33-1.40x). The steps being sequential,
-// even two cores kept busy throughout would give at most 0.85 + 6.4/2 =
-// 4.05 s (1.79x). WithLateLosses (lateloss.go; the CLI's default) takes
-// the test losses off that path: a trace point's predictions run on a
-// goroutine of their own, at a copy of w, while the steps that follow go
-// on, and the point is appended when they are done, the same bit for bit.
-// With it, 2 workers against 1: the horses 4.30-4.39 s against 7.06-7.32 s
-// (1.64-1.68x) in the three quietest interleaved pairs, 1.38-1.53x in six
-// pairs beside other jobs of the machine (the steps, which stream the
-// corner sets from memory, then got 25-40% slower with 2 workers); without
-// test losses (--no-test-loss) 1.10-1.27x; OCR-large 1.03-1.06x, CoNLL
-// 1.01-1.16x. The gap passes feed the algorithm (the sampler's gaps, the
-// cache's global gap), so they still run between the steps; computing them
-// at a copy too, their results applied a trace point later, is the next
-// step, not taken here. So the
-// CLI's --workers N makes a mini-batch (of N, lookahead 2) for lp-hard
-// only; elsewhere it parallelizes the gap passes and evaluations and
-// leaves the steps sequential, and --batch (with --lookahead) or --async is
-// the explicit choice. Measure before choosing: `fwstruct train ...
-// --workers 2 [--batch 2 --lookahead 2]` against `--workers 1`, and
-// --simulate-workers K for the passes K workers would need.
+// What they buy depends on what a step's time is. When the oracle is
+// nearly all of a step (LP-hard BCFW, whose oracle solves an LP), the read
+// parts run in parallel and a mini-batch or the asynchronous execution pays;
+// the deterministic order of the mini-batch waits for a slow read part, the
+// asynchronous execution applies the others first, and a larger lookahead
+// waits less but its staler answers cost passes. When the cache answers
+// most steps, a step's time is the scoring of the cached corners and the
+// update, which both stream the corner sets from memory: two cores contend
+// for it, and a mini-batch adds passes from its staleness, while the gap
+// passes, oracle calls at one w, still parallelize. WithLateLosses
+// (lateloss.go; the CLI's default) takes the test losses of a trace point
+// off the steps' path: its predictions run on a goroutine of their own, at
+// a copy of w, while the steps that follow go on, and the point is appended
+// when they are done, the same bit for bit. The gap passes feed the
+// algorithm (the sampler's gaps, the cache's global gap), so they run
+// between the steps. So the CLI's --workers N makes a mini-batch (of N,
+// lookahead 2) for lp-hard only; elsewhere it parallelizes the gap passes
+// and evaluations and leaves the steps sequential, and --batch (with
+// --lookahead) or --async is the explicit choice. Measure before choosing:
+// `fwstruct train ... --workers 2 [--batch 2 --lookahead 2]` against
+// `--workers 1`, and --simulate-workers K for the passes K workers would
+// need. The measured speedups are in docs/performance.md ("Every core").
 //
 // # The reference code of Osokin et al. (gapBCFW)
 //
@@ -196,8 +168,7 @@
 // Left as they are: a full cache of theirs evicts, when a new corner comes
 // in, the corner without dual mass that scores lowest at the current w,
 // ours (after the step) the one unused for longest (the paper does not
-// say; on OCR-small below no block holds more than 25 corners, so neither
-// rule acts); a max-oracle answer whose H_i is negative beyond 1e-12 (an
+// say); a max-oracle answer whose H_i is negative beyond 1e-12 (an
 // oracle that missed the ground truth) is replaced by the ground truth
 // with a warning there, used as returned here (a step towards it has a
 // negative numerator and makes no move; a negative certified gap is the
@@ -205,10 +176,8 @@
 // weigh 0 in the draws here; and the random numbers differ, so that runs
 // compare as medians over seeds.
 //
-// Measured on OCR-small at lambda 0.0373 (their demo_ocr.m) to gap 0.09,
-// effective passes when the certified gap first reaches 0.09: gapBCFW
-// under Octave 7.3, seeds 1-10, median 14.88 (14.80 to 15.03, five gap
-// passes each, the first after 4.96-5.05 passes); this configuration,
-// seeds 1-5, median 14.93 (14.85 to 15.02; TestGapBCFWScheduleOCR); with
-// the random first pass 14.54; without the initial global gap 18.51.
+// TestGapBCFWScheduleOCR checks that this configuration's median effective
+// passes on OCR-small at lambda 0.0373 (their demo_ocr.m) to gap 0.09 stay
+// within 0.5 of gapBCFW's; the measured passes of both are in
+// docs/methods.md ("Against the reference code of Osokin et al.").
 package solver

@@ -18,8 +18,8 @@ import (
 // when Run returns, the solver's goroutine then taking its share of the
 // predictions left. The point is the one computed in place, bit for bit
 // (the same lossPass, its losses summed in example order); only
-// its Progress callback comes later. On the horses (graph cut, a test loss
-// at every gap pass) the test losses were a quarter of a run's time.
+// its Progress callback comes later. What it saves is measured in
+// docs/performance.md ("Every core").
 
 // lossChunk is the number of predictions a goroutine takes at a time.
 const lossChunk = 4

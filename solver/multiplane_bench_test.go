@@ -123,7 +123,7 @@ var (
 // CPU time, which a loaded machine disturbs less than wall time: the
 // replay of a cost rule is the same run (checked), that of the time rule
 // a new run of as many passes, whose gap is reported (under load it often
-// ends above the target). The figures are in MeasureUpdateCost's doc.
+// ends above the target). The figures are in docs/performance.md.
 //
 // It takes about 20 minutes under load, so it runs only when asked for
 // with -mprules (make bench does not):

@@ -39,7 +39,7 @@ type Config struct {
 	// NoSqrt keeps the unary histograms as they are. By default every
 	// entry h is mapped to sqrt(h), the Hellinger (Bhattacharyya) embedding
 	// under which a linear score compares histograms much like a chi2-type
-	// kernel (on the horses it lowers the test loss by about a fifth). The
+	// kernel (docs/tasks.md gives its effect on the horses' test loss). The
 	// pairwise distances always use the histograms themselves.
 	NoSqrt bool
 }

@@ -19,11 +19,11 @@
 //
 // gonum.org/v1/gonum/optimize/convex/lp.Simplex solves the same problems and
 // is the reference this package is tested against; it refactors the basis
-// from scratch at every pivot (three dense LU solves), which makes it about
-// three orders of magnitude slower on the 287 x 392 local-polytope LPs of
-// the Yeast multi-label model (see BenchmarkYeastSimplex and
-// BenchmarkYeastGonumLP in package factorgraph), and it has no way to
-// reuse a phase I across problems.
+// from scratch at every pivot (three dense LU solves) and has no way to
+// reuse a phase I across problems. BenchmarkYeastSimplex and
+// BenchmarkYeastGonumLP in package factorgraph time the two on the 287 x
+// 392 local-polytope LPs of the Yeast multi-label model (figures in
+// docs/performance.md).
 //
 // Like every package under inference, it knows nothing of features,
 // losses or solvers.

@@ -117,10 +117,8 @@ func WithTrainLoss(on bool) Option { return func(s *Solver) error { s.trainLoss 
 // see the package documentation). A step whose row the cache holds reads
 // it and computes only the values it lacks; the other steps compute their
 // rows as kernel blocks, so a cache pays when the same rows come back
-// often (many passes, shrinking's later sweeps over few active blocks): on
-// USPS, 10 passes of exact steps with shrinking took 10-11 s of CPU time
-// with a 512 MB cache (93% hits; the process held 290 MB) and 12-13 s
-// without one (160 MB), one worker.
+// often (many passes, shrinking's later sweeps over few active blocks;
+// docs/performance.md, "The kernel row", gives a measurement on USPS).
 // The cache never changes a result; CacheStats reports its hit rate.
 func WithCache(budget int64) Option {
 	return func(s *Solver) error {

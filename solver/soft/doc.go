@@ -91,13 +91,9 @@
 // block-coordinate Frank-Wolfe with the steps of Alg. 1, and the soft gap
 // certifies it as any other; what changes is the memory: a step finds its
 // example's marginals, agreement variables and data in the cache, where a
-// random block is a cache miss in megabytes of state. On Yeast (lambda =
-// 0.01, rho = 1, seeds 1-3) a pass takes 22-24 ms instead of 40-42 ms under
-// uniform sampling, and the hard objective of eq. 2 gets within 1% of the
-// best one in 58, 55 and 44 passes instead of 69, 70 and 71: with seed 1,
-// 11.6 times sooner than LP-hard BCFW instead of 5.5 times (Meshi's Fig. 2;
-// go run ./internal/tools/softfigs -exp fig2). BenchmarkYeastSoftPass
-// times the passes of both orders.
+// random block is a cache miss in megabytes of state. BenchmarkYeastSoftPass
+// times the passes of both orders; the measured passes on Yeast are in
+// docs/performance.md ("Soft constraints: the order of the blocks").
 //
 // # Cost of a step
 //

@@ -1,5 +1,5 @@
 // Command peers prepares the side-by-side comparisons of fwstruct with
-// liblinear and libsvm (the README's "fwstruct vs the specialist tools")
+// liblinear and libsvm (docs/performance.md, "fwstruct vs the specialist tools")
 // and scores the peers' models by fwstruct's objective.
 //
 //	peers data -out DIR
