@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -19,6 +20,54 @@ func Positive(d int, coords []int) *Box {
 		lo[j] = 0
 	}
 	return &Box{Lower: lo}
+}
+
+// boxJSON is a Box as JSON writes it: an infinite bound (no bound on that
+// side) is null, which JSON can write where it cannot write infinity.
+type boxJSON struct {
+	Lower []*float64 `json:"lower,omitempty"`
+	Upper []*float64 `json:"upper,omitempty"`
+}
+
+// MarshalJSON writes the bounds, infinite ones as null.
+func (b Box) MarshalJSON() ([]byte, error) {
+	bounds := func(x []float64) []*float64 {
+		if x == nil {
+			return nil
+		}
+		out := make([]*float64, len(x))
+		for j := range x {
+			if !math.IsInf(x[j], 0) {
+				out[j] = &x[j]
+			}
+		}
+		return out
+	}
+	return json.Marshal(boxJSON{Lower: bounds(b.Lower), Upper: bounds(b.Upper)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: null is -Inf in Lower and
+// +Inf in Upper.
+func (b *Box) UnmarshalJSON(data []byte) error {
+	var j boxJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	bounds := func(x []*float64, none float64) []float64 {
+		if x == nil {
+			return nil
+		}
+		out := make([]float64, len(x))
+		for k, v := range x {
+			out[k] = none
+			if v != nil {
+				out[k] = *v
+			}
+		}
+		return out
+	}
+	b.Lower, b.Upper = bounds(j.Lower, math.Inf(-1)), bounds(j.Upper, math.Inf(1))
+	return nil
 }
 
 func (b *Box) lower(j int) float64 {

@@ -154,7 +154,7 @@ func (s *Solver) save(w io.Writer, fingerprint bool) error {
 	}
 	c := checkpoint{
 		Version: checkpointVersion, Method: m, Execution: x,
-		Lambda:  s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
+		Lambda: s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
 		RSq: s.rSq, Elapsed: s.loop.Elapsed, Trace: s.trace,

@@ -1,7 +1,5 @@
 package solver
 
-
-
 // The delay simulator. The asynchronous algorithm of Wang et al. (2016,
 // Alg. 1: workers solve block oracles on a possibly stale w, a server
 // applies their block updates as they arrive) with K workers of equal

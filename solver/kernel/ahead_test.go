@@ -41,12 +41,12 @@ func TestParallelStepsAreTheSequentialRun(t *testing.T) {
 	p := oraclestest.Multiclass(90, 4, 6, 11)
 	n := int64(p.Len())
 	k := Kernel{Kind: RBF, Gamma: 0.2}
-	caches := map[string]func() Option{
-		"no cache":      func() Option { return WithCache(0) },
-		"cache":         func() Option { return WithCache(8 * n * 20) },
-		"float32 cache": func() Option { return WithCacheFloat32(4 * n * 20) },
+	caches := map[string]func(*config){
+		"no cache":      func(c *config) { c.CacheBytes = 0 },
+		"cache":         func(c *config) { c.CacheBytes = 8 * n * 20 },
+		"float32 cache": func(c *config) { c.CacheBytes, c.CacheFloat32 = 4*n*20, true },
 	}
-	for _, cfg := range []Config{
+	for _, cfg := range []config{
 		{Sampling: run.Uniform},
 		{Sampling: run.Permutation, StepSize: run.Predefined, Averaging: true},
 		{Sampling: run.GapSampling},
@@ -58,7 +58,9 @@ func TestParallelStepsAreTheSequentialRun(t *testing.T) {
 		for name, cache := range caches {
 			t.Run(fmt.Sprintf("%v exact %v shrinking %v %s", cfg.Sampling, cfg.Exact, cfg.Shrinking, name), func(t *testing.T) {
 				runWith := func(workers int, off bool) *Solver {
-					s := mustNew(t, p, cfg, WithWorkers(workers), cache(), WithTrainLoss(true))
+					c := cfg
+					cache(&c)
+					s := mustNew(t, p, c, run.WithWorkers(workers), run.WithTrainLoss(true))
 					s.ahead.off = off
 					mustRun(t, s, run.Stop{Passes: 12})
 					if _, err := s.Current(); err != nil {

@@ -13,27 +13,19 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// checkpointVersion 3 records the running sum of the stale block gaps
-// (EstFinite, EstInf), whose rounding depends on the order of the steps'
-// updates: version 2 checkpoints, which did not, are read with the sum
-// recomputed (the reported gap estimate then differs in its last bits
-// until the next gap pass). Version 2 added the fingerprint of the
-// training data (oracles.Fingerprint, its features included); version 1
-// checkpoints cannot be checked against the data and are refused.
-const (
-	checkpointVersion   = 3
-	checkpointVersionV2 = 2
-)
+// checkpointVersion is the version of the checkpoint struct; a checkpoint
+// of another version is refused (made by an older fwstruct: train again).
+const checkpointVersion = 4
 
 // checkpoint is the serialized state of a kernelized solver. The problem
 // is not saved (Load checks it by fingerprint), nor the wiring (test set,
-// progress, workers, kernel cache).
+// progress, workers).
 type checkpoint struct {
 	Version int
 	// Train is the fingerprint of the training problem.
 	Train   oracles.Fingerprint
 	N, K, F int
-	Config  Config
+	Config  config
 
 	Alpha                 []float64
 	SV                    []int32
@@ -44,8 +36,8 @@ type checkpoint struct {
 	AvgPartial            bool
 	AvgEll                float64
 	GapEst                []float64
-	EstFinite             float64 // the running sum of the finite entries of GapEst (version 3)
-	EstInf                int     // the number of infinite ones (version 3)
+	EstFinite             float64 // the running sum of the finite entries of GapEst
+	EstInf                int     // the number of infinite ones
 	ExactGaps             []float64
 	ExactAt               int64
 	ExactGap              float64
@@ -94,18 +86,18 @@ func (s *Solver) Save(w io.Writer) error {
 	if c.RNG, err = core.RandomState("kernel", s.pcg); err != nil {
 		return err
 	}
-	return core.WriteCheckpoint(w, "kernel", &c)
+	return core.WriteCheckpoint(w, "kernel", s.Method().Name(), &c)
 }
 
 // Load restores a solver saved by Save for problem p (the problem it was
 // saved with); opts wire it. Every field is checked: the dual variables
 // must lie on their simplices, the support set must be theirs.
-func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
+func Load(r io.Reader, p *oracles.Multiclass, opts ...run.Option) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("kernel: load: nil problem")
 	}
 	var c checkpoint
-	if err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersionV2, checkpointVersion); err != nil {
+	if _, err := core.ReadCheckpoint(r, "kernel", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, err
 	}
 	if err := c.Train.Check(oracles.FingerprintOf(p, 1)); err != nil { // cheap: a multiclass oracle at w = 0
@@ -114,7 +106,7 @@ func Load(r io.Reader, p *oracles.Multiclass, opts ...Option) (*Solver, error) {
 	if c.N != p.Len() || c.K != p.NumClasses() || c.F != p.NumFeatures() {
 		return nil, fmt.Errorf("kernel: load: checkpoint of a problem with n=%d, %d classes, %d features, not this one's %d, %d, %d", c.N, c.K, c.F, p.Len(), p.NumClasses(), p.NumFeatures())
 	}
-	s, err := New(p, c.Config, opts...)
+	s, err := newSolver(p, c.Config, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: load: %w", err)
 	}
@@ -202,13 +194,11 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	copy(s.gapEst, c.GapEst)
 	s.est.Reset(s.gapEst)
-	if c.Version >= 3 {
-		// The running sum, as the steps left it; the recomputed one checks it.
-		if c.EstInf != s.est.Inf || math.IsNaN(c.EstFinite) || math.Abs(c.EstFinite-s.est.Finite) > 1e-9*max(1, math.Abs(s.est.Finite)) {
-			return fmt.Errorf("sum of the gap estimates %v (%d infinite), but the estimates give %v (%d)", c.EstFinite, c.EstInf, s.est.Finite, s.est.Inf)
-		}
-		s.est = core.EstimateSum{Finite: c.EstFinite, Inf: c.EstInf}
+	// The running sum, as the steps left it; the recomputed one checks it.
+	if c.EstInf != s.est.Inf || math.IsNaN(c.EstFinite) || math.Abs(c.EstFinite-s.est.Finite) > 1e-9*max(1, math.Abs(s.est.Finite)) {
+		return fmt.Errorf("sum of the gap estimates %v (%d infinite), but the estimates give %v (%d)", c.EstFinite, c.EstInf, s.est.Finite, s.est.Inf)
 	}
+	s.est = core.EstimateSum{Finite: c.EstFinite, Inf: c.EstInf}
 	if c.ExactGaps != nil {
 		if len(c.ExactGaps) != n {
 			return fmt.Errorf("%d exact block gaps for n=%d", len(c.ExactGaps), n)

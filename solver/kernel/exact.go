@@ -15,10 +15,10 @@ import (
 const SettledFraction = 1e-3
 
 // validateExact checks the settings exact steps and shrinking combine with.
-func (cfg *Config) validateExact() error {
+func (cfg *config) validateExact() error {
 	switch {
 	case cfg.Shrinking && !cfg.Exact:
-		return errors.New("kernel: shrinking needs exact steps (Config.Exact)")
+		return errors.New("kernel: shrinking needs exact steps (the Exact method)")
 	case !cfg.Exact:
 		return nil
 	case cfg.Algorithm != run.BCFW:

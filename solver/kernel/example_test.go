@@ -32,12 +32,12 @@ func rings(n int, seed uint64) *oracles.Multiclass {
 // and the model predicts by kernel expansion over its support vectors.
 func Example() {
 	train, test := rings(300, 1), rings(300, 2)
-	s, err := kernel.New(train, kernel.Config{Lambda: 1e-3, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2}},
-		kernel.WithTest(test), kernel.WithCache(64<<20))
+	r, err := kernel.BCFW{Lambda: 1e-3, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2}, CacheBytes: 64 << 20}.New(train, run.WithTest(test))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	s := r.(*kernel.Solver)
 	res, err := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 500})
 	if err != nil {
 		fmt.Println(err)
@@ -56,11 +56,11 @@ func Example() {
 // for binary problems: each example's dual over its classes is solved
 // exactly, examples found settled are skipped until the next gap pass, and
 // kernel rows of the active examples are cached as float32.
-func ExampleConfig_exact() {
+func ExampleExact() {
 	train := rings(300, 1)
-	cfg := kernel.Config{Lambda: 0.001, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2},
-		Exact: true, Shrinking: true, Sampling: run.Permutation, GapEvery: 10}
-	s, err := kernel.New(train, cfg, kernel.WithCacheFloat32(1<<20))
+	m := kernel.Exact{Lambda: 0.001, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2},
+		Shrinking: true, Sampling: run.Permutation, GapEvery: 10, CacheBytes: 1 << 20, CacheFloat32: true}
+	s, err := m.New(train)
 	if err != nil {
 		panic(err)
 	}
@@ -77,12 +77,12 @@ func ExampleConfig_exact() {
 
 // The steps run on several workers (their kernel rows computed ahead, in
 // parallel) and the run is the sequential one, bit for bit.
-func ExampleWithWorkers() {
+func ExampleBCFW_workers() {
 	train := rings(300, 1)
-	cfg := kernel.Config{Lambda: 1e-3, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2}, Sampling: run.Permutation, GapEvery: 5}
+	m := kernel.BCFW{Lambda: 1e-3, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 2}, Sampling: run.Permutation, GapEvery: 5}
 	var gaps []float64
 	for _, workers := range []int{1, 2} {
-		s, err := kernel.New(train, cfg, kernel.WithWorkers(workers))
+		s, err := m.New(train, run.WithWorkers(workers))
 		if err != nil {
 			panic(err)
 		}

@@ -17,9 +17,9 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run/runtest"
 )
 
-func mustNew(t testing.TB, p *oracles.Multiclass, cfg Config, opts ...Option) *Solver {
+func mustNew(t testing.TB, p *oracles.Multiclass, cfg config, opts ...run.Option) *Solver {
 	t.Helper()
-	s, err := New(p, cfg, opts...)
+	s, err := newSolver(p, cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,33 +67,36 @@ func close(a, b, tol float64) bool {
 func TestLinearKernelMatchesPrimal(t *testing.T) {
 	train := oraclestest.Multiclass(60, 4, 5, 1)
 	test := oraclestest.Multiclass(30, 4, 5, 2)
+	// Every pair trains at lambda 0.02, seed 5, an observe-only evaluation
+	// every pass and a gap pass every 4 passes unless said otherwise.
+	const l, seed, te, ge = 0.02, 5, 1, 4
 	for _, tc := range []struct {
-		name string
-		cfg  solver.Config
+		name   string
+		primal run.Method
+		kc     config
 	}{
-		{"bcfw", solver.Config{}},
-		{"bcfw perm", solver.Config{Sampling: run.Permutation}},
-		{"bcfw gap sampling", solver.Config{Sampling: run.GapSampling, GapEvery: 2}},
-		{"bcfw predefined", solver.Config{StepSize: run.Predefined}},
-		{"bcfw averaging", solver.Config{Averaging: true}},
-		{"exact", solver.Config{Step: solver.Exact}},
-		{"exact perm averaging", solver.Config{Step: solver.Exact, Sampling: run.Permutation, Averaging: true}},
-		{"fw", solver.Config{Algorithm: run.FW}},
-		{"fw averaging", solver.Config{Algorithm: run.FW, Averaging: true, GapEvery: 3}},
+		{"bcfw", solver.BCFW{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: ge}, config{}},
+		{"bcfw perm", solver.BCFW{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: ge, Sampling: run.Permutation}, config{Sampling: run.Permutation}},
+		{"bcfw gap sampling", solver.BCFW{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: 2, Sampling: run.GapSampling}, config{Sampling: run.GapSampling, GapEvery: 2}},
+		{"bcfw predefined", solver.BCFW{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: ge, Step: solver.FWPredefined}, config{StepSize: run.Predefined}},
+		{"bcfw averaging", solver.BCFW{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: ge, Average: run.WeightedAverage}, config{Averaging: true}},
+		{"exact", solver.Exact{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: ge}, config{Exact: true}},
+		{"exact perm averaging", solver.Exact{Lambda: l, Seed: seed, TraceEvery: te, GapEvery: ge, Sampling: run.Permutation, Average: run.WeightedAverage},
+			config{Exact: true, Sampling: run.Permutation, Averaging: true}},
+		{"fw", solver.FW{Lambda: l, TraceEvery: te, GapEvery: ge}, config{Algorithm: run.FW}},
+		{"fw averaging", solver.FW{Lambda: l, TraceEvery: te, GapEvery: 3, Average: run.WeightedAverage}, config{Algorithm: run.FW, Averaging: true, GapEvery: 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pc := tc.cfg
-			pc.Lambda, pc.Seed, pc.TraceEvery = 0.02, 5, 1
-			if pc.GapEvery == 0 {
-				pc.GapEvery = 4
-			}
-			ps, err := solver.New(train, pc, solver.WithTest(test), solver.WithTrainLoss(true))
+			ps, err := tc.primal.New(train, run.WithTest(test), run.WithTrainLoss(true))
 			if err != nil {
 				t.Fatal(err)
 			}
-			kc := Config{Lambda: pc.Lambda, Algorithm: pc.Algorithm, Sampling: pc.Sampling, StepSize: pc.StepSize,
-				Averaging: pc.Averaging, GapEvery: pc.GapEvery, TraceEvery: pc.TraceEvery, Seed: pc.Seed, Exact: pc.Step == solver.Exact}
-			ks := mustNew(t, train, kc, WithTest(test), WithTrainLoss(true))
+			kc := tc.kc
+			kc.Lambda, kc.Seed, kc.TraceEvery = l, seed, te
+			if kc.GapEvery == 0 {
+				kc.GapEvery = ge
+			}
+			ks := mustNew(t, train, kc, run.WithTest(test), run.WithTrainLoss(true))
 			passes := 12.0
 			mustRun(t, ps, run.Stop{Passes: passes})
 			mustRun(t, ks, run.Stop{Passes: passes})
@@ -138,7 +141,7 @@ func TestLinearKernelMatchesPrimal(t *testing.T) {
 						t.Fatalf("step %d: %s primal solver %v, kernel %v", k.Steps, f.name, f.a, f.b)
 					}
 				}
-				if pc.Algorithm == run.BCFW && (p.Pass != k.Pass || p.OracleCalls != k.OracleCalls || p.Refresh != k.Refresh) {
+				if kc.Algorithm == run.BCFW && (p.Pass != k.Pass || p.OracleCalls != k.OracleCalls || p.Refresh != k.Refresh) {
 					t.Fatalf("step %d: counters %+v vs %+v", k.Steps, p, k)
 				}
 			}
@@ -198,7 +201,7 @@ func TestGapIsPrimalMinusDual(t *testing.T) {
 	for _, k := range kernels {
 		for _, alg := range []run.Algorithm{run.BCFW, run.FW} {
 			t.Run(fmt.Sprintf("%v %v", k, alg), func(t *testing.T) {
-				s := mustNew(t, p, Config{Lambda: 0.05, Kernel: k, Algorithm: alg, Averaging: true, TraceEvery: 1, GapEvery: 3})
+				s := mustNew(t, p, config{Lambda: 0.05, Kernel: k, Algorithm: alg, Averaging: true, TraceEvery: 1, GapEvery: 3})
 				for round := 1; round <= 3; round++ {
 					mustRun(t, s, run.Stop{Passes: float64(10 * round)})
 					pt, err := s.Current()
@@ -234,10 +237,11 @@ func TestCacheNeverChangesResults(t *testing.T) {
 	p := oraclestest.Multiclass(50, 4, 6, 4)
 	n := int64(p.Len())
 	for _, alg := range []run.Algorithm{run.BCFW, run.FW} {
-		cfg := Config{Lambda: 0.01, Kernel: Kernel{Kind: RBF, Gamma: 0.2}, Algorithm: alg, Sampling: run.Uniform, GapEvery: 2, Seed: 3}
+		cfg := config{Lambda: 0.01, Kernel: Kernel{Kind: RBF, Gamma: 0.2}, Algorithm: alg, Sampling: run.Uniform, GapEvery: 2, Seed: 3}
 		var runs []*Solver
 		for _, budget := range []int64{0, 7 * 8 * n, 8 * n * n} {
-			s := mustNew(t, p, cfg, WithCache(budget))
+			cfg.CacheBytes = budget
+			s := mustNew(t, p, cfg)
 			mustRun(t, s, run.Stop{Passes: 20})
 			runs = append(runs, s)
 			hits, misses, bytes := s.CacheStats()
@@ -268,7 +272,7 @@ func TestCacheNeverChangesResults(t *testing.T) {
 		}
 	}
 	// Full-row caching pays: every entry of the last rows comes from the cache.
-	s := mustNew(t, p, Config{Lambda: 0.01, Kernel: Kernel{Kind: RBF, Gamma: 0.2}, GapEvery: 100}, WithCache(8*n*n))
+	s := mustNew(t, p, config{Lambda: 0.01, Kernel: Kernel{Kind: RBF, Gamma: 0.2}, GapEvery: 100, CacheBytes: 8 * n * n})
 	mustRun(t, s, run.Stop{Passes: 30})
 	if hits, misses, _ := s.CacheStats(); float64(hits)/float64(hits+misses) < 0.8 {
 		t.Fatalf("hit rate %v with every row cached", float64(hits)/float64(hits+misses))
@@ -299,7 +303,7 @@ func TestRBFLearnsWhatLinearCannot(t *testing.T) {
 	train, test := rings(200, 1), rings(200, 2)
 	errs := map[Kind]float64{}
 	for _, k := range []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 2}} {
-		s := mustNew(t, train, Config{Lambda: 1e-3, Kernel: k, GapEvery: 5}, WithTest(test))
+		s := mustNew(t, train, config{Lambda: 1e-3, Kernel: k, GapEvery: 5}, run.WithTest(test))
 		mustRun(t, s, run.Stop{Passes: 60})
 		pt, _ := s.Current()
 		errs[k.Kind] = pt.TestLoss
@@ -322,29 +326,31 @@ func TestRBFLearnsWhatLinearCannot(t *testing.T) {
 func TestConformance(t *testing.T) {
 	p := oraclestest.Multiclass(40, 3, 4, 5)
 	for _, tc := range []struct {
-		cfg     Config
+		cfg     config
 		workers int
 	}{
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}}, 1},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true}, 1},
-		{Config{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5}, 1},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true}, 1},
-		{Config{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1}, 1},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true}, 1},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation, Averaging: true}, 1},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, 1}, // a gap estimate whose running sum rounds differently from its recomputation
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, 2},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Uniform, Averaging: true}, 2},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling}, 2},
-		{Config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation}, 2},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}}, 1},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling, Averaging: true}, 1},
+		{config{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2, Coef0: 1}, Sampling: run.Permutation, TraceEvery: 1.5}, 1},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Algorithm: run.FW, Averaging: true}, 1},
+		{config{Kernel: Kernel{Kind: Linear}, Algorithm: run.FW, StepSize: run.Predefined, TraceEvery: 1}, 1},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true}, 1},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation, Averaging: true}, 1},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, 1}, // a gap estimate whose running sum rounds differently from its recomputation
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Permutation, TraceEvery: 1.5}, 2},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.Uniform, Averaging: true}, 2},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Sampling: run.GapSampling}, 2},
+		{config{Kernel: Kernel{Kind: RBF, Gamma: 0.5}, Exact: true, Shrinking: true, Sampling: run.Permutation}, 2},
 	} {
 		cfg := tc.cfg
 		t.Run(fmt.Sprintf("%v %v %v exact %v shrinking %v workers %d", cfg.Algorithm, cfg.Sampling, cfg.Kernel, cfg.Exact, cfg.Shrinking, tc.workers), func(t *testing.T) {
-			cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.02, 2, 9
+			cfg.Lambda, cfg.GapEvery, cfg.Seed, cfg.CacheBytes = 0.02, 2, 9, 1<<20
 			runtest.Conformance(t, runtest.Family{
-				New: func() (run.Solver, error) { return New(p, cfg, WithTrainLoss(true), WithWorkers(tc.workers)) },
+				New: func() (run.Solver, error) {
+					return newSolver(p, cfg, run.WithTrainLoss(true), run.WithWorkers(tc.workers))
+				},
 				Load: func(r io.Reader) (run.Solver, error) {
-					return Load(r, p, WithTrainLoss(true), WithCache(1<<20), WithWorkers(tc.workers))
+					return Load(r, p, run.WithTrainLoss(true), run.WithWorkers(tc.workers))
 				},
 				Iterate: func(s run.Solver) []float64 { return s.(*Solver).alpha },
 				Passes:  13,
@@ -355,7 +361,7 @@ func TestConformance(t *testing.T) {
 
 func TestLoadRejectsCorruptCheckpoints(t *testing.T) {
 	p := oraclestest.Multiclass(20, 3, 4, 6)
-	s := mustNew(t, p, Config{Lambda: 0.1, Kernel: Kernel{Kind: RBF, Gamma: 1}})
+	s := mustNew(t, p, config{Lambda: 0.1, Kernel: Kernel{Kind: RBF, Gamma: 1}})
 	mustRun(t, s, run.Stop{Passes: 3})
 	save := func() []byte {
 		var buf bytes.Buffer
@@ -396,7 +402,7 @@ func TestLoadRejectsCorruptCheckpoints(t *testing.T) {
 func TestModelJSONRoundTrip(t *testing.T) {
 	p := oraclestest.Multiclass(30, 3, 4, 8)
 	test := oraclestest.Multiclass(20, 3, 4, 9)
-	s := mustNew(t, p, Config{Lambda: 0.05, Kernel: Kernel{Kind: Poly, Gamma: 0.5, Degree: 2, Coef0: 1}, Averaging: true})
+	s := mustNew(t, p, config{Lambda: 0.05, Kernel: Kernel{Kind: Poly, Gamma: 0.5, Degree: 2, Coef0: 1}, Averaging: true})
 	mustRun(t, s, run.Stop{Passes: 10})
 	if m := s.Model(); len(m.SV) != s.SupportVectors() {
 		t.Fatalf("model has %d support vectors, solver %d", len(m.SV), s.SupportVectors())
@@ -435,7 +441,7 @@ func TestModelJSONRoundTrip(t *testing.T) {
 
 func TestInvalidSettings(t *testing.T) {
 	p := oraclestest.Multiclass(5, 2, 2, 1)
-	for name, cfg := range map[string]Config{
+	for name, cfg := range map[string]config{
 		"zero lambda":   {},
 		"rbf gamma":     {Lambda: 1, Kernel: Kernel{Kind: RBF}},
 		"poly degree":   {Lambda: 1, Kernel: Kernel{Kind: Poly, Gamma: 1}},
@@ -447,14 +453,14 @@ func TestInvalidSettings(t *testing.T) {
 		"NaN traceever": {Lambda: 1, TraceEvery: math.NaN()},
 		"example-perm":  {Lambda: 1, Sampling: run.ExamplePermutation},
 	} {
-		if _, err := New(p, cfg); err == nil {
+		if _, err := newSolver(p, cfg); err == nil {
 			t.Errorf("%s: accepted %+v", name, cfg)
 		}
 	}
-	if _, err := New(p, Config{Lambda: 1}, WithCache(-1)); err == nil {
+	if _, err := newSolver(p, config{Lambda: 1, CacheBytes: -1}); err == nil {
 		t.Error("negative cache budget accepted")
 	}
-	s := mustNew(t, p, Config{Lambda: 1, GapEvery: math.Inf(1)})
+	s := mustNew(t, p, config{Lambda: 1, GapEvery: math.Inf(1)})
 	for _, stop := range []run.Stop{{}, {Gap: 0.1}, {Passes: -1}, {EarlyCheck: 0.5}} {
 		if _, err := s.Run(context.Background(), stop); err == nil {
 			t.Errorf("Run accepted %+v", stop)
@@ -469,7 +475,7 @@ func TestInvalidSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(noClass, Config{Lambda: 1}); err == nil || !strings.Contains(err.Error(), "training example 1 has no class") {
+	if _, err := newSolver(noClass, config{Lambda: 1}); err == nil || !strings.Contains(err.Error(), "training example 1 has no class") {
 		t.Errorf("training data with an example of no class: %v", err)
 	}
 	if err := s.SetTest(noClass); err != nil {
@@ -493,7 +499,7 @@ func TestInvalidSettings(t *testing.T) {
 func TestRunNeverExceedsPassBudget(t *testing.T) {
 	p := oraclestest.Multiclass(12, 3, 3, 2)
 	for _, alg := range []run.Algorithm{run.BCFW, run.FW} {
-		s := mustNew(t, p, Config{Lambda: 0.1, Algorithm: alg, GapEvery: 1})
+		s := mustNew(t, p, config{Lambda: 0.1, Algorithm: alg, GapEvery: 1})
 		for _, budget := range []float64{2.5, 7.25, 10} {
 			mustRun(t, s, run.Stop{Passes: budget})
 			if s.Passes() > budget+1e-9 || s.Passes() < budget-1-1e-9 {
@@ -505,7 +511,7 @@ func TestRunNeverExceedsPassBudget(t *testing.T) {
 
 func TestConvergesToCertifiedGap(t *testing.T) {
 	p := oraclestest.Multiclass(40, 3, 4, 10)
-	s := mustNew(t, p, Config{Lambda: 0.1, Kernel: Kernel{Kind: RBF, Gamma: 0.5}, GapEvery: 2})
+	s := mustNew(t, p, config{Lambda: 0.1, Kernel: Kernel{Kind: RBF, Gamma: 0.5}, GapEvery: 2})
 	if st := mustRun(t, s, run.Stop{Gap: 1e-4, Passes: 20000, EarlyCheck: 0.8}); st != run.StatusConverged {
 		t.Fatalf("status %v", st)
 	}
@@ -524,16 +530,16 @@ func TestExactShrinkingCertificate(t *testing.T) {
 	p := oraclestest.Multiclass(60, 4, 5, 8)
 	const tol = 1e-8
 	k := Kernel{Kind: RBF, Gamma: 0.3}
-	ref := mustNew(t, p, Config{Lambda: 0.02, Kernel: k, Sampling: run.Permutation, Exact: true, GapEvery: 5})
+	ref := mustNew(t, p, config{Lambda: 0.02, Kernel: k, Sampling: run.Permutation, Exact: true, GapEvery: 5})
 	mustRun(t, ref, run.Stop{Gap: tol, Passes: 10000})
 	opt, _ := ref.Last()
 	var calls []int64
-	for _, cfg := range []Config{
+	for _, cfg := range []config{
 		{Sampling: run.Permutation, Exact: true, GapEvery: 5},
 		{Sampling: run.Permutation, Exact: true, Shrinking: true, GapEvery: 5},
 	} {
-		cfg.Lambda, cfg.Kernel = 0.02, k
-		s := mustNew(t, p, cfg, WithCache(1<<20))
+		cfg.Lambda, cfg.Kernel, cfg.CacheBytes = 0.02, k, 1<<20
+		s := mustNew(t, p, cfg)
 		if st := mustRun(t, s, run.Stop{Gap: tol, Passes: 10000}); st != run.StatusConverged {
 			t.Fatalf("shrinking %v: status %v", cfg.Shrinking, st)
 		}

@@ -20,12 +20,12 @@ func TestSetLambda(t *testing.T) {
 	p := oraclestest.Multiclass(30, 3, 4, 6)
 	k := Kernel{Kind: RBF, Gamma: 0.5}
 	for _, c := range []struct {
-		cfg Config
+		cfg config
 		tol float64 // the certified gap both runs reach
 	}{
-		{Config{Kernel: k, Sampling: run.GapSampling, Averaging: true}, 1e-4},
-		{Config{Kernel: k, Algorithm: run.FW, Averaging: true}, 1e-3},
-		{Config{Kernel: k, Exact: true, Shrinking: true, Sampling: run.Permutation}, 1e-6},
+		{config{Kernel: k, Sampling: run.GapSampling, Averaging: true}, 1e-4},
+		{config{Kernel: k, Algorithm: run.FW, Averaging: true}, 1e-3},
+		{config{Kernel: k, Exact: true, Shrinking: true, Sampling: run.Permutation}, 1e-6},
 	} {
 		cfg := c.cfg
 		for _, factor := range []float64{4, 0.25} {
@@ -44,7 +44,7 @@ func TestSetLambda(t *testing.T) {
 				tr := s.Trace()
 				pt := tr[len(tr)-1]
 				bp, bd := bruteObjectives(s)
-				if len(tr) != points+1 || !pt.Refresh || pt.Lambda != newLambda || s.Config().Lambda != newLambda ||
+				if len(tr) != points+1 || !pt.Refresh || pt.Lambda != newLambda || s.cfg.Lambda != newLambda ||
 					pt.Event != fmt.Sprintf("lambda %g -> %g", cfg.Lambda, newLambda) || s.OracleCalls() != calls+int64(p.Len()) ||
 					!(pt.Gap >= 0) || !close(bp, pt.Primal, 1e-9) || !close(bd, pt.Dual, 1e-9) {
 					t.Fatalf("point after SetLambda %+v (brute force primal %v dual %v), %d calls before", pt, bp, bd, calls)
@@ -71,7 +71,7 @@ func TestSetLambda(t *testing.T) {
 					t.Fatal("the loaded copy continued differently")
 				}
 
-				fresh := mustNew(t, p, Config{Lambda: newLambda, Kernel: cfg.Kernel, Algorithm: cfg.Algorithm, Exact: cfg.Exact,
+				fresh := mustNew(t, p, config{Lambda: newLambda, Kernel: cfg.Kernel, Algorithm: cfg.Algorithm, Exact: cfg.Exact,
 					Shrinking: cfg.Shrinking, Sampling: cfg.Sampling, GapEvery: cfg.GapEvery, Seed: 1})
 				if st := mustRun(t, fresh, stop); st != run.StatusConverged {
 					t.Fatalf("fresh run: status %v", st)

@@ -79,7 +79,7 @@ import (
 // Solver is the state of one kernelized run.
 type Solver struct {
 	p      *oracles.Multiclass
-	cfg    Config
+	cfg    config
 	n, k   int // examples, classes
 	lambda float64
 	in     *inputs
@@ -118,13 +118,17 @@ type Solver struct {
 
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 
-// New returns a kernelized solver for the multiclass problem p at the
-// starting point alpha_i = e_{y_i} (w = 0).
-func New(p *oracles.Multiclass, cfg Config, opts ...Option) (*Solver, error) {
+// newSolver returns a kernelized solver running plan cfg on the multiclass
+// problem p at the starting point alpha_i = e_{y_i} (w = 0).
+func newSolver(p *oracles.Multiclass, cfg config, opts ...run.Option) (*Solver, error) {
 	if p == nil || p.Len() < 1 {
 		return nil, errors.New("kernel: need a multiclass problem with at least one example")
 	}
-	cfg = cfg.WithDefaults()
+	o, err := run.Wiring(opts)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -135,11 +139,8 @@ func New(p *oracles.Multiclass, cfg Config, opts ...Option) (*Solver, error) {
 		}
 	}
 	s := &Solver{p: p, cfg: cfg, n: n, k: k, lambda: cfg.Lambda, in: newInputs(p)}
-	s.workers = defaultWorkers()
-	for _, o := range opts {
-		if err := o(s); err != nil {
-			return nil, err
-		}
+	if err := s.wire(o); err != nil {
+		return nil, err
 	}
 	s.diag = make([]float64, n)
 	for i := range s.diag {
@@ -239,11 +240,23 @@ func (e batchEngine) RecordCost(refresh bool) float64 {
 
 func (e engine) EarlyCheckDue(stop run.Stop) bool {
 	s := e.s
-	if s.cfg.Shrinking && s.active.Settled && s.loop.LastEval != s.steps {
+	if s.cfg.Shrinking && s.active.Settled && !s.refreshedNow() {
 		return true // every block settled: a gap pass unshrinks them
 	}
 	return stop.EarlyCheck > 0 && stop.Gap > 0 && s.cfg.Algorithm == run.BCFW &&
 		s.loop.LastEval != s.steps && s.est.Sum() <= stop.EarlyCheck*stop.Gap
+}
+
+// refreshedNow reports whether a gap pass was made at the current step
+// (an observe-only evaluation there, Current's, does not count: it must
+// not change the run).
+func (s *Solver) refreshedNow() bool {
+	for k := len(s.trace) - 1; k >= 0 && s.trace[k].Steps == s.steps; k-- {
+		if s.trace[k].Refresh {
+			return true
+		}
+	}
+	return false
 }
 
 func (e engine) Reached(stop run.Stop) (run.Status, bool) {
@@ -299,9 +312,6 @@ func (s *Solver) Steps() int64 { return s.steps }
 
 // Elapsed returns the solver time (evaluations excluded).
 func (s *Solver) Elapsed() time.Duration { return s.loop.Elapsed }
-
-// Config returns the configuration (defaults filled in).
-func (s *Solver) Config() Config { return s.cfg }
 
 // Problem returns the training problem.
 func (s *Solver) Problem() *oracles.Multiclass { return s.p }

@@ -63,8 +63,8 @@ func holdOut(tb testing.TB, p *oracles.Multiclass, m int, seed uint64) (train, v
 // or exact step, update) on the given workers.
 func benchStepsUSPS(b *testing.B, budget int64, exact bool, sampling run.Sampling, workers int) {
 	train, _ := loadUSPS(b)
-	cfg := Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: exact, Sampling: sampling}
-	s, err := New(train, cfg, WithCache(budget), WithWorkers(workers))
+	cfg := config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: exact, Sampling: sampling, CacheBytes: budget}
+	s, err := newSolver(train, cfg, run.WithWorkers(workers))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func BenchmarkKernelBCFWStepUSPS(b *testing.B) {
 }
 
 // BenchmarkKernelExactStepUSPS is BenchmarkKernelBCFWStepUSPS with exact
-// block steps (Config.Exact: the projection onto the simplex in place of
+// block steps (config.Exact: the projection onto the simplex in place of
 // the line search; the kernel sums are the same).
 func BenchmarkKernelExactStepUSPS(b *testing.B) {
 	b.Run("nocache", func(b *testing.B) { benchStepsUSPS(b, 0, true, run.Uniform, 1) })
@@ -121,8 +121,8 @@ func BenchmarkKernelStepUSPSParallel(b *testing.B) {
 // as kernel blocks on one and two workers.
 func BenchmarkKernelEvaluateUSPSParallel(b *testing.B) {
 	train, test := loadUSPS(b)
-	cfg := Config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: true, Sampling: run.Permutation}
-	s, err := New(train, cfg, WithTest(test))
+	cfg := config{Lambda: 1 / (100 * float64(train.Len())), Kernel: Kernel{Kind: RBF, Gamma: 0.0125}, GapEvery: math.Inf(1), Exact: true, Sampling: run.Permutation}
+	s, err := newSolver(train, cfg, run.WithTest(test))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func BenchmarkUSPSValidation(b *testing.B) {
 						continue
 					}
 					lambda := 1 / (C * float64(train.Len()))
-					s, err := New(train, Config{Lambda: lambda, Kernel: k, GapEvery: 10}, WithTest(val), WithCache(uspsCache))
+					s, err := newSolver(train, config{Lambda: lambda, Kernel: k, GapEvery: 10, CacheBytes: uspsCache}, run.WithTest(val))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -200,7 +200,7 @@ func BenchmarkUSPS(b *testing.B) {
 	}{{Kernel{Kind: Linear}, 0.1}, {Kernel{Kind: RBF, Gamma: 0.0125}, 100}} {
 		b.Run(tc.k.Kind.String(), func(b *testing.B) {
 			lambda := 1 / (tc.C * float64(train.Len()))
-			s, err := New(train, Config{Lambda: lambda, Kernel: tc.k, GapEvery: 10}, WithTest(test), WithCache(uspsCache))
+			s, err := newSolver(train, config{Lambda: lambda, Kernel: tc.k, GapEvery: 10, CacheBytes: uspsCache}, run.WithTest(test))
 			if err != nil {
 				b.Fatal(err)
 			}

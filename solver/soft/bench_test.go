@@ -25,7 +25,7 @@ func yeastModel(tb testing.TB) *factorgraph.Model {
 // step size, update of mu, w and delta) on the node of the given kind of
 // successive examples, from the state after two passes.
 func benchStep(b *testing.B, m *factorgraph.Model, node func(g *factorgraph.Graph) int) {
-	s, err := New(m, Config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1})
+	s, err := newSolver(m, config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func BenchmarkSoftStep(b *testing.B) {
 // re-anchored) on Yeast. The passes continue one run, from its start.
 func BenchmarkYeastSoftPass(b *testing.B) {
 	m := yeastModel(b)
-	s, err := New(m, Config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1}, WithWorkers(1))
+	s, err := newSolver(m, config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1}, run.WithWorkers(1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func BenchmarkYeastSoftPass(b *testing.B) {
 	}
 	// The same passes in the order of ExamplePermutation: an example's
 	// blocks one after another, its state in the cache.
-	g, err := New(m, Config{Lambda: 0.01, Rho: 1, Sampling: run.ExamplePermutation, GapEvery: 1e9, Seed: 1}, WithWorkers(1))
+	g, err := newSolver(m, config{Lambda: 0.01, Rho: 1, Sampling: run.ExamplePermutation, GapEvery: 1e9, Seed: 1}, run.WithWorkers(1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func BenchmarkYeastSoftPass(b *testing.B) {
 // exact oracle call (2^14 labelings, factorgraph.Exact) per example.
 func BenchmarkYeastHardOracle(b *testing.B) {
 	m := yeastModel(b)
-	s, err := New(m, Config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1})
+	s, err := newSolver(m, config{Lambda: 0.01, Rho: 1, GapEvery: 1e9, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

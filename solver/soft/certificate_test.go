@@ -25,11 +25,11 @@ func TestGapCertifies(t *testing.T) {
 		models = append(models, model{sh.name, tinyModel(t, 21, 2, sh.cards, sh.scopes, 2)})
 	}
 	for _, mc := range models {
-		for _, cfg := range []Config{
+		for _, cfg := range []config{
 			{Lambda: 0.5, Rho: 0.5, GapEvery: 2, TraceEvery: 0.5, Seed: 1},
 			{Lambda: 0.2, Rho: 5, GapEvery: 1, Sampling: run.GapSampling, Seed: 2},
 		} {
-			s, err := New(mc.m, cfg)
+			s, err := newSolver(mc.m, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,8 +74,8 @@ func TestSoftBoundsHard(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rho := range []float64{0.3, 1, 10} {
-		cfg := Config{Lambda: 0.3, Rho: rho, GapEvery: 1, Seed: 3}
-		hard, err := solver.New(rel, solver.Config{Lambda: cfg.Lambda, GapEvery: 1, Step: solver.Pairwise})
+		cfg := config{Lambda: 0.3, Rho: rho, GapEvery: 1, Seed: 3}
+		hard, err := solver.BCFW{Lambda: cfg.Lambda, GapEvery: 1, Step: solver.Pairwise}.New(rel)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestSoftBoundsHard(t *testing.T) {
 			t.Fatalf("LP-hard BCFW: %v, %v", res.Status, err)
 		}
 		gLo := res.Last.Dual // g* >= gLo
-		s, err := New(m, cfg)
+		s, err := newSolver(m, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ func smallChain(t testing.TB, n int, seed uint64) *oracles.Chain {
 func TestChainReachesExactObjective(t *testing.T) {
 	c := smallChain(t, 5, 1)
 	const lambda = 0.1
-	exact, err := solver.New(c, solver.Config{Lambda: lambda, GapEvery: 1, Step: solver.Pairwise})
+	exact, err := solver.BCFW{Lambda: lambda, GapEvery: 1, Step: solver.Pairwise}.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestChainReachesExactObjective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(m, Config{Lambda: lambda, Rho: 0.003, Sampling: run.GapSampling, GapEvery: 20, Seed: 1})
+	s, err := newSolver(m, config{Lambda: lambda, Rho: 0.003, Sampling: run.GapSampling, GapEvery: 20, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func (s *Solver) Save(w io.Writer) error {
 	if c.Draws, err = s.samp.Checkpoint(s.pcg); err != nil {
 		return fmt.Errorf("soft: save: %w", err)
 	}
-	return core.WriteCheckpoint(w, "soft", &c)
+	return core.WriteCheckpoint(w, "soft", BCFW{}.Name(), &c)
 }
 
 // Load restores a solver saved by Save for the model m, which must be the
@@ -96,18 +96,27 @@ func (s *Solver) Save(w io.Writer) error {
 // Every field of the checkpoint is checked (lengths, finite values,
 // marginals on their simplices, counters), so that a corrupt file is an
 // error here rather than a failure of the next Run.
-func Load(r io.Reader, m *factorgraph.Model, opts ...Option) (*Solver, error) {
-	if m == nil {
-		return nil, errors.New("soft: load: nil model")
+func Load(r io.Reader, p oracles.Problem, opts ...run.Option) (*Solver, error) {
+	if p == nil {
+		return nil, errors.New("soft: load: nil problem")
 	}
+	m, err := factorgraph.ModelOf(p)
+	if err != nil {
+		return nil, fmt.Errorf("soft: load: %w", err)
+	}
+	return load(r, m, opts...)
+}
+
+// load is Load on the model m.
+func load(r io.Reader, m *factorgraph.Model, opts ...run.Option) (*Solver, error) {
 	var c checkpoint
-	if err := core.ReadCheckpoint(r, "soft", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
+	if _, err := core.ReadCheckpoint(r, "soft", &c, func() int { return c.Version }, checkpointVersion, checkpointVersion); err != nil {
 		return nil, err
 	}
 	if err := c.Train.Check(fingerprint(m)); err != nil {
 		return nil, fmt.Errorf("soft: load: the checkpoint was taken on other data: this model has %w", err)
 	}
-	s, err := New(m, c.Config, opts...)
+	s, err := newSolver(m, c.Config, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("soft: load: %w", err)
 	}

@@ -23,7 +23,7 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 	m := fuzzModel(tb)
 	var out [][]byte
 	for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
-		s, err := New(m, Config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 2, TraceEvery: 0.7, Seed: 3})
+		s, err := newSolver(m, config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 2, TraceEvery: 0.7, Seed: 3})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func fuzzCheckpoints(tb testing.TB) [][]byte {
 // loadAndRun loads a checkpoint of fuzzModel and, when Load accepts it,
 // runs a little: neither may panic, and the run must end.
 func loadAndRun(t *testing.T, m *factorgraph.Model, data []byte) {
-	s, err := Load(bytes.NewReader(data), m)
+	s, err := load(bytes.NewReader(data), m)
 	if err != nil {
 		return
 	}
@@ -80,12 +80,13 @@ func FuzzLoadFields(f *testing.F) {
 	m := fuzzModel(f)
 	f.Fuzz(func(t *testing.T, seed uint8, field uint16, val uint64) {
 		var c checkpoint
-		if err := core.ReadCheckpoint(bytes.NewReader(seeds[int(seed)%len(seeds)]), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+		ckName, err := core.ReadCheckpoint(bytes.NewReader(seeds[int(seed)%len(seeds)]), "test", &c, func() int { return c.Version }, 0, 1<<30)
+		if err != nil {
 			t.Fatal(err)
 		}
 		fuzzfields.Set(&c, int(field), val)
 		var buf bytes.Buffer
-		if err := core.WriteCheckpoint(&buf, "test", &c); err != nil {
+		if err := core.WriteCheckpoint(&buf, "test", ckName, &c); err != nil {
 			return
 		}
 		loadAndRun(t, m, buf.Bytes())

@@ -19,10 +19,10 @@ func TestConformance(t *testing.T) {
 	m := multiLabel(t, 6, 4, 3, 7)
 	for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
 		t.Run(samp.String(), func(t *testing.T) {
-			cfg := Config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 3, TraceEvery: 0.7, Seed: 11}
+			cfg := config{Lambda: 0.1, Rho: 0.7, Sampling: samp, GapEvery: 3, TraceEvery: 0.7, Seed: 11}
 			runtest.Conformance(t, runtest.Family{
-				New:     func() (run.Solver, error) { return New(m, cfg) },
-				Load:    func(r io.Reader) (run.Solver, error) { return Load(r, m) },
+				New:     func() (run.Solver, error) { return newSolver(m, cfg) },
+				Load:    func(r io.Reader) (run.Solver, error) { return load(r, m) },
 				Iterate: func(s run.Solver) []float64 { return append(s.(*Solver).Weights(), s.(*Solver).mu...) },
 				Passes:  12,
 			})
@@ -35,7 +35,7 @@ func TestConformance(t *testing.T) {
 // of the example's blocks are still to come.
 func TestLoadKeepsLookahead(t *testing.T) {
 	m := multiLabel(t, 6, 4, 3, 7)
-	b, _ := New(m, Config{Lambda: 0.1, Rho: 0.7, Sampling: run.ExamplePermutation, GapEvery: 3, Seed: 11})
+	b, _ := newSolver(m, config{Lambda: 0.1, Rho: 0.7, Sampling: run.ExamplePermutation, GapEvery: 3, Seed: 11})
 	if _, err := b.Run(context.Background(), run.Stop{Passes: 5.3}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestLoadKeepsLookahead(t *testing.T) {
 	if err := b.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(&buf, m)
+	c, err := load(&buf, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestLoadKeepsLookahead(t *testing.T) {
 // an error naming the problem.
 func TestLoadRejects(t *testing.T) {
 	m := multiLabel(t, 4, 3, 2, 8)
-	s, _ := New(m, Config{Lambda: 0.1, Rho: 1, Sampling: run.Permutation})
+	s, _ := newSolver(m, config{Lambda: 0.1, Rho: 1, Sampling: run.Permutation})
 	if _, err := s.Run(context.Background(), run.Stop{Passes: 2.5}); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestLoadRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	saved := buf.Bytes()
-	if _, err := Load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 9)); err == nil || !strings.Contains(err.Error(), "taken on other data") {
+	if _, err := load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 9)); err == nil || !strings.Contains(err.Error(), "taken on other data") {
 		t.Fatalf("another model: %v", err)
 	}
 	scaled := multiLabel(t, 4, 3, 2, 8) // the same labels, every input times -3
@@ -79,13 +79,13 @@ func TestLoadRejects(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Load(bytes.NewReader(saved), scaled); err == nil || !strings.Contains(err.Error(), "other features") {
+	if _, err := load(bytes.NewReader(saved), scaled); err == nil || !strings.Contains(err.Error(), "other features") {
 		t.Fatalf("scaled inputs: %v", err)
 	}
-	if _, err := Load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 8)); err != nil {
+	if _, err := load(bytes.NewReader(saved), multiLabel(t, 4, 3, 2, 8)); err != nil {
 		t.Fatalf("the same model rebuilt: %v", err)
 	}
-	if _, err := Load(bytes.NewReader(saved[:len(saved)/2]), m); err == nil {
+	if _, err := load(bytes.NewReader(saved[:len(saved)/2]), m); err == nil {
 		t.Fatal("truncated checkpoint accepted")
 	}
 	for _, tc := range []struct {
@@ -107,15 +107,16 @@ func TestLoadRejects(t *testing.T) {
 		{"delta off its marginals", "delta[", func(c *checkpoint) { c.Delta[0] += 0.5 }},
 	} {
 		var c checkpoint
-		if err := core.ReadCheckpoint(bytes.NewReader(saved), "test", &c, func() int { return c.Version }, 0, 1<<30); err != nil {
+		ckName, err := core.ReadCheckpoint(bytes.NewReader(saved), "test", &c, func() int { return c.Version }, 0, 1<<30)
+		if err != nil {
 			t.Fatal(err)
 		}
 		tc.edit(&c)
 		var out bytes.Buffer
-		if err := core.WriteCheckpoint(&out, "test", &c); err != nil {
+		if err := core.WriteCheckpoint(&out, "test", ckName, &c); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Load(&out, m); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := load(&out, m); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Fatalf("%s: Load returned %v, want an error about %q", tc.name, err, tc.want)
 		}
 	}

@@ -36,15 +36,21 @@ func Example() {
 		}
 		return m
 	}
-	train, test := gen(40), gen(40)
-	rounded, err := factorgraph.NewRounded(test)
+	// The solver takes any view of a factor-graph model (factorgraph.Exact,
+	// Relaxed, Rounded); it predicts the test set by LP + rounding.
+	train, err := factorgraph.NewRounded(gen(40))
 	if err != nil {
 		panic(err)
 	}
-	s, err := soft.New(train, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 5}, soft.WithTest(rounded))
+	rounded, err := factorgraph.NewRounded(gen(40))
 	if err != nil {
 		panic(err)
 	}
+	r, err := soft.BCFW{Lambda: 0.05, Rho: 1, GapEvery: 5}.New(train, run.WithTest(rounded))
+	if err != nil {
+		panic(err)
+	}
+	s := r.(*soft.Solver)
 	fmt.Println("blocks per pass:", s.Blocks()) // 40 examples x (4 labels + 6 pairs)
 	res, err := s.Run(context.Background(), run.Stop{Passes: 200, Gap: 0.01})
 	if err != nil {
@@ -57,7 +63,7 @@ func Example() {
 	loss, metrics := soft.Metrics(rounded, s.Weights(), 1)
 	fmt.Printf("test Hamming loss %.3f = %.3f\n", loss, metrics[0].Value)
 
-	_, err = soft.New(train, soft.Config{Lambda: 0.05, Rho: 0})
+	_, err = soft.BCFW{Lambda: 0.05, Rho: 0}.New(train)
 	fmt.Println(err)
 	// Output:
 	// blocks per pass: 400

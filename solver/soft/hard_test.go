@@ -22,7 +22,7 @@ func TestRelaxedPrimal(t *testing.T) {
 	}
 	exact := oneView(t, m)
 	const lambda = 0.05
-	s, _ := New(m, Config{Lambda: lambda, Rho: 0.5, Seed: 3})
+	s, _ := newSolver(m, config{Lambda: lambda, Rho: 0.5, Seed: 3})
 	for _, passes := range []float64{1, 10, 40} {
 		if _, err := s.Run(context.Background(), run.Stop{Passes: passes}); err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestRelaxedPrimal(t *testing.T) {
 			t.Fatal("HardObjective of a soft point is not its hard primal")
 		}
 	}
-	hard, _ := solver.New(rel, solver.Config{Lambda: lambda})
+	hard, _ := solver.BCFW{Lambda: lambda}.New(rel)
 	if _, err := hard.Run(context.Background(), run.Stop{Passes: 21}); err != nil {
 		t.Fatal(err)
 	}

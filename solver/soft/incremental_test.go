@@ -16,8 +16,8 @@ func TestIncrementalMatchesRecomputation(t *testing.T) {
 	for _, sh := range shapes {
 		for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 			m := tinyModel(t, 11, 4, sh.cards, sh.scopes, 3)
-			cfg := Config{Lambda: 0.05, Rho: 0.3, Sampling: samp, GapEvery: math.Inf(1), Seed: 2}
-			s, err := New(m, cfg)
+			cfg := config{Lambda: 0.05, Rho: 0.3, Sampling: samp, GapEvery: math.Inf(1), Seed: 2}
+			s, err := newSolver(m, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,8 +52,8 @@ func TestIncrementalMatchesRecomputation(t *testing.T) {
 func TestObjectivesMatchReference(t *testing.T) {
 	for _, sh := range shapes {
 		m := tinyModel(t, 12, 3, sh.cards, sh.scopes, 2)
-		cfg := Config{Lambda: 0.2, Rho: 0.5, GapEvery: 3, Seed: 8}
-		s, err := New(m, cfg)
+		cfg := config{Lambda: 0.2, Rho: 0.5, GapEvery: 3, Seed: 8}
+		s, err := newSolver(m, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

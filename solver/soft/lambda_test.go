@@ -23,8 +23,8 @@ func TestSetLambda(t *testing.T) {
 	for _, sampling := range []run.Sampling{run.Uniform, run.GapSampling, run.ExamplePermutation} {
 		for _, factor := range []float64{4, 0.25} {
 			t.Run(fmt.Sprintf("%v x%g", sampling, factor), func(t *testing.T) {
-				cfg := Config{Lambda: 0.1, Rho: 1, GapEvery: 2, Sampling: sampling, Seed: 3}
-				s, err := New(m, cfg)
+				cfg := config{Lambda: 0.1, Rho: 1, GapEvery: 2, Sampling: sampling, Seed: 3}
+				s, err := newSolver(m, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -40,7 +40,7 @@ func TestSetLambda(t *testing.T) {
 				ref := newReference(m, newLambda, cfg.Rho)
 				tr := s.Trace()
 				pt := tr[len(tr)-1]
-				if len(tr) != points+1 || !pt.Refresh || pt.Lambda != newLambda || s.Config().Lambda != newLambda ||
+				if len(tr) != points+1 || !pt.Refresh || pt.Lambda != newLambda || s.cfg.Lambda != newLambda ||
 					pt.Event != fmt.Sprintf("lambda %g -> %g", cfg.Lambda, newLambda) || s.OracleCalls() != calls+int64(s.Blocks()) ||
 					!(pt.Gap >= 0) {
 					t.Fatalf("point after SetLambda %+v, %d calls before", pt, calls)
@@ -58,7 +58,7 @@ func TestSetLambda(t *testing.T) {
 				if err := s.Save(&buf); err != nil {
 					t.Fatal(err)
 				}
-				l, err := Load(&buf, m)
+				l, err := load(&buf, m)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -73,7 +73,7 @@ func TestSetLambda(t *testing.T) {
 				}
 
 				cfg.Lambda, cfg.Seed = newLambda, 1
-				fresh, err := New(m, cfg)
+				fresh, err := newSolver(m, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

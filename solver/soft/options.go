@@ -2,38 +2,36 @@ package soft
 
 import (
 	"fmt"
+
 	"runtime"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// An Option sets a part of a solver's wiring when it is built (New, Load).
-// Each has a setter for later changes.
-type Option func(*Solver) error
-
-// WithTest records the task loss of the current weights on test at every
-// trace point (e.g. the Hamming loss of LP plus rounding on the
-// factorgraph.Rounded view of a test model, as Meshi et al. predict).
-func WithTest(test oracles.Problem) Option { return func(s *Solver) error { return s.SetTest(test) } }
-
-// WithProgress calls fn after every trace point.
-func WithProgress(fn func(run.Point)) Option {
-	return func(s *Solver) error { s.SetProgress(fn); return nil }
-}
-
-// WithWorkers sets the number of goroutines of the exact evaluations
-// (default GOMAXPROCS). Results do not depend on it.
-func WithWorkers(k int) Option { return func(s *Solver) error { return s.SetWorkers(k) } }
-
 // SetTest sets the problem whose task loss is recorded at every trace point
-// (nil: none); its dimension must be the model's.
+// (nil: none); its dimension must be the model's. Factor-graph data is
+// predicted by LP + rounding (its factorgraph.Rounded view), as Meshi et
+// al. predict.
 func (s *Solver) SetTest(test oracles.Problem) error {
-	if test == nil || test.Dim() == s.d {
-		s.test = test
+	if test == nil {
+		s.test = nil
 		return nil
 	}
-	return fmt.Errorf("soft: test problem has dimension %d, the model %d", test.Dim(), s.d)
+	if test.Dim() != s.d {
+		return fmt.Errorf("soft: test problem has dimension %d, the model %d", test.Dim(), s.d)
+	}
+	if _, err := factorgraph.ModelOf(test); err == nil {
+		r, err := roundedView(test)
+		if err != nil {
+			return fmt.Errorf("soft: test problem: %w", err)
+		}
+		test = r
+	}
+	s.test = test
+	return nil
 }
 
 // Test returns the test problem (nil when none).

@@ -17,7 +17,7 @@ import (
 func TestMetrics(t *testing.T) {
 	tr := multiLabel(t, 10, 4, 3, 31)
 	te := multiLabel(t, 25, 4, 3, 32)
-	s, _ := New(tr, Config{Lambda: 0.05, Rho: 1, Seed: 1})
+	s, _ := newSolver(tr, config{Lambda: 0.05, Rho: 1, Seed: 1})
 	if _, err := s.Run(context.Background(), run.Stop{Passes: 30}); err != nil {
 		t.Fatal(err)
 	}

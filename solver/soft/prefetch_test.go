@@ -31,10 +31,10 @@ func TestLookaheadKeepsTrajectory(t *testing.T) {
 	}
 	for _, tc := range models {
 		for _, samp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
-			cfg := Config{Lambda: 0.05, Rho: 0.5, Sampling: samp, GapEvery: 3, TraceEvery: 1, Seed: 7}
+			cfg := config{Lambda: 0.05, Rho: 0.5, Sampling: samp, GapEvery: 3, TraceEvery: 1, Seed: 7}
 			runs := make([]*Solver, 2)
 			for k := range runs {
-				s, err := New(tc.m, cfg)
+				s, err := newSolver(tc.m, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -17,14 +17,14 @@ import (
 func TestRunBudgetAndSchedule(t *testing.T) {
 	m := multiLabel(t, 5, 4, 3, 4)
 	for _, tc := range []struct {
-		cfg    Config
+		cfg    config
 		budget float64
 	}{
-		{Config{Lambda: 0.1, Rho: 1, GapEvery: 2}, 9},
-		{Config{Lambda: 0.1, Rho: 1, GapEvery: 3, TraceEvery: 0.5, Sampling: run.Permutation}, 7.5},
-		{Config{Lambda: 0.1, Rho: 1, GapEvery: math.Inf(1), TraceEvery: 1, Sampling: run.GapSampling}, 4},
+		{config{Lambda: 0.1, Rho: 1, GapEvery: 2}, 9},
+		{config{Lambda: 0.1, Rho: 1, GapEvery: 3, TraceEvery: 0.5, Sampling: run.Permutation}, 7.5},
+		{config{Lambda: 0.1, Rho: 1, GapEvery: math.Inf(1), TraceEvery: 1, Sampling: run.GapSampling}, 4},
 	} {
-		s, err := New(m, tc.cfg)
+		s, err := newSolver(m, tc.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,23 +64,23 @@ func TestRunBudgetAndSchedule(t *testing.T) {
 // could never stop are refused.
 func TestStopCriteria(t *testing.T) {
 	m := multiLabel(t, 5, 4, 3, 5)
-	cfg := Config{Lambda: 0.3, Rho: 1, GapEvery: 1, Seed: 1}
-	s, _ := New(m, cfg)
+	cfg := config{Lambda: 0.3, Rho: 1, GapEvery: 1, Seed: 1}
+	s, _ := newSolver(m, cfg)
 	res, err := s.Run(context.Background(), run.Stop{Gap: 0.01, Passes: 1000})
 	if err != nil || res.Status != run.StatusConverged || !(res.Last.Gap <= 0.01) || !res.Current {
 		t.Fatalf("Stop.Gap: %+v %v", res, err)
 	}
-	s, _ = New(m, cfg)
+	s, _ = newSolver(m, cfg)
 	res, err = s.Run(context.Background(), run.Stop{GapEstimate: 0.02, Passes: 1000})
 	if err != nil || res.Status != run.StatusEstimateConverged || !(s.GapEstimate() <= 0.02) {
 		t.Fatalf("Stop.GapEstimate: %+v %v", res, err)
 	}
-	s, _ = New(m, cfg)
+	s, _ = newSolver(m, cfg)
 	res, err = s.Run(context.Background(), run.Stop{Gap: 0.01, EarlyCheck: 0.8, Passes: 1000})
 	if err != nil || res.Status != run.StatusConverged {
 		t.Fatalf("Stop.EarlyCheck: %+v %v", res, err)
 	}
-	s, _ = New(m, cfg)
+	s, _ = newSolver(m, cfg)
 	if res, err = s.Run(context.Background(), run.Stop{Duration: time.Millisecond}); err != nil || res.Status != run.StatusTime {
 		t.Fatalf("Stop.Duration: %+v %v", res, err)
 	}
@@ -89,7 +89,7 @@ func TestStopCriteria(t *testing.T) {
 	if res, err = s.Run(ctx, run.Stop{}); err != nil || res.Status != run.StatusCanceled {
 		t.Fatalf("canceled context: %+v %v", res, err)
 	}
-	never, _ := New(m, Config{Lambda: 0.3, Rho: 1, GapEvery: math.Inf(1)})
+	never, _ := newSolver(m, config{Lambda: 0.3, Rho: 1, GapEvery: math.Inf(1)})
 	for _, stop := range []run.Stop{{}, {Gap: 0.1}, {Passes: -1}, {Passes: math.NaN()}, {Gap: math.Inf(1)}, {EarlyCheck: 0.5, Passes: 1}, {Duration: -1}} {
 		if _, err := never.Run(context.Background(), stop); err == nil {
 			t.Fatalf("Run accepted %+v", stop)
@@ -103,7 +103,7 @@ func TestStopCriteria(t *testing.T) {
 func TestWorkersDoNotChangeResults(t *testing.T) {
 	m := multiLabel(t, 9, 4, 3, 6)
 	run := func(workers int, trace float64) *Solver {
-		s, err := New(m, Config{Lambda: 0.1, Rho: 0.5, GapEvery: 2, TraceEvery: trace, Seed: 5}, WithWorkers(workers))
+		s, err := newSolver(m, config{Lambda: 0.1, Rho: 0.5, GapEvery: 2, TraceEvery: trace, Seed: 5}, run.WithWorkers(workers))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -57,18 +57,26 @@ type Solver struct {
 	ahead lookahead
 }
 
-// New returns a soft solver for the model m at the starting point of Alg. 1
-// (line 1): every block's marginals on the true state, w = 0, delta = 0.
-// It validates the configuration (lambda and rho positive and finite).
-func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
+// newSolver returns a soft solver running plan cfg on the model m at the
+// starting point of Alg. 1 (line 1): every block's marginals on the true
+// state, w = 0, delta = 0. It validates the plan (lambda and rho positive
+// and finite). An execution in opts is refused: the steps are sequential.
+func newSolver(m *factorgraph.Model, cfg config, opts ...run.Option) (*Solver, error) {
 	if m == nil {
 		return nil, errors.New("soft: nil model")
 	}
 	if m.Len() < 1 {
 		return nil, errors.New("soft: the model has no example")
 	}
-	cfg = cfg.WithDefaults()
-	if err := cfg.Validate(); err != nil {
+	o, err := run.Wiring(opts)
+	if err != nil {
+		return nil, fmt.Errorf("soft: %w", err)
+	}
+	if x := o.Execution; x != nil && x.Name() != "sequential" {
+		return nil, fmt.Errorf("soft cannot be run by the %s execution: its block steps are sequential (the workers compute its gap passes and evaluations)", x.Name())
+	}
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	s := &Solver{m: m, k: nodes.New(m), cfg: cfg, nEx: m.Len(), d: m.Dim(), lastGap: math.NaN(), gapAt: -1,
@@ -100,10 +108,15 @@ func New(m *factorgraph.Model, cfg Config, opts ...Option) (*Solver, error) {
 	s.loop = core.NewLoop(int64(s.blocks), cfg.GapEvery, cfg.TraceEvery, 1, true)
 	s.work.init(s)
 	s.initLookahead()
-	for _, o := range opts {
-		if err := o(s); err != nil {
-			return nil, err
-		}
+	if err := s.SetWorkers(o.Workers); err != nil {
+		return nil, err
+	}
+	if err := s.SetTest(o.Test); err != nil {
+		return nil, err
+	}
+	s.progress = o.Progress
+	if o.TrainLoss {
+		return nil, errors.New("soft: the training loss is not recorded by the soft solver (its trace has the soft and hard objectives)")
 	}
 	return s, nil
 }
@@ -227,9 +240,6 @@ func (s *Solver) Blocks() int { return s.blocks }
 
 // Elapsed returns the solver time so far (exact evaluations excluded).
 func (s *Solver) Elapsed() time.Duration { return s.loop.Elapsed }
-
-// Config returns the configuration, with defaults filled in.
-func (s *Solver) Config() Config { return s.cfg }
 
 // Model returns the training model.
 func (s *Solver) Model() *factorgraph.Model { return s.m }

@@ -46,7 +46,7 @@ func TestStepSizeIsLineSearch(t *testing.T) {
 	for _, sh := range shapes {
 		for _, par := range []struct{ lambda, rho float64 }{{0.1, 1}, {1, 0.05}, {0.01, 20}} {
 			m := tinyModel(t, 3, 3, sh.cards, sh.scopes, 2)
-			s, err := New(m, Config{Lambda: par.lambda, Rho: par.rho, GapEvery: math.Inf(1), Seed: 4})
+			s, err := newSolver(m, config{Lambda: par.lambda, Rho: par.rho, GapEvery: math.Inf(1), Seed: 4})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestStepSizeLinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(m, Config{Lambda: 1, Rho: 1, GapEvery: math.Inf(1)})
+	s, err := newSolver(m, config{Lambda: 1, Rho: 1, GapEvery: math.Inf(1)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestYeast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(tr.Model(), Config{Lambda: yeastLambda, Rho: 1, GapEvery: 5, Seed: 1})
+	s, err := newSolver(tr.Model(), config{Lambda: yeastLambda, Rho: 1, GapEvery: 5, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

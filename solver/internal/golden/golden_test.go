@@ -174,8 +174,8 @@ func must[T any](v T, err error) T {
 }
 
 // runSolver builds an example-level solver, runs it to stop and records it.
-func runSolver(t *testing.T, r *record, p oracles.Problem, cfg solver.Config, stop run.Stop, opts ...solver.Option) *solver.Solver {
-	s := must(solver.New(p, cfg, opts...))
+func runSolver(t *testing.T, r *record, p oracles.Problem, m run.Method, stop run.Stop, opts ...run.Option) *solver.Solver {
+	s := must(m.New(p, opts...)).(*solver.Solver)
 	res := must(s.Run(context.Background(), stop))
 	recordSolver(t, r, s, res)
 	return s
@@ -206,9 +206,12 @@ func solverRuns() []goldenRun {
 					continue
 				}
 				name := fmt.Sprintf("bcfw-%v-%v-%s", smp, st, map[run.StepSize]string{run.LineSearch: "line", run.Predefined: "predefined"}[ss])
-				cfg := solver.Config{Lambda: 0.05, Sampling: smp, Step: st, StepSize: ss, GapEvery: 2, Seed: 3}
+				m := solver.BCFW{Lambda: 0.05, Sampling: smp, Step: st, GapEvery: 2, Seed: 3}
+				if ss == run.Predefined {
+					m.Step = solver.FWPredefined
+				}
 				runs = append(runs, goldenRun{name, func(t *testing.T, r *record, workers int) {
-					runSolver(t, r, chain(), cfg, run.Stop{Passes: 12}, solver.WithWorkers(workers))
+					runSolver(t, r, chain(), m, run.Stop{Passes: 12}, run.WithWorkers(workers))
 				}})
 			}
 		}
@@ -216,85 +219,83 @@ func solverRuns() []goldenRun {
 	add := func(name string, do func(t *testing.T, r *record, workers int)) {
 		runs = append(runs, goldenRun{name, do})
 	}
-	simple := func(name string, cfg solver.Config, stop run.Stop, opts ...solver.Option) {
+	simple := func(name string, m run.Method, stop run.Stop, opts ...run.Option) {
 		add(name, func(t *testing.T, r *record, workers int) {
-			runSolver(t, r, chain(), cfg, stop, append([]solver.Option{solver.WithWorkers(workers)}, opts...)...)
+			runSolver(t, r, chain(), m, stop, append([]run.Option{run.WithWorkers(workers)}, opts...)...)
 		})
 	}
-	cache := solver.Cache{Enabled: true}
-	simple("bcfw-cache-gap", solver.Config{Lambda: 0.02, Sampling: run.GapSampling, Cache: cache, GapEvery: 2, Seed: 4}, run.Stop{Passes: 14})
-	simple("bcfw-cache-pairwise", solver.Config{Lambda: 0.02, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true, F: 0.5, Nu: 0.1, MaxSize: 4}, GapEvery: 3, Seed: 5}, run.Stop{Passes: 14})
-	simple("bcfw-averaging-trainloss-test", solver.Config{Lambda: 0.05, Sampling: run.Permutation, Averaging: true, GapEvery: 3, TraceEvery: 1, Seed: 6}, run.Stop{Passes: 9},
-		solver.WithTrainLoss(true), solver.WithTest(chainTest()))
-	simple("bcfw-sparse-storage", solver.Config{Lambda: 0.05, GapEvery: 2, Seed: 3}, run.Stop{Passes: 8}, solver.WithStorage(solver.SparseBlocks))
-	simple("bcfw-stop-gap-earlycheck", solver.Config{Lambda: 0.1, Sampling: run.GapSampling, GapEvery: 5, Seed: 2}, run.Stop{Passes: 60, Gap: 0.01, EarlyCheck: 0.8})
-	simple("bcfw-stop-gap-estimate", solver.Config{Lambda: 0.1, GapEvery: 4, Seed: 2}, run.Stop{Passes: 60, GapEstimate: 0.02})
+	simple("bcfw-cache-gap", solver.BCFW{Lambda: 0.02, Sampling: run.GapSampling, Cache: &solver.Cache{}, GapEvery: 2, Seed: 4}, run.Stop{Passes: 14})
+	simple("bcfw-cache-pairwise", solver.BCFW{Lambda: 0.02, Step: solver.Pairwise, Cache: &solver.Cache{F: 0.5, Nu: 0.1, MaxSize: 4}, GapEvery: 3, Seed: 5}, run.Stop{Passes: 14})
+	simple("bcfw-averaging-trainloss-test", solver.BCFW{Lambda: 0.05, Sampling: run.Permutation, Average: run.WeightedAverage, GapEvery: 3, TraceEvery: 1, Seed: 6}, run.Stop{Passes: 9},
+		run.WithTrainLoss(true), run.WithTest(chainTest()))
+	simple("bcfw-sparse-storage", solver.BCFW{Lambda: 0.05, GapEvery: 2, Seed: 3, Storage: solver.SparseBlocks}, run.Stop{Passes: 8})
+	simple("bcfw-stop-gap-earlycheck", solver.BCFW{Lambda: 0.1, Sampling: run.GapSampling, GapEvery: 5, Seed: 2}, run.Stop{Passes: 60, Gap: 0.01, EarlyCheck: 0.8})
+	simple("bcfw-stop-gap-estimate", solver.BCFW{Lambda: 0.1, GapEvery: 4, Seed: 2}, run.Stop{Passes: 60, GapEstimate: 0.02})
 	add("bcfw-box", func(t *testing.T, r *record, workers int) {
 		p := chain()
 		box := boxFor(p.Dim())
-		runSolver(t, r, p, solver.Config{Lambda: 0.02, Step: solver.Away, Box: box, GapEvery: 2, Seed: 3}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.BCFW{Lambda: 0.02, Step: solver.Away, Box: box, GapEvery: 2, Seed: 3}, run.Stop{Passes: 10}, run.WithWorkers(workers))
 	})
 	add("bcfw-box-averaging", func(t *testing.T, r *record, workers int) {
 		p := chain()
-		runSolver(t, r, p, solver.Config{Lambda: 0.02, Averaging: true, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 3}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.BCFW{Lambda: 0.02, Average: run.WeightedAverage, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 3}, run.Stop{Passes: 10}, run.WithWorkers(workers))
 	})
-	mp := solver.MultiPlane{Enabled: true, N: 5, T: 3, M: 4, Rule: solver.RuleCost, CostRatio: 20}
-	simple("multiplane-cost", solver.Config{Lambda: 0.02, Sampling: run.Permutation, MultiPlane: mp, GapEvery: 2, Seed: 8}, run.Stop{Passes: 10})
-	simple("multiplane-cost-averaging-pairwise", solver.Config{Lambda: 0.02, Sampling: run.Permutation, Step: solver.Pairwise, Averaging: true, MultiPlane: mp, GapEvery: 2, TraceEvery: 1, Seed: 8}, run.Stop{Passes: 8})
-	simple("fw-line", solver.Config{Lambda: 0.05, Algorithm: run.FW, GapEvery: 2}, run.Stop{Passes: 20})
-	simple("fw-predefined-averaging", solver.Config{Lambda: 0.05, Algorithm: run.FW, StepSize: run.Predefined, Averaging: true, GapEvery: 3, TraceEvery: 2}, run.Stop{Passes: 20},
-		solver.WithTrainLoss(true), solver.WithTest(chainTest()))
+	cost := &solver.CostRule{Ratio: 20}
+	simple("multiplane-cost", solver.MultiPlane{Lambda: 0.02, N: 5, T: 3, M: 4, Cost: cost, GapEvery: 2, Seed: 8}, run.Stop{Passes: 10})
+	simple("multiplane-cost-averaging-pairwise", solver.MultiPlane{Lambda: 0.02, N: 5, T: 3, M: 4, Cost: cost, Step: solver.Pairwise, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 8}, run.Stop{Passes: 8})
+	simple("fw-line", solver.FW{Lambda: 0.05, GapEvery: 2}, run.Stop{Passes: 20})
+	simple("fw-predefined-averaging", solver.FW{Lambda: 0.05, StepSize: run.Predefined, Average: run.WeightedAverage, GapEvery: 3, TraceEvery: 2}, run.Stop{Passes: 20},
+		run.WithTrainLoss(true), run.WithTest(chainTest()))
 	add("fw-box", func(t *testing.T, r *record, workers int) {
 		p := chain()
-		runSolver(t, r, p, solver.Config{Lambda: 0.02, Algorithm: run.FW, Box: boxFor(p.Dim()), GapEvery: 2}, run.Stop{Passes: 15}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.FW{Lambda: 0.02, Box: boxFor(p.Dim()), GapEvery: 2}, run.Stop{Passes: 15}, run.WithWorkers(workers))
 	})
-	simple("ssg", solver.Config{Lambda: 0.05, Algorithm: run.SSG, GapEvery: 2, Seed: 4}, run.Stop{Passes: 10})
-	simple("ssg-averaging", solver.Config{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 4}, run.Stop{Passes: 10})
+	simple("ssg", solver.SSG{Lambda: 0.05, GapEvery: 2, Seed: 4}, run.Stop{Passes: 10})
+	simple("ssg-averaging", solver.SSG{Lambda: 0.05, Average: run.WeightedAverage, GapEvery: 2, TraceEvery: 1, Seed: 4}, run.Stop{Passes: 10})
 	add("ssg-box", func(t *testing.T, r *record, workers int) {
 		p := chain()
-		runSolver(t, r, p, solver.Config{Lambda: 0.05, Algorithm: run.SSG, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 4}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.SSG{Lambda: 0.05, Box: boxFor(p.Dim()), GapEvery: 2, Seed: 4}, run.Stop{Passes: 10}, run.WithWorkers(workers))
 	})
-	simple("cp", solver.Config{Lambda: 0.05, Algorithm: run.CuttingPlane, GapEvery: 1}, run.Stop{Passes: 12})
-	simple("cp-gap-stop", solver.Config{Lambda: 0.1, Algorithm: run.CuttingPlane, CPTol: 0.01, GapEvery: 2}, run.Stop{Passes: 40, Gap: 1e-3})
-	for _, alg := range []run.Algorithm{run.BCFW, run.FW, run.CuttingPlane} {
-		cfg := solver.Config{Lambda: 0.05, Algorithm: alg, GapEvery: 2, Seed: 5}
-		add("approx-"+alg.String(), func(t *testing.T, r *record, workers int) {
+	simple("cp", solver.CuttingPlane{Lambda: 0.05, GapEvery: 1}, run.Stop{Passes: 12})
+	simple("cp-gap-stop", solver.CuttingPlane{Lambda: 0.1, Tol: 0.01, GapEvery: 2}, run.Stop{Passes: 40, Gap: 1e-3})
+	for _, m := range []run.Method{solver.BCFW{Lambda: 0.05, GapEvery: 2, Seed: 5}, solver.FW{Lambda: 0.05, GapEvery: 2}, solver.CuttingPlane{Lambda: 0.05, GapEvery: 2}} {
+		add("approx-"+m.Name(), func(t *testing.T, r *record, workers int) {
 			p := must(oracles.WithAccuracy(chain(), 0.5))
-			runSolver(t, r, p, cfg, run.Stop{Passes: 10}, solver.WithWorkers(workers))
+			runSolver(t, r, p, m, run.Stop{Passes: 10}, run.WithWorkers(workers))
 		})
 	}
 	add("bcfw-multiclass", func(t *testing.T, r *record, workers int) {
-		runSolver(t, r, multiclass(1), solver.Config{Lambda: 0.02, Sampling: run.GapSampling, Step: solver.Pairwise, GapEvery: 2, Seed: 1}, run.Stop{Passes: 10},
-			solver.WithWorkers(workers), solver.WithTest(multiclass(2)), solver.WithTrainLoss(true))
+		runSolver(t, r, multiclass(1), solver.BCFW{Lambda: 0.02, Sampling: run.GapSampling, Step: solver.Pairwise, GapEvery: 2, Seed: 1}, run.Stop{Passes: 10},
+			run.WithWorkers(workers), run.WithTest(multiclass(2)), run.WithTrainLoss(true))
 	})
 	// The segmentation model bounds its pairwise weights (a box of its own).
 	add("bcfw-segmentation", func(t *testing.T, r *record, workers int) {
-		runSolver(t, r, segmentation(), solver.Config{Lambda: 0.05, Step: solver.Away, GapEvery: 2, Seed: 2}, run.Stop{Passes: 10}, solver.WithWorkers(workers))
+		runSolver(t, r, segmentation(), solver.BCFW{Lambda: 0.05, Step: solver.Away, GapEvery: 2, Seed: 2}, run.Stop{Passes: 10}, run.WithWorkers(workers))
 	})
 	add("bcfw-factorgraph-exact", func(t *testing.T, r *record, workers int) {
 		p := must(factorgraph.NewExact(loopy(t, 10, 3), 0))
-		runSolver(t, r, p, solver.Config{Lambda: 0.1, Sampling: run.Permutation, GapEvery: 2, Seed: 2}, run.Stop{Passes: 8}, solver.WithWorkers(workers))
+		runSolver(t, r, p, solver.BCFW{Lambda: 0.1, Sampling: run.Permutation, GapEvery: 2, Seed: 2}, run.Stop{Passes: 8}, run.WithWorkers(workers))
 	})
 	add("fork", func(t *testing.T, r *record, workers int) {
-		cfg := solver.Config{Lambda: 0.05, Step: solver.Pairwise, GapEvery: 2, Seed: 3}
-		s := runSolver(t, r, chain(), cfg, run.Stop{Passes: 4}, solver.WithWorkers(workers))
-		for _, change := range []func(c *solver.Config){
-			func(c *solver.Config) { c.Sampling, c.Cache.Enabled = run.GapSampling, true },
-			func(c *solver.Config) { c.Lambda, c.Step, c.Averaging = 0.02, solver.Away, true },
-			func(c *solver.Config) {
-				c.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 10}
-				c.Cache.Enabled, c.Sampling = false, run.Permutation
+		s := runSolver(t, r, chain(), solver.BCFW{Lambda: 0.05, Step: solver.Pairwise, GapEvery: 2, Seed: 3}, run.Stop{Passes: 4}, run.WithWorkers(workers))
+		for _, change := range []func(m solver.BCFW) run.Method{
+			func(m solver.BCFW) run.Method { m.Sampling, m.Cache = run.GapSampling, &solver.Cache{}; return m },
+			func(m solver.BCFW) run.Method {
+				m.Lambda, m.Step, m.Average = 0.02, solver.Away, run.WeightedAverage
+				return m
+			},
+			func(m solver.BCFW) run.Method {
+				return solver.MultiPlane{Lambda: m.Lambda, Cost: &solver.CostRule{Ratio: 10}, Step: m.Step, Averaging: m.Average != run.NoAverage,
+					GapEvery: m.GapEvery, TraceEvery: m.TraceEvery, Seed: m.Seed}
 			},
 		} {
-			c := s.Config()
-			change(&c)
-			s = must(s.Fork(c))
+			s = must(s.Fork(change(s.Method().(solver.BCFW)))).(*solver.Solver)
 			res := must(s.Run(context.Background(), run.Stop{Passes: s.Passes() + 4}))
 			recordSolver(t, r, s, res)
 		}
 	})
 	add("setlambda", func(t *testing.T, r *record, workers int) {
-		s := runSolver(t, r, chain(), solver.Config{Lambda: 0.1, Sampling: run.GapSampling, Averaging: true, GapEvery: 2, Seed: 3}, run.Stop{Passes: 5}, solver.WithWorkers(workers))
+		s := runSolver(t, r, chain(), solver.BCFW{Lambda: 0.1, Sampling: run.GapSampling, Average: run.WeightedAverage, GapEvery: 2, Seed: 3}, run.Stop{Passes: 5}, run.WithWorkers(workers))
 		for _, l := range []float64{0.05, 0.01} {
 			if err := s.SetLambda(l); err != nil {
 				t.Fatal(err)
@@ -306,11 +307,11 @@ func solverRuns() []goldenRun {
 	for _, heuristic := range []bool{false, true} {
 		name := map[bool]string{false: "regpath", true: "regpath-heuristic"}[heuristic]
 		add(name, func(t *testing.T, r *record, workers int) {
-			cfg := solver.PathConfig{Epsilon: 0.05, LambdaMin: 0.01, Heuristic: heuristic, TrueGaps: heuristic, Solver: solver.Config{Step: solver.Pairwise, Seed: 2}}
+			cfg := solver.PathConfig{Epsilon: 0.05, LambdaMin: 0.01, Heuristic: heuristic, TrueGaps: heuristic, Method: solver.BCFW{Step: solver.Pairwise, Seed: 2}}
 			if heuristic {
 				cfg.Kappa = 0.7
 			}
-			path := must(solver.RegPath(context.Background(), chain(), cfg, solver.WithWorkers(workers)))
+			path := must(solver.RegPath(context.Background(), chain(), cfg, run.WithWorkers(workers)))
 			r.line("path: epsilon %s kappa %s heuristic %v lower end %s complete %v, %d breakpoints",
 				num(path.Epsilon), num(path.Kappa), path.Heuristic, num(path.LowerEnd), path.Complete, len(path.Breakpoints))
 			for k, b := range path.Breakpoints {
@@ -342,13 +343,13 @@ func boxFor(d int) *solver.Box {
 func softRuns() []goldenRun {
 	var runs []goldenRun
 	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling, run.ExamplePermutation} {
-		cfg := soft.Config{Lambda: 0.1, Rho: 0.5, Sampling: smp, GapEvery: 2, Seed: 4}
+		m := soft.BCFW{Lambda: 0.1, Rho: 0.5, Sampling: smp, GapEvery: 2, Seed: 4}
 		if smp == run.GapSampling {
-			cfg.TraceEvery = 1
+			m.TraceEvery = 1
 		}
 		runs = append(runs, goldenRun{"soft-" + smp.String(), func(t *testing.T, r *record, workers int) {
 			test := must(factorgraph.NewRounded(loopy(t, 6, 12)))
-			s := must(soft.New(loopy(t, 10, 11), cfg, soft.WithWorkers(workers), soft.WithTest(test)))
+			s := must(m.New(must(factorgraph.NewRounded(loopy(t, 10, 11))), run.WithWorkers(workers), run.WithTest(test))).(*soft.Solver)
 			res := must(s.Run(context.Background(), run.Stop{Passes: 8}))
 			r.result(res)
 			r.points("trace", s.Trace())
@@ -359,16 +360,17 @@ func softRuns() []goldenRun {
 		}})
 	}
 	runs = append(runs, goldenRun{"soft-multilabel", func(t *testing.T, r *record, workers int) {
-		m := must(gendata.MultiLabel(12, 4, 3, 5))
-		s := must(soft.New(m, soft.Config{Lambda: 0.05, Rho: 2, Sampling: run.ExamplePermutation, GapEvery: 2, Seed: 1}, soft.WithWorkers(workers)))
+		m := must(factorgraph.NewRounded(must(gendata.MultiLabel(12, 4, 3, 5))))
+		s := must(soft.BCFW{Lambda: 0.05, Rho: 2, Sampling: run.ExamplePermutation, GapEvery: 2, Seed: 1}.New(m, run.WithWorkers(workers)))
 		res := must(s.Run(context.Background(), run.Stop{Passes: 30, Gap: 1e-3}))
 		r.result(res)
 		r.points("trace", s.Trace())
 		r.vec("weights", s.Weights())
 	}})
 	runs = append(runs, goldenRun{"lp-hard", func(t *testing.T, r *record, workers int) {
-		rel := must(factorgraph.NewRelaxed(loopy(t, 8, 13), 2))
-		runSolver(t, r, rel, solver.Config{Lambda: 0.1, Step: solver.Pairwise, GapEvery: 2, Seed: 3}, run.Stop{Passes: 8}, solver.WithWorkers(workers))
+		// LPHard makes the relaxation (factorgraph.NewRelaxed) of any view of the model.
+		view := must(factorgraph.NewRounded(loopy(t, 8, 13)))
+		runSolver(t, r, view, solver.LPHard{BCFW: solver.BCFW{Lambda: 0.1, Step: solver.Pairwise, GapEvery: 2, Seed: 3}}, run.Stop{Passes: 8}, run.WithWorkers(workers))
 	}})
 	return runs
 }
@@ -377,18 +379,18 @@ func kernelRuns() []goldenRun {
 	var runs []goldenRun
 	for _, tc := range []struct {
 		name string
-		cfg  kernel.Config
-		opts []kernel.Option
+		m    run.Method
+		opts []run.Option
 	}{
-		{"kernel-bcfw-linear", kernel.Config{Lambda: 0.02, GapEvery: 2, Seed: 1}, nil},
-		{"kernel-bcfw-rbf-gap-averaging", kernel.Config{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Sampling: run.GapSampling, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 2},
-			[]kernel.Option{kernel.WithCache(1 << 20), kernel.WithTrainLoss(true), kernel.WithTest(multiclass(4))}},
-		{"kernel-bcfw-poly-perm-predefined", kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.Poly, Gamma: 0.5, Degree: 2, Coef0: 1}, Sampling: run.Permutation, StepSize: run.Predefined, GapEvery: 3, Seed: 3}, nil},
-		{"kernel-fw-rbf", kernel.Config{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Algorithm: run.FW, GapEvery: 2}, nil},
-		{"kernel-fw-predefined-averaging", kernel.Config{Lambda: 0.02, Algorithm: run.FW, StepSize: run.Predefined, Averaging: true, GapEvery: 3}, []kernel.Option{kernel.WithTrainLoss(true)}},
+		{"kernel-bcfw-linear", kernel.BCFW{Lambda: 0.02, GapEvery: 2, Seed: 1}, nil},
+		{"kernel-bcfw-rbf-gap-averaging", kernel.BCFW{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, Sampling: run.GapSampling, Averaging: true, GapEvery: 2, TraceEvery: 1, Seed: 2, CacheBytes: 1 << 20},
+			[]run.Option{run.WithTrainLoss(true), run.WithTest(multiclass(4))}},
+		{"kernel-bcfw-poly-perm-predefined", kernel.BCFW{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.Poly, Gamma: 0.5, Degree: 2, Coef0: 1}, Sampling: run.Permutation, StepSize: run.Predefined, GapEvery: 3, Seed: 3}, nil},
+		{"kernel-fw-rbf", kernel.FW{Lambda: 0.02, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, GapEvery: 2}, nil},
+		{"kernel-fw-predefined-averaging", kernel.FW{Lambda: 0.02, StepSize: run.Predefined, Averaging: true, GapEvery: 3}, []run.Option{run.WithTrainLoss(true)}},
 	} {
 		runs = append(runs, goldenRun{tc.name, func(t *testing.T, r *record, workers int) {
-			s := must(kernel.New(multiclass(3), tc.cfg, append([]kernel.Option{kernel.WithWorkers(workers)}, tc.opts...)...))
+			s := must(tc.m.New(multiclass(3), append([]run.Option{run.WithWorkers(workers)}, tc.opts...)...)).(*kernel.Solver)
 			res := must(s.Run(context.Background(), run.Stop{Passes: 12}))
 			r.result(res)
 			r.points("trace", s.Trace())

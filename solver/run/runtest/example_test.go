@@ -15,11 +15,11 @@ import (
 // Family for each of its variants.
 func ExampleCheck() {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 8, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: 1})
-	cfg := solver.Config{Lambda: 0.1, Step: solver.Pairwise, GapEvery: 2, Seed: 1}
+	m := solver.BCFW{Lambda: 0.1, Step: solver.Pairwise, GapEvery: 2, Seed: 1}
 	err := runtest.Check(runtest.Family{
-		New:     func() (run.Solver, error) { return solver.New(p, cfg) },
-		Load:    func(r io.Reader) (run.Solver, error) { return solver.Load(r, p) },
-		Iterate: func(s run.Solver) []float64 { return s.(*solver.Solver).Weights() },
+		New:     func() (run.Solver, error) { return m.New(p) },
+		Load:    func(r io.Reader) (run.Solver, error) { return run.Load(r, p) },
+		Iterate: func(s run.Solver) []float64 { return s.Weights() },
 	})
 	fmt.Println("conforms:", err == nil)
 	// Output: conforms: true

@@ -22,22 +22,22 @@ func chain() *oracles.Chain {
 // family returns the conformance family of BCFW with gap sampling on a
 // small chain, each solver wrapped by wrap (nil: none).
 func family(wrap func(*solver.Solver) run.Solver) runtest.Family {
-	return familyOf(solver.Config{Lambda: 0.05, Sampling: run.GapSampling, Averaging: true, GapEvery: 1, Seed: 2}, wrap)
+	return familyOf(solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Average: run.WeightedAverage, GapEvery: 1, Seed: 2}, wrap)
 }
 
-// familyOf returns the conformance family of cfg on a small chain.
-func familyOf(cfg solver.Config, wrap func(*solver.Solver) run.Solver) runtest.Family {
+// familyOf returns the conformance family of method m on a small chain.
+func familyOf(m run.Method, wrap func(*solver.Solver) run.Solver) runtest.Family {
 	p := chain()
 	if wrap == nil {
 		wrap = func(s *solver.Solver) run.Solver { return s }
 	}
 	return runtest.Family{
 		New: func() (run.Solver, error) {
-			s, err := solver.New(p, cfg)
+			s, err := m.New(p)
 			if err != nil {
 				return nil, err
 			}
-			return wrap(s), nil
+			return wrap(s.(*solver.Solver)), nil
 		},
 		Load: func(r io.Reader) (run.Solver, error) {
 			s, err := solver.Load(r, p)
@@ -70,15 +70,18 @@ func TestConformanceOfARealSolver(t *testing.T) {
 // restart at powers of 2 or span the run, and a checkpoint must carry them
 // and online EG's Gibbs dual variables bit for bit).
 func TestConformanceOfSuffixAndUniformAverages(t *testing.T) {
-	for _, cfg := range []solver.Config{
-		{Lambda: 0.05, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
-		{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
-		{Lambda: 0.05, Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage, GapEvery: 1, Seed: 2},
-		{Lambda: 0.05, Algorithm: run.OnlineEG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: 1, Seed: 2},
+	for _, tc := range []struct {
+		name string
+		m    run.Method
+	}{
+		{"bcfw-tavg", solver.BCFW{Lambda: 0.05, Average: run.SuffixAverage, GapEvery: 1, Seed: 2}},
+		{"ssg-tavg", solver.SSG{Lambda: 0.05, Average: run.SuffixAverage, GapEvery: 1, Seed: 2}},
+		{"ssg-avg", solver.SSG{Lambda: 0.05, Average: run.UniformAverage, GapEvery: 1, Seed: 2}},
+		{"online-eg-tavg", solver.OnlineEG{Lambda: 0.05, Average: run.SuffixAverage, GapEvery: 1, Seed: 2}},
 	} {
-		t.Run(cfg.Algorithm.String()+"-"+cfg.AverageKind.String(), func(t *testing.T) {
-			f := familyOf(cfg, nil)
-			f.NoGap = cfg.Algorithm == run.SSG
+		t.Run(tc.name, func(t *testing.T) {
+			f := familyOf(tc.m, nil)
+			f.NoGap = tc.m.Name() == "ssg"
 			runtest.Conformance(t, f)
 		})
 	}
@@ -143,7 +146,7 @@ func (b *broken) Trace() []run.Point {
 
 func (b *broken) Save(w io.Writer) error {
 	if b.flaw == "save" { // saves the starting state
-		f, err := solver.New(b.Solver.Problem(), b.Solver.Config())
+		f, err := b.Solver.Method().New(b.Solver.Problem())
 		if err != nil {
 			return err
 		}
@@ -158,12 +161,13 @@ func (b *broken) Save(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		cfg := f.Config()
-		cfg.Seed++
-		if f, err = f.Fork(cfg); err != nil {
+		m := f.Method().(solver.BCFW)
+		m.Seed++
+		g, err := f.Fork(m)
+		if err != nil {
 			return err
 		}
-		return f.Save(w)
+		return g.Save(w)
 	}
 	return b.Solver.Save(w)
 }
