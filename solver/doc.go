@@ -1,11 +1,31 @@
 // Package solver trains structural SVMs with the block-coordinate
-// Frank-Wolfe family: one configurable engine whose dimensions are
-// orthogonal, as in Osokin et al. (2016): sampling (uniform, permutation,
-// gap) x step (FW, pairwise, away) x plane reuse (off, the gap-based F/nu
-// cache, or the multi-plane working sets of Shah et al. 2015) x weighted
-// averaging x box constraints, plus batch Frank-Wolfe, the stochastic
-// subgradient baseline and the 1-slack cutting-plane method
-// (Config.Algorithm), and the regularization path (RegPath).
+// Frank-Wolfe family and its baselines, one type per method, each holding
+// only the knobs it reads:
+//
+//   - BCFW: block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013,
+//     Alg. 4) with the variants of Osokin et al. (2016): gap sampling
+//     (Alg. 2), pairwise and away steps (Alg. 3, 4), the gap-based cache
+//     (Alg. 5), averaging, box constraints (App. H); Recommended returns
+//     the one we recommend;
+//   - MultiPlane: multi-plane BCFW (Shah, Kolmogorov and Lampert 2015,
+//     Alg. 3), the other policy for reusing old planes;
+//   - Exact: exact block steps with shrinking for multiclass problems, the
+//     sequential dual method of liblinear's Crammer-Singer solver;
+//   - LPHard: BCFW on the LP relaxation of a factor graph (Meshi et al.
+//     2015's baseline);
+//   - FW (batch Frank-Wolfe, Alg. 2), SSG (the stochastic subgradient
+//     baseline), CuttingPlane (the 1-slack cutting-plane method as fully
+//     corrective Frank-Wolfe) and OnlineEG (online exponentiated gradient
+//     on chains);
+//
+// and beside them the regularization path (RegPath, Osokin et al. 2016,
+// Alg. 6, 7) and grid search (GridSearch). Every method is a run.Method:
+// New builds its solver on a problem, the registry (run.Lookup, run.Load)
+// knows it by name, and its value encodes as JSON (run.Encode), which is
+// how checkpoints, model files and notebook sessions record it. The
+// executions of the block steps (sequential, mini-batch, asynchronous,
+// simulated) are values of package solver/execution given to New with
+// run.WithExecution, not knobs of a method.
 //
 // The objective (Lacoste-Julien et al. 2013, eq. 3) is
 //
@@ -15,11 +35,15 @@
 // ell = sum_i ell_i. A Solver is a value that can run a few passes, stop, be
 // inspected, be saved, and go on.
 //
-// Settings, wiring and results are apart: Config holds the hyperparameters
-// (what a checkpoint keeps and a notebook session compares); the test set,
-// the progress callback, the worker count and the block storage are Options;
-// Run takes a run.Stop and returns a run.Result that says which iterate it
-// describes; the trace is a slice of run.Point.
+// Methods, wiring and results are apart: a method holds the
+// hyperparameters (what a checkpoint keeps and a notebook session
+// compares); the test set, the progress callback, the worker count and the
+// execution are run.Options; Run takes a run.Stop and returns a run.Result
+// that says which iterate it describes; the trace is a slice of run.Point.
+// Every method compiles to the plan of one engine (config), so that the
+// methods share one loop, one checkpoint and one set of tests; the
+// engine's plan is internal, and a pair of knobs that must not be combined
+// lives in two types rather than in one with a rule.
 //
 // # Where it sits
 //
@@ -142,12 +166,12 @@
 // and the cache: F 0.25, nu 0.01, 100 corners a block, an exact gap pass
 // (gap_check) every 10 passes of n block visits. The same run here is
 //
-//	Config{Sampling: run.GapSampling, UnvisitedInOrder: true, Step: Pairwise,
-//		Cache: Cache{Enabled: true, F: 0.25, Nu: 0.01, MaxSize: 100, InitialGap: 1},
+//	BCFW{Sampling: run.GapSamplingInOrder, Step: Pairwise,
+//		Cache: &Cache{F: 0.25, Nu: 0.01, MaxSize: 100, InitialGap: 1},
 //		GapEvery: 10}
 //
 // with run.Stop{Gap: eps, EarlyCheck: 0.8} for its gap_threshold eps
-// (ExampleConfig_gapBCFW). Both count the same things: effective passes
+// (ExampleBCFW_gapBCFW). Both count the same things: effective passes
 // are oracle calls / n, a gap pass counting n; GapEvery counts block
 // visits, cache hits included, as gap_check does; the gap pass refreshes
 // the block gaps of the sampler and the cache's global gap, and the run
@@ -157,7 +181,7 @@
 //
 //   - its first pass visits the blocks in index order (its weighted draw
 //     over the infinite initial gaps picks the first infinite one), where
-//     Alg. 2 draws proportionally to g_i = +Inf: UnvisitedInOrder;
+//     Alg. 2 draws proportionally to g_i = +Inf: run.GapSamplingInOrder;
 //   - the cache's global gap before the first gap pass is 1
 //     (init_gap_value_for_cache; the gap at w = 0 for losses at most 1),
 //     where Alg. 5 starts from g(0) = +Inf: Cache.InitialGap;
