@@ -7,10 +7,10 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// algorithm is the optimizer Config.Algorithm selects: the engine core.Loop
+// algorithm is the optimizer the plan's Algorithm selects: the engine core.Loop
 // drives (its steps, evaluations and stopping criteria) and what else
 // differs between the optimizers. newAlgorithm is the one place that
-// branches on Config.Algorithm; the rest of the package asks the algorithm.
+// branches on config.Algorithm; the rest of the package asks the algorithm.
 type algorithm interface {
 	core.Engine
 	// setup builds the algorithm's own state in New, after the state every

@@ -6,8 +6,8 @@ import (
 )
 
 // resetAverages starts the averages of the iterates afresh (at New and
-// when SetLambda changes the problem): with Config.Averaging, one average
-// (of Config.AverageKind) of every step's iterate, or for multi-plane BCFW one of the exact
+// when SetLambda changes the problem): with the plan's Averaging, one average
+// (of its AverageKind) of every step's iterate, or for multi-plane BCFW one of the exact
 // steps' and, when it makes approximate passes, one of the approximate
 // steps' (Shah et al. 2015, Sec. 3.5). Without averaging there is none.
 func (s *Solver) resetAverages() {

@@ -41,7 +41,7 @@ type checkpoint struct {
 	BlockScale []float64
 	BlockNorm  []float64
 	// ClassAlpha holds the class duals of the exact step (classStore),
-	// Shrink its active set (Config.Shrinking).
+	// Shrink its active set (Exact.Shrinking).
 	ClassAlpha []float64
 	Shrink     *savedShrinking
 	SparseIdx  [][]int32

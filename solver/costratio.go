@@ -24,7 +24,7 @@ import (
 // labeling) stands in for a typical plane of a working set.
 //
 // The result depends on the machine and its load: measure once and keep
-// the value in the Config, so that runs with the cost rule stay
+// the value in the CostRule, so that runs with the cost rule stay
 // reproducible.
 func MeasureCostRatio(p oracles.Problem, w []float64, samples int) (float64, error) {
 	n, d := p.Len(), p.Dim()

@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultCPTol is the default relative tolerance of the cutting-plane QP
-// (Config.CPTol).
+// (CuttingPlane.Tol).
 const DefaultCPTol = 1e-3
 
 // cpState is the working set of the 1-slack cutting-plane method
@@ -258,7 +258,7 @@ func (c *cpState) active() int {
 // 1/n sum_i L_i(y_i*) describe the new vertex, p.gap is the duality gap at
 // w(k). It adds the aggregated plane and re-optimizes over every plane
 // (the QP of the 1-slack formulation) until the QP's gap is at most
-// Config.CPTol times p.gap; with the constraint cache, it puts the pass's
+// CuttingPlane.Tol times p.gap; with the constraint cache, it puts the pass's
 // labelings into the cache and adds the cache's planes while they are
 // violated enough (cpcache.go). Then it sets w and ell.
 func (s *Solver) cpStep(p *batchPass) error {

@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultCPCache is the default size of the constraint cache of the
-// cutting-plane method (Config.CPCache): the labelings an example keeps,
+// cutting-plane method (CuttingPlane.Cache): the labelings an example keeps,
 // SVM^struct's default.
 const DefaultCPCache = 5
 
@@ -17,7 +17,7 @@ const DefaultCPCache = 5
 // relative to the plane's gap g_c: a cached plane is a cheap cut that
 // others follow, so the QP is solved loosely in between (the Frank-Wolfe
 // step towards the plane, which gives the progress, is made in full), and
-// to Config.CPTol once the cache has no more planes to give.
+// to CuttingPlane.Tol once the cache has no more planes to give.
 const cpCachedTol = 0.1
 
 // maxCachedPlanes bounds the planes one iteration takes from the constraint
@@ -34,7 +34,7 @@ type cpCacheScratch struct {
 // cacheLabelings puts the labelings of an oracle pass into the examples'
 // constraint caches: every labeling other than the ground truth enters its
 // example's cache (unless held already) as the most recently used, and the
-// least recently used ones leave a cache beyond Config.CPCache labelings.
+// least recently used ones leave a cache beyond CuttingPlane.Cache labelings.
 func (s *Solver) cacheLabelings(p *batchPass) {
 	use := int64(s.cp.m())
 	for i := range s.sets {

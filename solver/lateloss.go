@@ -10,7 +10,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// The task losses of a trace point (WithTest, WithTrainLoss) observe the
+// The task losses of a trace point (run.WithTest, run.WithTrainLoss) observe the
 // run: nothing the algorithm does reads them. With WithLateLosses, when the
 // steps are sequential and there are two workers or more, record computes them
 // at a copy of w on a goroutine of its own while the steps that follow go

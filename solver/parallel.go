@@ -26,7 +26,7 @@ type solverScratch struct {
 	workers []workerScratch
 	pre     prefetch // the oracle answers of the mini-batch under way
 	drawn   []int    // the blocks of the next mini-batch
-	excl    []int    // the blocks of the mini-batches under way (Config.Lookahead)
+	excl    []int    // the blocks of the mini-batches under way (execution.MiniBatch.Lookahead)
 }
 
 // workerScratch is what a worker of a parallel pass reuses: the labeling

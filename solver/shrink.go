@@ -6,7 +6,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
-// shrinking is the active set of Config.Shrinking, liblinear's shrinking
+// shrinking is the active set of Exact.Shrinking, liblinear's shrinking
 // (Keerthi et al. 2008, Sec. 3.3; Fan et al. 2008, App. E) as gap-based
 // skipping: a block whose exact step found it settled (its block gap at
 // most SettledFraction times the mean block gap of the last gap pass, e.g.

@@ -51,7 +51,7 @@ type Solver struct {
 	steps, calls        int64
 	hits, misses, drops int64
 	skipped             int64     // blocks shrinking took out of the active set
-	shrink              shrinking // the active set of Config.Shrinking
+	shrink              shrinking // the active set of Exact.Shrinking
 	rSq                 []float64 // largest observed |psi_i(y)|^2 per block
 
 	alg      algorithm     // the optimizer of cfg.Algorithm
@@ -235,7 +235,7 @@ func (s *Solver) Steps() int64 { return s.steps }
 // the number of steps applied d steps after the iterate their oracle call
 // and scores saw (nil for the other executions, whose steps read the
 // current iterate). A real asynchronous run's distribution, given to
-// Config.SimulateDelays, makes the simulator replay its staleness.
+// execution.Simulated.Delays, makes the simulator replay its staleness.
 func (s *Solver) Delays() *execution.Delays {
 	if s.delays == nil {
 		return nil
@@ -290,7 +290,7 @@ func (s *Solver) Predict(p oracles.Problem) ([][]int32, oracles.Problem, error) 
 	return pred, p, err
 }
 
-// Box returns the box the solver applies: Config.Box intersected with the
+// Box returns the box the solver applies: BCFW.Box (or the method's) intersected with the
 // problem's own bounds (nil when there is none). Do not modify it.
 func (s *Solver) Box() *Box { return s.box }
 

@@ -13,7 +13,7 @@ import "math"
 // compute their kernel values as kernel blocks and never read it.
 type rowCache struct {
 	n      int
-	f32    bool        // rows of float32 (WithCacheFloat32), else float64
+	f32    bool        // rows of float32 (CacheFloat32), else float64
 	rows   [][]float64 // slot -> row (float64 rows)
 	rows32 [][]float32 // slot -> row (float32 rows)
 	owner  []int32     // slot -> example

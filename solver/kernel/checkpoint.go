@@ -58,7 +58,7 @@ type checkpoint struct {
 	PendingEll, PendingTr float64
 	PendingActive         float64
 	GlobalGap             float64
-	Active                *core.ActiveSet // Config.Shrinking
+	Active                *core.ActiveSet // Exact.Shrinking
 }
 
 // Save writes the state of the solver so that Load continues the run

@@ -112,7 +112,7 @@ func (s *Solver) SetTest(test *oracles.Multiclass) error {
 func (s *Solver) SetProgress(fn func(run.Point)) { s.progress = fn }
 
 // SetWorkers sets the goroutines that compute kernel values (0:
-// GOMAXPROCS; see WithWorkers).
+// GOMAXPROCS; see run.WithWorkers).
 func (s *Solver) SetWorkers(k int) error {
 	if k < 0 {
 		return errors.New("kernel: workers must be >= 0")

@@ -9,7 +9,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// SettledFraction is the threshold of Config.Shrinking: a block whose exact
+// SettledFraction is the threshold of Exact.Shrinking: a block whose exact
 // step found a block gap of at most SettledFraction times the mean block
 // gap of the last gap pass (see gapScale) leaves the active set.
 const SettledFraction = 1e-3
@@ -40,7 +40,7 @@ func (cfg *config) validateExact() error {
 //
 //	alpha_i <- Proj(alpha_i + lambda n / k(x_i, x_i) H).
 //
-// With Config.Shrinking the blocks come from the active set (core.ActiveSet)
+// With Exact.Shrinking the blocks come from the active set (core.ActiveSet)
 // instead of the sampler; a block that the step finds settled leaves it
 // until the next gap pass, which visits every block, certifies the gap and
 // makes every unsettled block active again.

@@ -24,7 +24,7 @@
 // pass. With the linear kernel the solver follows the iterates of
 // solver.Solver on the same problem and seed, up to rounding.
 //
-// Kernel rows can be cached within a memory budget (WithCache); the runs are
+// Kernel rows can be cached within a memory budget (CacheBytes); the runs are
 // driven by the evaluation schedule of solver/internal/core (core.Loop), and
 // the solver implements run.Solver.
 //
@@ -44,7 +44,7 @@
 // A BCFW step (Alg. B.1, exact steps too) splits into what only reads the
 // inputs, the kernel values of block i against the support vectors, and
 // what reads and writes the iterate: the scores at the current alpha, the
-// oracle, the update of alpha_i. With WithWorkers(W) the workers compute
+// oracle, the update of alpha_i. With run.WithWorkers(W) the workers compute
 // the kernel block of a step's row and of the next blocks' rows (its tiles
 // spread over them), and the solver's goroutine applies the steps one by
 // one in the order of the draws, each summing its scores at the current
@@ -112,7 +112,7 @@ type Solver struct {
 	scores    []float64 // k scores of the current block
 	z, sorted []float64 // scratch of the exact step
 
-	active    core.ActiveSet // the blocks of shrinking (Config.Shrinking)
+	active    core.ActiveSet // the blocks of shrinking (Exact.Shrinking)
 	globalGap float64        // the gap of the last gap pass (+Inf before)
 }
 

@@ -92,7 +92,7 @@ func (s *Solver) Save(w io.Writer) error {
 }
 
 // Load restores a solver saved by Save for the model m, which must be the
-// model it was saved with; opts wire it (WithTest, WithProgress, ...).
+// model it was saved with; opts wire it (run.WithTest, run.WithProgress, ...).
 // Every field of the checkpoint is checked (lengths, finite values,
 // marginals on their simplices, counters), so that a corrupt file is an
 // error here rather than a failure of the next Run.
