@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -31,6 +30,15 @@ type Attribute struct {
 	// Nominal lists the declared values of a nominal attribute
 	// ({0,1} for MULAN labels); it is nil for a numeric one.
 	Nominal []string
+}
+
+// declared returns the type of the attribute as its declaration writes
+// it: "numeric" or the nominal list "{v1,v2,...}", for messages.
+func (at Attribute) declared() string {
+	if at.Nominal == nil {
+		return "numeric"
+	}
+	return clip("{" + strings.Join(at.Nominal, ",") + "}")
 }
 
 // ReadARFF parses an ARFF file: `%` comment lines, `@relation name`,
@@ -326,9 +334,9 @@ func parseARFFValue(s string, at Attribute, nominal map[string]int32) (float64, 
 		}
 		return float64(k), nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("attribute %q: %q is not a finite number", at.Name, clip(s))
+	v, ok := parseDecimal(s)
+	if !ok {
+		return 0, fmt.Errorf("attribute %q: %q is not a finite decimal number", at.Name, clip(s))
 	}
 	return v, nil
 }

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ type Chunking struct {
 	// Tags holds the tag of each label: label k is Tags[k].
 	Tags []string
 	// Sentences are the tokens, with their gold tags as written in the
-	// file, including tags that are not in Tags (see UnseenTags).
+	// file, including tags that are not in Tags (see Unseen).
 	Sentences []Sentence
 	// Dict is the attribute dictionary, built on the training sentences
 	// and shared by the training and test problems.
@@ -34,14 +35,15 @@ type Chunking struct {
 	// that Dict does not hold (unseen in training or rarer than its
 	// MinCount): they have no feature.
 	Dropped int
-	// UnseenTags is the number of tokens whose gold tag is not in Tags
-	// (e.g. the two I-LST tokens of the CoNLL-2000 test set, a tag absent
-	// from its training set). The chain cannot represent them: their label
-	// there is the fallback (the label of "O" when there is one, else 0),
-	// so the chain's Hamming loss counts a prediction of the fallback there
-	// as right, while Metrics and Evaluate, which read the gold strings,
-	// count every prediction there as wrong.
-	UnseenTags int
+	// Unseen counts the tokens whose gold tag is not in Tags (e.g. the two
+	// I-LST tokens of the CoNLL-2000 test set, a tag absent from its
+	// training set): Unseen.Labels are those tags, sorted, Unseen.Items the
+	// tokens (Item "token"), and Unseen.Features is Dropped. The tags are
+	// no label of the chain: the ground truth of those tokens is
+	// oracles.NoClass, so that every prediction there is an error in the
+	// chain's Hamming loss (the task loss) as in Metrics and Evaluate,
+	// which read the gold strings as conlleval does.
+	Unseen Unseen
 }
 
 var (
@@ -51,7 +53,8 @@ var (
 
 // NewChunking builds the chunking problem of sentences with the attribute
 // dictionary dict and the label set tags (nil: the sorted distinct gold tags
-// of the sentences).
+// of the sentences). A gold tag that is not in tags is oracles.NoClass in
+// the chain (see Chunking.Unseen).
 func NewChunking(sents []Sentence, dict *Dictionary, tags []string) (*Chunking, error) {
 	if len(sents) == 0 {
 		return nil, fmt.Errorf("chunking: no sentences")
@@ -66,11 +69,8 @@ func NewChunking(sents []Sentence, dict *Dictionary, tags []string) (*Chunking, 
 		}
 		label[tag] = int32(k)
 	}
-	fallback, ok := label["O"]
-	if !ok {
-		fallback = 0
-	}
-	c := &Chunking{Tags: tags, Sentences: sents, Dict: dict}
+	c := &Chunking{Tags: tags, Sentences: sents, Dict: dict, Unseen: Unseen{Item: "token"}}
+	unseen := map[string]bool{}
 	seqs := make([]oracles.Sequence, len(sents))
 	var e extractor
 	for i := range sents {
@@ -84,12 +84,17 @@ func NewChunking(sents []Sentence, dict *Dictionary, tags []string) (*Chunking, 
 		for t, tag := range s.Tags {
 			l, ok := label[tag]
 			if !ok {
-				l = fallback
-				c.UnseenTags++
+				l = oracles.NoClass
+				unseen[tag] = true
+				c.Unseen.Items++
 			}
 			labels[t] = l
 		}
 		seqs[i] = oracles.Sequence{Features: feats, Labels: labels}
+	}
+	c.Unseen.Features = c.Dropped
+	if len(unseen) > 0 {
+		c.Unseen.Labels = slices.Sorted(maps.Keys(unseen))
 	}
 	chain, err := oracles.NewChain(len(tags), dict.Len(), seqs)
 	if err != nil {

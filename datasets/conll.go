@@ -56,9 +56,10 @@ type ConllOptions struct {
 //     eng.test, ...).
 //
 // The tags of the model are those of the training file, and the attribute
-// dictionary is built on the training sentences alone (see Dictionary for
-// how the test attributes it does not hold are dropped, and
-// Chunking.UnseenTags for test tags absent from training).
+// dictionary is built on the training sentences alone: the test file
+// changes neither d nor the tags (see Dictionary for how the test
+// attributes it does not hold are dropped, and Chunking.Unseen for test
+// tags absent from training, which count as errors).
 func LoadConll(path string, opt ConllOptions) (train, test *Chunking, err error) {
 	trainPath, testPath, err := conllPaths(path, opt.TestPath)
 	if err != nil {

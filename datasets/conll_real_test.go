@@ -1,8 +1,10 @@
 package datasets
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,11 +13,18 @@ import (
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
-// truthLabels returns the chain's ground truth of every example.
+// truthLabels returns the chain's ground truth of every example, with the
+// label of O at the tokens of no class (a tag unseen in training).
 func truthLabels(c *Chunking) [][]int32 {
+	o := int32(slices.Index(c.Tags, "O"))
 	out := make([][]int32, c.Len())
 	for i := range out {
-		out[i] = c.Truth(i)
+		out[i] = slices.Clone(c.Truth(i))
+		for t, l := range out[i] {
+			if l == oracles.NoClass {
+				out[i][t] = o
+			}
+		}
 	}
 	return out
 }
@@ -51,21 +60,30 @@ func TestRealConll(t *testing.T) {
 	if len(train.Tags) != K || train.Dict.Len() != F || train.Dict.Seen() != 335674 || train.Dim() != F*K+K*K+3*K || test.Dim() != train.Dim() {
 		t.Errorf("%d tags, %d features of %d attributes, d = %d", len(train.Tags), train.Dict.Len(), train.Dict.Seen(), train.Dim())
 	}
-	if test.UnseenTags != 2 || train.UnseenTags != 0 {
-		t.Errorf("unseen tags %d (test), %d (train); want 2, 0", test.UnseenTags, train.UnseenTags)
+	if test.Unseen.Items != 2 || !slices.Equal(test.Unseen.Labels, []string{"I-LST"}) || train.Unseen.Items != 0 {
+		t.Errorf("unseen %+v (test), %+v (train); want the 2 tokens of I-LST, none", test.Unseen, train.Unseen)
 	}
 	t.Logf("d = %d; attribute occurrences dropped: %d (train), %d (test); longest sentence %d tokens", train.Dim(), train.Dropped, test.Dropped, train.MaxLen())
 
 	// The truth scores 100 on the training set. On the test set, the two
 	// I-LST tokens (unseen in training) follow B-LST tokens, "( 1" and
-	// "( 2": gold LST chunks of two tokens; the chain's truth has O there,
-	// so its LST chunks end after one token. Same number of chunks, two
-	// of them wrong, two tags wrong.
+	// "( 2": gold LST chunks of two tokens; predicted O there, the LST
+	// chunks end after one token. Same number of chunks, two of them
+	// wrong, two tags wrong, and two tokens wrong in the task loss (the
+	// chain's truth there is no label, not O).
 	if c := train.Evaluate(truthLabels(train)); c.Correct != c.Gold || c.Guessed != c.Gold || c.CorrectTags != c.Tokens {
 		t.Errorf("training truth: %+v", c)
 	}
-	if c := test.Evaluate(truthLabels(test)); c.Guessed != c.Gold || c.Correct != c.Gold-2 || c.CorrectTags != c.Tokens-2 {
+	best := truthLabels(test)
+	if c := test.Evaluate(best); c.Guessed != c.Gold || c.Correct != c.Gold-2 || c.CorrectTags != c.Tokens-2 {
 		t.Errorf("test truth: %+v, want 2 chunks and 2 tags wrong", c)
+	}
+	wrong := 0
+	for i := range best {
+		wrong += int(math.Round(test.Loss(i, best[i]) * float64(test.SeqLen(i))))
+	}
+	if wrong != 2 {
+		t.Errorf("the best prediction has %d tokens wrong in the task loss, want the 2 of I-LST", wrong)
 	}
 
 	// Memory: the chain stores 4 bytes per non-zero (binary features) and

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -248,12 +247,12 @@ func (r *csvRows) add(ex *Examples, row *csvRow, labelIdx int) error {
 			continue
 		}
 		s = strings.TrimSpace(s)
-		val, err := strconv.ParseFloat(s, 64)
+		val, ok := parseDecimal(s)
 		switch {
 		case s == "":
 			return r.errorAt(row.line, "column %d%s is empty (missing values are not supported)", j+1, columnName(ex, f))
-		case err != nil || math.IsNaN(val) || math.IsInf(val, 0):
-			return r.errorAt(row.line, "column %d%s: %s is not a finite number", j+1, columnName(ex, f), quote(s))
+		case !ok:
+			return r.errorAt(row.line, "column %d%s: %s is not a finite decimal number", j+1, columnName(ex, f), quote(s))
 		}
 		if val != 0 {
 			v.Append(f, val)

@@ -31,6 +31,19 @@ type Data struct {
 	// in the order of the model's variables (from the MULAN XML file), the
 	// tags of chunking data. Nil otherwise.
 	Labels []string
+	// Unseen counts what the test file holds that the training file does
+	// not, for the data read from a training file and a test file: the
+	// training file alone fixes the problem (d, the bias position, the
+	// classes or tags, the feature map), so the test feature values it
+	// has no feature for are dropped (Unseen.Features) and the test labels
+	// or tags it does not have are no class of the model
+	// (Unseen.Labels), their examples or tokens (Unseen.Items, counting
+	// Unseen.Item) being errors in the test loss and every metric. Zero
+	// for the data whose test set cannot hold anything its training set
+	// lacks: the named splits of one source (ocr, synthetic, horses,
+	// hansards) and MULAN data (its labels are the XML file's, its
+	// features the attributes both ARFF files must declare alike).
+	Unseen Unseen
 
 	split splitter // builds the problems of two subsets of Train (Split)
 }
@@ -98,7 +111,7 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test, d.Labels, d.split = tr, te, tr.Tags, chunkingSplit(tr)
+		d.Train, d.Test, d.Labels, d.Unseen, d.split = tr, te, tr.Tags, te.Unseen, chunkingSplit(tr)
 		d.TrainPath, d.TestPath = paths[0], paths[1]
 	case "ocr":
 		path, err := dataPath(OCR, opt.Path)
@@ -153,7 +166,7 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test, d.Scaler, d.Labels = m.Train, m.Test, m.Scaler, m.Classes
+		d.Train, d.Test, d.Scaler, d.Labels, d.Unseen = m.Train, m.Test, m.Scaler, m.Classes, m.Unseen
 		d.TrainPath, d.TestPath = m.TrainPath, m.TestPath
 		truth := make([]int32, m.Train.Len())
 		for i := range truth {

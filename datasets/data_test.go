@@ -207,7 +207,7 @@ func TestFilesBesideEveryFormat(t *testing.T) {
 	writeFile(t, dir, "chunks.train", []byte("a X B-NP\nb Y I-NP\n\nc X B-VP\n"))
 	writeFile(t, dir, "chunks.test", []byte("a X B-NP\n"))
 	usps := uspsLine("1", uspsValues(0)) + "\n"
-	writeFile(t, dir, "digits.TRAIN", []byte(usps+usps))
+	writeFile(t, dir, "digits.TRAIN", []byte(usps+uspsLine("2", uspsValues(1))+"\n"))
 	writeFile(t, dir, "digits.TEST", []byte(usps))
 	cases := []struct {
 		path, testPath       string
@@ -220,7 +220,7 @@ func TestFilesBesideEveryFormat(t *testing.T) {
 		{filepath.Join(other, "songs.arff"), filepath.Join(other, "songs-held.arff"), "mulan", filepath.Join(other, "songs-held.arff"), 12, 4, "L1", ""},
 		{filepath.Join(dir, "chunks.train"), "", "conll", filepath.Join(dir, "chunks.test"), 2, 1, "B-NP", ""},
 		{filepath.Join(dir, "chunks.train"), filepath.Join(dir, "chunks.train"), "conll", filepath.Join(dir, "chunks.train"), 2, 2, "B-NP", ""},
-		{filepath.Join(dir, "digits.TRAIN"), "", "usps", filepath.Join(dir, "digits.TEST"), 2, 1, "0", ""},
+		{filepath.Join(dir, "digits.TRAIN"), "", "usps", filepath.Join(dir, "digits.TEST"), 2, 1, "1", ""}, // the training file's digits
 	}
 	for _, tc := range cases {
 		d, err := LoadData(tc.path, Options{TestPath: tc.testPath})

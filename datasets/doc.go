@@ -46,7 +46,12 @@
 // and its test file, named explicitly (Options.TestPath) or found beside it
 // by TestFileCandidates (X.t, X_test.csv, name-test.arff, ...). Load and
 // LoadData accept every format by path (Recognize tells which) or by name;
-// a test file recognizably of another format is an error naming both.
+// a test file recognizably of another format is an error naming both. The
+// training file alone fixes the problem (d, the bias position, the classes
+// or tags, the feature map): what only the test file has is dropped or
+// belongs to no class, counted in Data.Unseen (see Unseen). Numbers in
+// data files are decimal; Go's other forms (0x1p-2, 1_0, Inf, NaN) are
+// errors naming the file and line.
 //
 // # Preprocessing
 //

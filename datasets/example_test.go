@@ -198,7 +198,7 @@ func ExampleNewMulticlassData() {
 	fmt.Println("test input:", in.Idx, in.Val, "class", d.Test.Truth(0))
 	// The classes are the training set's: label c of the test set is none
 	// of them (oracles.NoClass), an error whatever the model predicts.
-	fmt.Println("test labels without a class:", d.Unseen, "in", d.UnseenExamples, "example")
+	fmt.Println("test labels without a class:", d.Unseen.Labels, "in", d.Unseen.Items, d.Unseen.Item)
 	fmt.Println("dimension F*K:", d.Train.Dim())
 	// Output:
 	// classes: [a b] class of b: 1

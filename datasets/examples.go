@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,8 +48,8 @@ func (e *Examples) add(x oracles.SparseVec, label string, line int) {
 // Examples.Labels) and whether it is a finite number.
 func canonicalLabel(s string) (string, bool) {
 	s = strings.TrimSpace(s)
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, ok := parseDecimal(s)
+	if !ok {
 		return s, false
 	}
 	if v == 0 {
@@ -78,8 +77,8 @@ func sortedClasses(sets ...[]string) []string {
 	}
 	if numeric {
 		slices.SortFunc(out, func(a, b string) int {
-			x, _ := strconv.ParseFloat(a, 64)
-			y, _ := strconv.ParseFloat(b, 64)
+			x, _ := parseDecimal(a)
+			y, _ := parseDecimal(b)
 			return cmp.Compare(x, y)
 		})
 	} else {

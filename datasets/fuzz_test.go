@@ -98,6 +98,8 @@ func FuzzReadUSPS(f *testing.F) {
 		good[:len(good)*3/4],
 		strings.Replace(good, "0.5000", "1.5", 1),
 		strings.Replace(good, "6.0000", "6.5", 1),
+		strings.Replace(good, "0.5000", "0x1p-1", 1), // Go-only numbers: refused
+		strings.Replace(good, "6.0000", "6_0", 1),
 		uspsLine("1", uspsValues(2)[:255]),
 		"\n\n",
 	} {
@@ -133,6 +135,8 @@ func FuzzReadSVMLight(f *testing.F) {
 		"1 0:1\n1 4294967296:1\n",
 		"nan 1:1\n",
 		"1 1:1e400\n",
+		"1 1:0x1p-2\n1_0 2:1\n", // Go-only numbers: refused
+		"Inf 1:1\n2 1:+Inf\n",
 	} {
 		for base := uint8(0); base < 3; base++ {
 			f.Add([]byte(s), base)
@@ -175,6 +179,7 @@ func FuzzReadCSV(f *testing.F) {
 		"1,2,a\n3,4\n",
 		"\"a,b\",c\n\"1\",x\n",
 		"1,2,a\n3,4\",b\n",
+		"1,0x1p-2,a\n2,1_0,0x10\n", // Go-only numbers: refused as features, text as labels
 		iris[:len(iris)/2],
 	} {
 		for _, label := range []string{"", "species", "0", "-2"} {

@@ -163,7 +163,7 @@ func readWordLinks(r io.Reader, name string) ([]wordLink, error) {
 // linkKind reads the optional fields after the positions as
 // wa_eval_align.pl does and reports whether the link is sure.
 func linkKind(extra []string) (sure bool, err error) {
-	isNum := func(s string) bool { _, err := strconv.ParseFloat(s, 64); return err == nil }
+	isNum := func(s string) bool { _, ok := parseDecimal(s); return ok }
 	switch len(extra) {
 	case 0:
 		return true, nil

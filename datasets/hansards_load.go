@@ -215,8 +215,9 @@ func sameWords(a, b []string) bool {
 // readHansardsGold reads the gold sentences and links of the folder dir
 // and checks that they agree: the same sentence numbers in the same order
 // in test.e and test.f, links of existing sentences within their lengths,
-// each listed once. Links to the NULL word (position 0) are dropped: a word
-// without a link is unaligned anyway.
+// each listed once, and at least one link between two words. Links to the
+// NULL word (position 0) are dropped: a word without a link is unaligned
+// anyway.
 func readHansardsGold(dir string) ([]AlignedPair, error) {
 	read := func(name string) ([]snumSentence, error) {
 		path := filepath.Join(dir, name)
@@ -262,6 +263,7 @@ func readHansardsGold(dir string) ([]AlignedPair, error) {
 		return nil, err
 	}
 	seen := map[[3]int]int{}
+	words := 0 // links between two words (not to NULL)
 	for _, l := range links {
 		k, ok := index[l.sentence]
 		if !ok {
@@ -280,12 +282,21 @@ func readHansardsGold(dir string) ([]AlignedPair, error) {
 		if l.english == 0 || l.french == 0 {
 			continue
 		}
+		words++
 		link := [2]int32{int32(l.english - 1), int32(l.french - 1)}
 		if l.sure {
 			p.Sure = append(p.Sure, link)
 		} else {
 			p.Possible = append(p.Possible, link)
 		}
+	}
+	// Every gold alignment empty: training would learn to align nothing
+	// and score a test loss of 0.
+	switch {
+	case len(links) == 0:
+		return nil, fmt.Errorf("hansards: %s: no links: the gold alignments are empty", linksPath)
+	case words == 0:
+		return nil, fmt.Errorf("hansards: %s: its %d links are all to the NULL word: the gold alignments are empty", linksPath, len(links))
 	}
 	return pairs, nil
 }

@@ -230,6 +230,12 @@ func TestLoadHansardsErrors(t *testing.T) {
 		{"sentence", map[string]string{HansardsLinks: links + "0042 1 1 S\n"}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.wa\.nonullalign:\d+: sentence 42 is not in .*test\.e$`},
 		{"outside", map[string]string{HansardsLinks: links + "0001 99 1 S\n"}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.wa\.nonullalign:\d+: link 99-1 outside sentence 1 \(\d+ English and \d+ French words\)$`},
 		{"twice", map[string]string{HansardsLinks: links + strings.SplitAfter(links, "\n")[0]}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.wa\.nonullalign:\d+: link 1-\d+ of sentence 1 repeats line 1$`},
+		// Empty gold files (issue 35): never a training to test loss 0.
+		{"no links", map[string]string{HansardsLinks: ""}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.wa\.nonullalign: no links: the gold alignments are empty$`},
+		{"NULL links only", map[string]string{HansardsLinks: "0001 0 1 S\n0002 1 0 P\n"}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.wa\.nonullalign: its 2 links are all to the NULL word: the gold alignments are empty$`},
+		{"no English", map[string]string{HansardsEnglish: ""}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.e: no sentences$`},
+		{"no French", map[string]string{HansardsFrench: "\n"}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.f: no sentences$`},
+		{"hex confidence", map[string]string{HansardsLinks: links + "0001 1 1 0x1p-2\n"}, HansardsOptions{TrainGold: 2}, `^hansards: .*test\.wa\.nonullalign:\d+: link kind "0x1p-2", want S, P or a confidence$`},
 		{"bad pairs", map[string]string{HansardsPairs: "a b\n"}, HansardsOptions{TrainGold: 2}, `^hansards: .*10k\.fr-en\.gz:1: no \|\|\| separator`},
 		{"gold only", map[string]string{HansardsPairs: ""}, HansardsOptions{TrainGold: 2}, `^hansards: .*10k\.fr-en\.gz: no sentence pairs$`},
 		{"missing", map[string]string{HansardsFrench: "-"}, HansardsOptions{TrainGold: 2}, `^hansards: .* holds neither test\.e, test\.f and test\.wa\.nonullalign nor hansards/$`},

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -215,7 +214,7 @@ func looksLikeUSPS(f []string) bool {
 		return false
 	}
 	for _, x := range f {
-		if _, err := strconv.ParseFloat(x, 64); err != nil {
+		if _, ok := parseDecimal(x); !ok {
 			return false
 		}
 	}
@@ -236,6 +235,6 @@ func looksLikeColumns(f []string) bool {
 			return false
 		}
 	}
-	_, numErr := strconv.ParseFloat(f[len(f)-1], 64)
-	return numErr != nil
+	_, isNum := parseDecimal(f[len(f)-1])
+	return !isNum
 }

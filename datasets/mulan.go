@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
@@ -252,7 +253,9 @@ func findMULANLabels(train string) (string, error) {
 
 // ReadMULAN reads a MULAN dataset: the label names from f.XML, then the
 // training and test ARFF files (plain or gzip), which must declare the same
-// attributes.
+// attributes (names and types, nominal values in the same order): the
+// features and labels are the training file's, and the test file cannot
+// change them.
 func ReadMULAN(f MULANFiles) (train, test *MultiLabelData, err error) {
 	labels, err := readFile("mulan", f.XML, ReadMULANLabels)
 	if err != nil {
@@ -270,8 +273,14 @@ func ReadMULAN(f MULANFiles) (train, test *MultiLabelData, err error) {
 		return nil, nil, fmt.Errorf("mulan: %s has %d attributes, %s %d", f.Train, len(tr.Attributes), f.Test, len(te.Attributes))
 	}
 	for k := range tr.Attributes {
-		if tr.Attributes[k].Name != te.Attributes[k].Name {
-			return nil, nil, fmt.Errorf("mulan: attribute %d is %q in %s but %q in %s", k, tr.Attributes[k].Name, f.Train, te.Attributes[k].Name, f.Test)
+		a, b := tr.Attributes[k], te.Attributes[k]
+		if a.Name != b.Name {
+			return nil, nil, fmt.Errorf("mulan: attribute %d is %q in %s but %q in %s", k, a.Name, f.Train, b.Name, f.Test)
+		}
+		// A nominal value is coded by its place in the declaration: the
+		// test file must code it as the training file does.
+		if !slices.Equal(a.Nominal, b.Nominal) {
+			return nil, nil, fmt.Errorf("mulan: attribute %q is %s in %s but %s in %s (the test file must declare every attribute as the training file does)", a.Name, a.declared(), f.Train, b.declared(), f.Test)
 		}
 	}
 	if train, err = tr.MultiLabel(labels); err != nil {

@@ -3,6 +3,7 @@ package datasets
 import (
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,14 +41,15 @@ type MulticlassData struct {
 	// in lexicographic order: the test set changes neither the classes nor
 	// the dimension of the problem.
 	Classes []string
-	// Unseen holds the labels of the test set that the training set does
-	// not have, sorted as Classes, and UnseenExamples the number of test
-	// examples with one of them. Their label is oracles.NoClass in Test:
-	// every prediction counts as an error on them.
-	Unseen         []string
-	UnseenExamples int
-	// NumFeatures is the number of features read, F; with Bias, feature F
-	// is the constant 1, and the inputs of the problems have F+1 features.
+	// Unseen counts what the test set has that the training set does not:
+	// the feature values beyond the training set's features (dropped) and
+	// the labels no training example has, with the number of test examples
+	// of one of them (Item "example"). Their label is oracles.NoClass in
+	// Test: every prediction counts as an error on them.
+	Unseen Unseen
+	// NumFeatures is the number of features of the training set, F (see
+	// NewMulticlassData); with Bias, feature F is the constant 1, and the
+	// inputs of the problems have F+1 features.
 	NumFeatures int
 	// Bias tells whether the constant feature was appended.
 	Bias bool
@@ -79,19 +81,24 @@ const MaxMulticlassDim = 1 << 27
 // classes 0..K-1 (see MulticlassData.Classes; a test label the training set
 // does not have is oracles.NoClass, see MulticlassData.Unseen), the features
 // are scaled as pre says, with the scaling fitted on the training set, and
-// the bias feature is appended. Both problems have the same number of
-// features, the larger of the two sets'.
+// the bias feature is appended. The training set alone fixes the features:
+// both problems have its number of features, F = max(train.NumFeatures,
+// 1 + its largest feature index), with the bias at index F, and the test
+// features at index F or beyond are dropped (counted in
+// MulticlassData.Unseen.Features). The input sets are not modified.
 func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, error) {
 	if train == nil || train.Len() == 0 {
 		return nil, fmt.Errorf("multiclass data: no training examples")
 	}
+	d := &MulticlassData{NumFeatures: max(train.NumFeatures, numFeaturesOf(train.X)), Bias: pre.Bias, FeatureNames: train.FeatureNames, trainX: train.X}
+	d.Unseen.Item = "example"
 	sets := []*Examples{train}
 	if test != nil {
-		sets = append(sets, test)
-	}
-	d := &MulticlassData{NumFeatures: train.NumFeatures, Bias: pre.Bias, FeatureNames: train.FeatureNames, trainX: train.X}
-	for _, ex := range sets {
-		d.NumFeatures = max(d.NumFeatures, ex.NumFeatures, numFeaturesOf(ex.X))
+		kept, dropped := keepFeatures(test.X, d.NumFeatures)
+		d.Unseen.Features = dropped
+		clipped := *test
+		clipped.X = kept
+		sets = append(sets, &clipped)
 	}
 	d.Classes = sortedClasses(train.Labels)
 	if len(d.Classes) < 2 {
@@ -136,18 +143,38 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 			if !ok { // a test label: the training set has all of its own
 				c = oracles.NoClass
 				unseen[l] = true
-				d.UnseenExamples++
+				d.Unseen.Items++
 			}
 			y[i] = c
 		}
 		if len(unseen) > 0 {
-			d.Unseen = sortedClasses(slices.Collect(maps.Keys(unseen)))
+			d.Unseen.Labels = sortedClasses(slices.Collect(maps.Keys(unseen)))
 		}
 		if *probs[k], err = oracles.NewMulticlass(len(d.Classes), nf, x, y); err != nil {
 			return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
 		}
 	}
 	return d, nil
+}
+
+// keepFeatures returns x without the entries at feature index numFeatures
+// or beyond, and the number of entries left out. The vectors without such
+// entries are x's own (shared, not copied).
+func keepFeatures(x []oracles.SparseVec, numFeatures int) ([]oracles.SparseVec, int) {
+	out := x
+	dropped := 0
+	for i, v := range x {
+		n, _ := slices.BinarySearch(v.Idx, int32(min(numFeatures, math.MaxInt32)))
+		if n == len(v.Idx) {
+			continue
+		}
+		if dropped == 0 {
+			out = slices.Clone(x)
+		}
+		dropped += len(v.Idx) - n
+		out[i] = oracles.SparseVec{Idx: v.Idx[:n:n], Val: v.Val[:n:n]}
+	}
+	return out, dropped
 }
 
 // cloneVecs returns copies of x with their own storage.
@@ -162,8 +189,12 @@ func cloneVecs(x []oracles.SparseVec) []oracles.SparseVec {
 // LoadSVMLight reads an svmlight training file and its test file and builds
 // their multiclass problems with NewMulticlassData. The test file is
 // opt.TestPath, else the first existing file of TestFileCandidates(path).
-// The feature indices are read as opt.SVMLight.IndexBase says, detected by
-// default from both files together (0-based when either uses index 0).
+// The feature indices of both files are read as opt.SVMLight.IndexBase
+// says, detected by default from the training file alone (0-based when it
+// uses index 0, else 1-based). The training file fixes the features, d and
+// the position of the bias: the test features it does not have (beyond its
+// largest index, or index 0 in a test file when the training file is read
+// as 1-based by detection) are dropped and counted in Unseen.Features.
 // opt.Scaling and opt.NoBias give the preprocessing (a bias feature by
 // default).
 func LoadSVMLight(path string, opt Options) (*MulticlassData, error) {
@@ -173,12 +204,36 @@ func LoadSVMLight(path string, opt Options) (*MulticlassData, error) {
 		so.IndexBase = IndexZero // read as written, decide below
 	}
 	read := func(p string) (*Examples, error) { return ReadSVMLightFile(p, so) }
-	return loadMulticlass("svmlight", path, opt, read, func(train, test *Examples) error {
-		if auto {
-			rebase(train, test)
+	below := 0 // test entries of index 0 when the training file is 1-based
+	d, err := loadMulticlass("svmlight", path, opt, read, func(train, test *Examples) error {
+		if auto && rebase(train) == IndexOne {
+			below = shiftDown(test)
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	d.Unseen.Features += below
+	return d, nil
+}
+
+// shiftDown makes 1-based the indices of ex, read as 0-based, dropping its
+// entries of index 0, and returns their number.
+func shiftDown(ex *Examples) int {
+	dropped := 0
+	for i, v := range ex.X {
+		if len(v.Idx) > 0 && v.Idx[0] == 0 {
+			dropped++
+			v = oracles.SparseVec{Idx: v.Idx[1:], Val: v.Val[1:]}
+		}
+		for k := range v.Idx {
+			v.Idx[k]--
+		}
+		ex.X[i] = v
+	}
+	ex.NumFeatures = numFeaturesOf(ex.X)
+	return dropped
 }
 
 // LoadCSV reads a CSV training file and its test file (with the same

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +21,18 @@ func TestNewMulticlassData(t *testing.T) {
 	ty := []string{"2", "3", "-1", "10", "3", "2"}    // label 3 only in the test set: no class
 	train := &Examples{Name: "tr", X: x, Labels: y, NumFeatures: 5}
 	test := &Examples{Name: "te", X: tx, Labels: ty, NumFeatures: 7}
+	beyond := 0 // test values of features 5 and 6, which the training set does not have
+	for _, v := range tx {
+		for _, f := range v.Idx {
+			if f >= 5 {
+				beyond++
+			}
+		}
+	}
+	if beyond == 0 {
+		t.Fatal("the test set has no value beyond the training features")
+	}
+	txRead := cloneVecs(tx)
 	for _, pre := range []Preprocess{{}, {Bias: true}, {Scaling: ScaleMinMax, Bias: true}, {Scaling: ScaleStandardize}} {
 		d, err := NewMulticlassData(train, test, pre)
 		if err != nil {
@@ -28,14 +41,16 @@ func TestNewMulticlassData(t *testing.T) {
 		if !slices.Equal(d.Classes, []string{"-1", "2", "10"}) {
 			t.Fatalf("classes %v, want the training set's in numeric order", d.Classes)
 		}
-		if !slices.Equal(d.Unseen, []string{"3"}) || d.UnseenExamples != 2 {
-			t.Fatalf("unseen test labels %v in %d examples, want [3] in 2", d.Unseen, d.UnseenExamples)
+		if want := (Unseen{Features: beyond, Labels: []string{"3"}, Items: 2, Item: "example"}); !reflect.DeepEqual(d.Unseen, want) {
+			t.Fatalf("unseen %+v, want %+v", d.Unseen, want)
 		}
-		nf := 7
+		// The training set alone fixes the features (issue 35, item 7):
+		// F = 5, the bias at index 5, the test's features 5 and 6 dropped.
+		nf := 5
 		if pre.Bias {
-			nf = 8
+			nf = 6
 		}
-		if d.NumFeatures != 7 || d.Train.NumFeatures() != nf || d.Test.NumFeatures() != nf || d.Train.NumClasses() != 3 {
+		if d.NumFeatures != 5 || d.Train.NumFeatures() != nf || d.Test.NumFeatures() != nf || d.Train.NumClasses() != 3 {
 			t.Fatalf("%+v: F %d, problems %d/%d features, K %d", pre, d.NumFeatures, d.Train.NumFeatures(), d.Test.NumFeatures(), d.Train.NumClasses())
 		}
 		for _, set := range []struct {
@@ -43,8 +58,11 @@ func TestNewMulticlassData(t *testing.T) {
 			p  *oracles.Multiclass
 		}{{train, d.Train}, {test, d.Test}} {
 			want := denseRows(set.ex.X, 7)
+			for i := range want {
+				want[i] = want[i][:5] // features 5 and 6 dropped
+			}
 			if pre.Scaling != ScaleNone {
-				want = referenceScale(pre.Scaling, denseRows(train.X, 7), want)
+				want = referenceScale(pre.Scaling, denseRows(train.X, 5), want)
 			}
 			for i, label := range set.ex.Labels {
 				if label == "3" {
@@ -56,13 +74,13 @@ func TestNewMulticlassData(t *testing.T) {
 				}
 				in := set.p.Input(i)
 				got := in.Dense(nf)
-				for f := 0; f < 7; f++ {
+				for f := 0; f < 5; f++ {
 					if math.Abs(got[f]-want[i][f]) > 1e-9 {
 						t.Fatalf("%+v: %s example %d feature %d = %v, want %v", pre, set.ex.Name, i, f, got[f], want[i][f])
 					}
 				}
-				if pre.Bias && got[7] != 1 {
-					t.Fatalf("bias feature %v", got[7])
+				if pre.Bias && got[5] != 1 {
+					t.Fatalf("bias feature %v", got[5])
 				}
 			}
 		}
@@ -72,7 +90,7 @@ func TestNewMulticlassData(t *testing.T) {
 		t.Errorf("without a test set: %+v", d)
 	}
 	// The input examples are not modified.
-	if !slices.Equal(train.X[0].Idx, x[0].Idx) || train.NumFeatures != 5 {
+	if !slices.Equal(train.X[0].Idx, x[0].Idx) || train.NumFeatures != 5 || test.NumFeatures != 7 || !slices.EqualFunc(test.X, txRead, equalVecs) {
 		t.Error("NewMulticlassData modified its input")
 	}
 	strs := &Examples{Name: "s", X: make([]oracles.SparseVec, 3), Labels: []string{"b", "10", "a"}}
@@ -131,8 +149,10 @@ func TestTestFileCandidates(t *testing.T) {
 func TestLoadGenericFormats(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
-	// svmlight: the training file is 1-based-looking, the test file uses
-	// index 0, so both are 0-based.
+	// svmlight: the training file is 1-based-looking (no index 0), which
+	// decides for its test file too (issue 35, item 7): the test file's
+	// index 0 is a feature the training file does not have, dropped, and
+	// does not make both files 0-based.
 	svmTrain := writeFile(t, dir, "a.svm", []byte("1 1:1 3:2\n2 2:1\n1 3:1\n"))
 	writeFile(t, dir, "a.svm.t", []byte("2 0:1 1:1\n3 2:2\n"))
 	libsvm := writeFile(t, dir, "letter.scale", gzipBytes(t, []byte("1 1:1\n-1 2:1\n")))
@@ -148,8 +168,8 @@ func TestLoadGenericFormats(t *testing.T) {
 		nTr, nTe int
 		dim      int
 	}{
-		{svmTrain, Options{}, 3, 2, 2 * (4 + 1)},                                                   // 0-based: F = 4, bias, K = 2 (label 3 only in the test file: no class)
-		{"svmlight", Options{Path: svmTrain, NoBias: true}, 3, 2, 2 * 4},                           // the same by format name
+		{svmTrain, Options{}, 3, 2, 2 * (3 + 1)},                                                   // 1-based: F = 3, bias, K = 2 (label 3 only in the test file: no class)
+		{"svmlight", Options{Path: svmTrain, NoBias: true}, 3, 2, 2 * 3},                           // the same by format name
 		{svmTrain, Options{SVMLight: SVMLightOptions{IndexBase: IndexOne}, NoBias: true}, 0, 0, 0}, // index 0 in the test file: error
 		{svmTrain, Options{TestPath: other, NoBias: true}, 3, 2, 2 * 3},                            // both 1-based: F = 3, K = 2
 		{libsvm, Options{NoBias: true}, 2, 1, 2 * 2},
@@ -172,19 +192,23 @@ func TestLoadGenericFormats(t *testing.T) {
 			t.Errorf("Load(%s, %+v): %d/%d examples, d = %d/%d; want %d/%d, d = %d", tc.name, tc.opt, tr.Len(), te.Len(), tr.Dim(), te.Dim(), tc.nTr, tc.nTe, tc.dim)
 		}
 	}
-	// The joint index detection: feature 1 of the training file is
-	// feature 1, not 0.
+	// The index detection reads the training file alone: its feature 1 is
+	// feature 0, and so is the test file's; the test file's index 0 is
+	// dropped.
 	d, err := LoadSVMLight(svmTrain, Options{NoBias: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in := d.Train.Input(1); !slices.Equal(in.Idx, []int32{2}) || d.TestPath != svmTrain+".t" || !slices.Equal(d.Classes, []string{"1", "2"}) {
+	if in := d.Train.Input(1); !slices.Equal(in.Idx, []int32{1}) || d.TestPath != svmTrain+".t" || !slices.Equal(d.Classes, []string{"1", "2"}) {
 		t.Errorf("example 1 input %v, test file %s, classes %v", in.Idx, d.TestPath, d.Classes)
+	}
+	if in := d.Test.Input(0); !slices.Equal(in.Idx, []int32{0}) {
+		t.Errorf("test example 0 input %v, want feature 0 (index 1) alone", in.Idx)
 	}
 	// Issue 22, item 7: the test file's label 3 is no class; its example
 	// counts as an error whatever the weights.
-	if !slices.Equal(d.Unseen, []string{"3"}) || d.UnseenExamples != 1 || d.Test.Truth(1)[0] != oracles.NoClass {
-		t.Errorf("unseen labels %v in %d examples, test truth %v", d.Unseen, d.UnseenExamples, d.Test.Truth(1))
+	if want := (Unseen{Features: 1, Labels: []string{"3"}, Items: 1, Item: "example"}); !reflect.DeepEqual(d.Unseen, want) || d.Test.Truth(1)[0] != oracles.NoClass {
+		t.Errorf("unseen %+v, want %+v; test truth %v", d.Unseen, want, d.Test.Truth(1))
 	}
 	if l := oracles.MeanLoss(d.Test, make([]float64, d.Test.Dim())); l != 1 {
 		t.Errorf("test loss of w = 0: %v, want 1 (class 1 predicted for a 2, no class for the 3)", l)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -18,7 +17,8 @@ type IndexBase int
 const (
 	// IndexAuto detects the base: 0-based when some feature index is 0,
 	// else 1-based (the convention of libsvm and liblinear). LoadSVMLight
-	// decides for the training and test files together.
+	// decides from the training file alone and reads its test file with
+	// the same base.
 	IndexAuto IndexBase = iota
 	// IndexZero reads index i as feature i.
 	IndexZero
@@ -69,8 +69,8 @@ const maxSVMLightLine = 64 << 20
 // data is not multiclass data, and so is a multi-label line ("1,3 ...").
 //
 // The feature indices are 0- or 1-based as opt.IndexBase says, detected by
-// default from this file alone (LoadSVMLight detects from the training and
-// test files together). Errors name the file and line:
+// default from this file alone (LoadSVMLight detects from the training
+// file and reads its test file with the same base). Errors name the file and line:
 // "svmlight: name:N: ...".
 func ReadSVMLight(r io.Reader, name string, opt SVMLightOptions) (*Examples, error) {
 	limit := opt.MaxFeatures
@@ -129,7 +129,7 @@ func parseSVMLightLine(toks []string, shift, limit int64) (string, oracles.Spars
 	case strings.Contains(toks[0], ","):
 		return "", v, fmt.Errorf("label %s: multi-label data is not supported (one class an example)", quote(toks[0]))
 	case !numeric:
-		return "", v, fmt.Errorf("label %s is not a finite number", quote(toks[0]))
+		return "", v, fmt.Errorf("label %s is not a finite decimal number", quote(toks[0]))
 	}
 	v.Idx = make([]int32, 0, len(toks)-1)
 	v.Val = make([]float64, 0, len(toks)-1)
@@ -151,9 +151,9 @@ func parseSVMLightLine(toks []string, shift, limit int64) (string, oracles.Spars
 		if idx-shift >= limit {
 			return "", v, fmt.Errorf("feature index %d: more than %d features (raise SVMLightOptions.MaxFeatures if this is right)", idx, limit)
 		}
-		val, err := strconv.ParseFloat(vs, 64)
-		if err != nil || math.IsNaN(val) || math.IsInf(val, 0) {
-			return "", v, fmt.Errorf("feature %d: value %s is not a finite number", idx, quote(vs))
+		val, ok := parseDecimal(vs)
+		if !ok {
+			return "", v, fmt.Errorf("feature %d: value %s is not a finite decimal number", idx, quote(vs))
 		}
 		v.Append(int32(idx-shift), val)
 	}
@@ -172,24 +172,15 @@ func parseSVMLightLine(toks []string, shift, limit int64) (string, oracles.Spars
 	return label, v, nil
 }
 
-// rebase makes 1-based the indices of sets read as 0-based when none of
-// them uses index 0 (the detection of IndexAuto), and returns the base.
-func rebase(sets ...*Examples) IndexBase {
-	for _, ex := range sets {
-		for _, v := range ex.X {
-			if len(v.Idx) > 0 && v.Idx[0] == 0 {
-				return IndexZero
-			}
+// rebase makes 1-based the indices of ex, read as 0-based, when none of
+// them is 0 (the detection of IndexAuto), and returns the base.
+func rebase(ex *Examples) IndexBase {
+	for _, v := range ex.X {
+		if len(v.Idx) > 0 && v.Idx[0] == 0 {
+			return IndexZero
 		}
 	}
-	for _, ex := range sets {
-		for _, v := range ex.X {
-			for k := range v.Idx {
-				v.Idx[k]--
-			}
-		}
-		ex.NumFeatures = numFeaturesOf(ex.X)
-	}
+	shiftDown(ex)
 	return IndexOne
 }
 

@@ -70,12 +70,12 @@ func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
 			field++
 			continue // count the extra fields for the error message
 		}
-		val, err := strconv.ParseFloat(f, 64)
-		if err != nil {
+		val, ok := parseDecimal(f)
+		if !ok {
 			if field == 0 {
-				return v, 0, fmt.Errorf("label (field 1) %s is not a number", quote(f))
+				return v, 0, fmt.Errorf("label (field 1) %s is not a decimal number", quote(f))
 			}
-			return v, 0, fmt.Errorf("value %d (field %d) %s is not a number", field, field+1, quote(f))
+			return v, 0, fmt.Errorf("value %d (field %d) %s is not a decimal number", field, field+1, quote(f))
 		}
 		if field == 0 {
 			if val != math.Trunc(val) || val < 0 || val >= USPSClasses {
@@ -85,7 +85,7 @@ func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
 			v.Idx = make([]int32, 0, USPSFeatures+1)
 			v.Val = make([]float64, 0, USPSFeatures+1)
 		} else {
-			if math.IsNaN(val) || val < -1 || val > 1 {
+			if val < -1 || val > 1 {
 				return v, 0, fmt.Errorf("value %d (field %d) is %s, want a number in [-1, 1]", field, field+1, quote(f))
 			}
 			if val != 0 {
@@ -112,16 +112,18 @@ func ReadUSPSFile(path string) (x []oracles.SparseVec, y []int32, err error) {
 }
 
 // LoadUSPS reads USPS digits and returns their training (7,291 digits) and
-// test (2,007 digits) multiclass problems with 10 classes ("0" to "9").
-// path is the folder holding zip.train and zip.test (each plain or .gz,
-// whichever exists), a data root holding usps/ (see Dataset.Paths), or one
-// of the two files, of any name starting with zip.train or zip.test (the
-// other one is taken from the same folder). Any other file in the USPS
-// format is a training file, whose test file is opt.TestPath or the first
-// existing file of TestFileCandidates beside it (digits_train.txt ->
-// digits_test.txt, ...); opt.TestPath also replaces the zip.test found.
-// Nothing else is searched: a path that does not hold both files is an
-// error naming it.
+// test (2,007 digits) multiclass problems, built by NewMulticlassData: the
+// classes are the digits of the training file ("0" to "9" for the USPS
+// data), a digit only the test file has is no class (see
+// MulticlassData.Unseen). path is the folder holding zip.train and zip.test
+// (each plain or .gz, whichever exists), a data root holding usps/ (see
+// Dataset.Paths), or one of the two files, of any name starting with
+// zip.train or zip.test (the other one is taken from the same folder). Any
+// other file in the USPS format is a training file, whose test file is
+// opt.TestPath or the first existing file of TestFileCandidates beside it
+// (digits_train.txt -> digits_test.txt, ...); opt.TestPath also replaces
+// the zip.test found. Nothing else is searched: a path that does not hold
+// both files is an error naming it.
 //
 // The grey values are scaled as opt.Scaling says (fitted on the training
 // file, or opt.Scaler; they are already in [-1, 1]), and unless opt.NoBias
@@ -132,41 +134,22 @@ func LoadUSPS(path string, opt Options) (*MulticlassData, error) {
 	if err != nil {
 		return nil, err
 	}
-	pre := opt.preprocess()
-	xs := make([][]oracles.SparseVec, 2)
-	ys := make([][]int32, 2)
+	sets := make([]*Examples, 2)
 	for k, p := range paths {
-		if xs[k], ys[k], err = ReadUSPSFile(p); err != nil {
+		x, y, err := ReadUSPSFile(p)
+		if err != nil {
 			return nil, err
 		}
-	}
-	d := &MulticlassData{NumFeatures: USPSFeatures, Bias: pre.Bias, TrainPath: paths[0], TestPath: paths[1], trainX: cloneVecs(xs[0])}
-	for c := 0; c < USPSClasses; c++ {
-		d.Classes = append(d.Classes, strconv.Itoa(c))
-	}
-	if d.Scaler, err = pre.scaler(xs[0], USPSFeatures); err != nil {
-		return nil, fmt.Errorf("usps: %s: %w", paths[0], err)
-	}
-	nf := USPSFeatures
-	if pre.Bias {
-		nf++
-	}
-	probs := []**oracles.Multiclass{&d.Train, &d.Test}
-	for k, x := range xs {
-		if d.Scaler != nil {
-			if x, err = d.Scaler.Transform(x); err != nil {
-				return nil, fmt.Errorf("usps: %s: %w", paths[k], err)
-			}
-		}
-		if pre.Bias {
-			for i := range x {
-				x[i].Append(USPSFeatures, 1)
-			}
-		}
-		if *probs[k], err = oracles.NewMulticlass(USPSClasses, nf, x, ys[k]); err != nil {
-			return nil, fmt.Errorf("usps: %s: %w", paths[k], err)
+		sets[k] = &Examples{Name: p, X: x, Labels: make([]string, len(y)), NumFeatures: USPSFeatures}
+		for i, digit := range y {
+			sets[k].Labels[i] = strconv.Itoa(int(digit))
 		}
 	}
+	d, err := NewMulticlassData(sets[0], sets[1], opt.preprocess())
+	if err != nil {
+		return nil, fmt.Errorf("usps: %w", err)
+	}
+	d.TrainPath, d.TestPath = paths[0], paths[1]
 	return d, nil
 }
 

@@ -2,9 +2,12 @@ package datasets
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/oracles"
 )
 
 func TestReadUSPSValid(t *testing.T) {
@@ -51,15 +54,15 @@ func TestReadUSPSErrors(t *testing.T) {
 		{"255 values", good + "\n" + uspsLine("1", uspsValues(0)[:255]), "zip.test:2: 256 fields, want 257"},
 		{"257 values", uspsLine("1", append(uspsValues(0), 1)), "zip.test:1: 258 fields, want 257"},
 		{"label only", "4\n", "zip.test:1: 1 fields"},
-		{"non-numeric value", with(17, "abc"), `zip.test:2: value 17 (field 18) "abc" is not a number`},
-		{"non-numeric label", with(0, "six"), `zip.test:2: label (field 1) "six" is not a number`},
+		{"non-numeric value", with(17, "abc"), `zip.test:2: value 17 (field 18) "abc" is not a decimal number`},
+		{"non-numeric label", with(0, "six"), `zip.test:2: label (field 1) "six" is not a decimal number`},
 		{"label 10", with(0, "10"), `label (field 1) "10" is not an integer in 0..9`},
 		{"label 6.5", with(0, "6.5"), `zip.test:2: label (field 1) "6.5" is not an integer`},
 		{"negative label", with(0, "-1"), ":2: label"},
 		{"NaN label", with(0, "NaN"), ":2: label"},
 		{"value above 1", with(5, "1.5"), "zip.test:2: value 5 (field 6) is \"1.5\", want a number in [-1, 1]"},
 		{"value below -1", with(256, "-1.0001"), ":2: value 256 (field 257) is \"-1.0001\""},
-		{"NaN value", with(3, "NaN"), ":2: value 3 (field 4) is \"NaN\""},
+		{"NaN value", with(3, "NaN"), ":2: value 3 (field 4) \"NaN\" is not a decimal number"},
 		{"Inf value", with(3, "+Inf"), ":2: value 3"},
 	}
 	for _, tc := range tests {
@@ -92,7 +95,9 @@ func TestLoadUSPS(t *testing.T) {
 			if bias {
 				nf = 257
 			}
-			if tr.Len() != 3 || te.Len() != 1 || tr.NumFeatures() != nf || tr.NumClasses() != 10 || tr.Dim() != 10*nf {
+			// The classes are the training file's digits 1, 2 and 9 (issue
+			// 35): the test file's 0 is no class, an error of every model.
+			if tr.Len() != 3 || te.Len() != 1 || tr.NumFeatures() != nf || tr.NumClasses() != 3 || tr.Dim() != 3*nf {
 				t.Errorf("LoadUSPS(%s, %v): train %d test %d F %d K %d", dir, bias, tr.Len(), te.Len(), tr.NumFeatures(), tr.NumClasses())
 			}
 			x := tr.Input(2)
@@ -103,8 +108,14 @@ func TestLoadUSPS(t *testing.T) {
 			if !bias && last >= 256 {
 				t.Errorf("unexpected feature %d", last)
 			}
-			if tr.Truth(2)[0] != 9 || te.Truth(0)[0] != 0 {
-				t.Errorf("labels %v %v", tr.Truth(2), te.Truth(0))
+			if tr.Truth(2)[0] != 2 || te.Truth(0)[0] != oracles.NoClass || !slices.Equal(d.Classes, []string{"1", "2", "9"}) {
+				t.Errorf("labels %v %v, classes %v", tr.Truth(2), te.Truth(0), d.Classes)
+			}
+			if want := (Unseen{Labels: []string{"0"}, Items: 1, Item: "example"}); !reflect.DeepEqual(d.Unseen, want) {
+				t.Errorf("unseen %+v, want %+v", d.Unseen, want)
+			}
+			if l := oracles.MeanLoss(te, make([]float64, te.Dim())); l != 1 {
+				t.Errorf("test loss %v, want 1: the digit of no class is an error", l)
 			}
 		}
 	}
@@ -128,7 +139,7 @@ func TestLoadUSPS(t *testing.T) {
 	writeFile(t, plainDir, "digits_test.txt", []byte(test+test))
 	for _, name := range []string{"usps", own} {
 		d, err := LoadData(name, Options{Path: own})
-		if err != nil || d.Name != "usps" || d.Train.Len() != 3 || d.Test.Len() != 2 || d.TestPath != plainDir+"/digits_test.txt" || len(d.Labels) != 10 {
+		if err != nil || d.Name != "usps" || d.Train.Len() != 3 || d.Test.Len() != 2 || d.TestPath != plainDir+"/digits_test.txt" || len(d.Labels) != 3 || d.Unseen.Items != 2 {
 			t.Errorf("LoadData(%s) of a file in the USPS format: %+v, %v", name, d, err)
 		}
 	}

@@ -133,6 +133,22 @@ func (a *Accumulator) pairs(idx []int32, val []float64, ca, cb int32) {
 	}
 }
 
+// column adds -val[k] at column c of every row idx[k]: the emission part of
+// psi at a position whose true label is NoClass, predicted as c.
+func (a *Accumulator) column(idx []int32, val []float64, c int32) {
+	val = val[:len(idx)]
+	if a.direct {
+		for k, r := range idx {
+			a.addDirect(r*a.width+c, -val[k])
+		}
+		return
+	}
+	a.reserve(len(idx))
+	for k, r := range idx {
+		a.add(r*a.width+c, -val[k])
+	}
+}
+
 // addDirect is add in direct mode, where slot i holds coordinate i.
 func (a *Accumulator) addDirect(i int32, v float64) {
 	if a.keys[i] == 0 {

@@ -14,7 +14,7 @@ import (
 // position and the ground-truth label of every position.
 type Sequence struct {
 	Features []SparseVec // one per position, indices in [0, numFeatures)
-	Labels   []int32     // one per position, values in [0, numLabels)
+	Labels   []int32     // one per position, values in [0, numLabels) or NoClass
 }
 
 // Chain is the linear-chain model of the OCR and CoNLL experiments
@@ -38,6 +38,15 @@ type Sequence struct {
 // algorithm (chain.Viterbi, package inference/chain) on the loss-augmented
 // scores and Predict is plain Viterbi. Both
 // are allocation-free in steady state.
+//
+// A position may have the ground truth NoClass: a test token whose tag the
+// training data does not have (datasets.NewChunking). Every label is wrong
+// there (it counts in the loss whatever is predicted), and phi(x_i, y_i)
+// leaves out that position's emission and bias features and the
+// transitions into and out of it, as if its true label scored 0 (the rule
+// of Multiclass for an example of NoClass). Such a problem is for
+// evaluation (Predict, Loss, oracles.MeanLoss), like a Multiclass one with
+// examples of NoClass.
 type Chain struct {
 	numLabels   int
 	numFeatures int
@@ -63,8 +72,8 @@ type chainWork struct {
 
 // NewChain builds a chain problem with numLabels labels and numFeatures
 // features per position. It returns an error for empty sequences,
-// mismatched lengths, labels or feature indices out of range, repeated
-// feature indices and non-finite values.
+// mismatched lengths, labels (but NoClass) or feature indices out of range,
+// repeated feature indices and non-finite values.
 //
 // The chain keeps its own copy of the features, without their zero values;
 // when every stored value is 1 (binary features, as in OCR and CoNLL) it
@@ -107,7 +116,7 @@ func NewChain(numLabels, numFeatures int, seqs []Sequence) (*Chain, error) {
 			return nil, fmt.Errorf("chain: sequence %d has %d labels but %d feature vectors", i, T, len(s.Features))
 		}
 		for t, lab := range s.Labels {
-			if lab < 0 || int(lab) >= numLabels {
+			if (lab < 0 || int(lab) >= numLabels) && lab != NoClass {
 				return nil, fmt.Errorf("chain: sequence %d position %d: label %d outside [0, %d)", i, t, lab, numLabels)
 			}
 			x := s.Features[t]
@@ -264,22 +273,33 @@ func (c *Chain) psi(ws *chainWork, i int, y []int32, dst *SparseVec) {
 		}
 		p := base + t
 		lo, hi := c.featPtr[p], c.featPtr[p+1]
+		if a == NoClass { // no true label: only y's features
+			acc.column(c.featIdx[lo:hi], c.vals(lo, hi), b)
+			acc.add(bias*K+b, -1)
+			continue
+		}
 		acc.pairs(c.featIdx[lo:hi], c.vals(lo, hi), a, b)
 		acc.add(bias*K+a, 1)
 		acc.add(bias*K+b, -1)
 	}
 	for t := 0; t+1 < T; t++ {
 		if truth[t] != y[t] || truth[t+1] != y[t+1] {
-			acc.add((F+truth[t])*K+truth[t+1], 1)
+			if truth[t] != NoClass && truth[t+1] != NoClass {
+				acc.add((F+truth[t])*K+truth[t+1], 1)
+			}
 			acc.add((F+y[t])*K+y[t+1], -1)
 		}
 	}
 	if truth[0] != y[0] {
-		acc.add((bias+1)*K+truth[0], 1)
+		if truth[0] != NoClass {
+			acc.add((bias+1)*K+truth[0], 1)
+		}
 		acc.add((bias+1)*K+y[0], -1)
 	}
 	if truth[T-1] != y[T-1] {
-		acc.add((bias+2)*K+truth[T-1], 1)
+		if truth[T-1] != NoClass {
+			acc.add((bias+2)*K+truth[T-1], 1)
+		}
 		acc.add((bias+2)*K+y[T-1], -1)
 	}
 	acc.flush(dst)
@@ -301,7 +321,9 @@ func (c *Chain) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
 		for k := range row {
 			row[k] += inv
 		}
-		row[truth[t]] -= inv
+		if truth[t] != NoClass { // else every label is wrong there
+			row[truth[t]] -= inv
+		}
 	}
 	y, best := c.viterbi(ws, T, w, dst)
 	return y, best - truthScore
@@ -316,7 +338,9 @@ func (c *Chain) Predict(i int, w []float64, dst []int32) []int32 {
 	return y
 }
 
-// Score returns <w, phi(x_i, y)>.
+// Score returns <w, phi(x_i, y)>; positions of y that are NoClass (the
+// ground truth of a test token of no class, see Chain) and the transitions
+// into and out of them score 0.
 func (c *Chain) Score(i int, y []int32, w []float64) float64 {
 	ws := c.work.Get().(*chainWork)
 	defer c.work.Put(ws)
@@ -395,14 +419,18 @@ func (c *Chain) viterbi(ws *chainWork, T int, w []float64, dst []int32) ([]int32
 	return chain.Viterbi(ws.theta[:T*K], trans, K, ws.delta, dst)
 }
 
-// score returns the chain score of y given the unary table theta.
+// score returns the chain score of y given the unary table theta, leaving
+// out the positions of NoClass and the transitions that touch them.
 func (c *Chain) score(theta []float64, y []int32, w []float64) float64 {
 	K := c.numLabels
 	trans := w[c.numFeatures*K : c.numFeatures*K+K*K]
 	var s float64
 	for t, k := range y {
+		if k == NoClass {
+			continue
+		}
 		s += theta[t*K+int(k)]
-		if t > 0 {
+		if t > 0 && y[t-1] != NoClass {
 			s += trans[int(y[t-1])*K+int(k)]
 		}
 	}

@@ -22,22 +22,31 @@ func randomWeights(rng *rand.Rand, d int, scale float64) []float64 {
 	return oraclestest.Weights(rng, d, scale)
 }
 
-// referencePhi computes phi(x_i, y) densely, straight from the definition.
+// referencePhi computes phi(x_i, y) densely, straight from the definition;
+// a position of NoClass (the truth of a token of no class) and the
+// transitions touching it contribute nothing.
 func referencePhi(c *Chain, i int, y []int32) []float64 {
 	phi := make([]float64, c.Dim())
 	T := len(y)
 	for t := 0; t < T; t++ {
+		if y[t] == NoClass {
+			continue
+		}
 		x := c.Features(i, t)
 		for k, f := range x.Idx {
 			phi[c.EmissionIndex(int(f), int(y[t]))] += x.Val[k]
 		}
 		phi[c.BiasIndex(0, int(y[t]))]++
-		if t > 0 {
+		if t > 0 && y[t-1] != NoClass {
 			phi[c.TransitionIndex(int(y[t-1]), int(y[t]))]++
 		}
+		if t == 0 {
+			phi[c.BiasIndex(1, int(y[0]))]++
+		}
+		if t == T-1 {
+			phi[c.BiasIndex(2, int(y[T-1]))]++
+		}
 	}
-	phi[c.BiasIndex(1, int(y[0]))]++
-	phi[c.BiasIndex(2, int(y[T-1]))]++
 	return phi
 }
 
@@ -143,6 +152,95 @@ func TestViterbiMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestChainNoClass checks positions whose truth is NoClass (test tokens
+// of a tag unseen in training, issue 35 item 6): an error of every
+// labeling in the loss, left out of phi(x_i, y_i), and an oracle that
+// still agrees with psi and brute force.
+func TestChainNoClass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	const K, F = 3, 4
+	base := randomChain(t, rng, 12, 5, K, F, false)
+	seqs := make([]Sequence, base.Len())
+	for i := range seqs {
+		T := base.SeqLen(i)
+		s := Sequence{Labels: append([]int32(nil), base.Truth(i)...), Features: make([]SparseVec, T)}
+		for p := range s.Features {
+			x := base.Features(i, p)
+			s.Features[p] = x.Clone()
+		}
+		switch i % 3 { // none, the first position, every other one
+		case 1:
+			s.Labels[0] = NoClass
+		case 2:
+			for p := 0; p < T; p += 2 {
+				s.Labels[p] = NoClass
+			}
+		}
+		seqs[i] = s
+	}
+	c, err := NewChain(K, F, seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := Exhaustive{c}
+	var psi SparseVec
+	for i := range seqs {
+		truth := c.Truth(i)
+		T := len(truth)
+		unseen := 0
+		for _, l := range truth {
+			if l == NoClass {
+				unseen++
+			}
+		}
+		// Every labeling has at least the unseen positions wrong.
+		c.ForEachLabeling(i, func(y []int32) {
+			mis := 0
+			for p := range y {
+				if y[p] != truth[p] {
+					mis++
+				}
+			}
+			if l := c.Loss(i, y); l != float64(mis)/float64(T) || mis < unseen {
+				t.Fatalf("example %d: loss %v of %v, want %d/%d with at least the %d unseen positions", i, l, y, mis, T, unseen)
+			}
+		})
+		phiTruth := referencePhi(c, i, truth)
+		for trial := 0; trial < 4; trial++ {
+			y := make([]int32, T)
+			for p := range y {
+				y[p] = int32(rng.IntN(K))
+			}
+			c.Psi(i, y, &psi)
+			got, phiY := psi.Dense(c.Dim()), referencePhi(c, i, y)
+			for j := range got {
+				if want := phiTruth[j] - phiY[j]; math.Abs(got[j]-want) > 1e-12 {
+					t.Fatalf("example %d coordinate %d: psi = %v, want %v", i, j, got[j], want)
+				}
+			}
+			w := randomWeights(rng, c.Dim(), 1)
+			yo, h := c.MaxOracle(i, w, nil)
+			if _, hRef := ref.MaxOracle(i, w, nil); math.Abs(h-hRef) > 1e-9 {
+				t.Fatalf("example %d: Viterbi H = %v, brute force %v", i, h, hRef)
+			}
+			if hy := H(c, i, yo, w, &psi); math.Abs(hy-h) > 1e-9 {
+				t.Fatalf("example %d: returned labeling has H = %v, oracle claimed %v", i, hy, h)
+			}
+			var want float64
+			for j, v := range phiY {
+				want += v * w[j]
+			}
+			if s := c.Score(i, y, w); math.Abs(s-want) > 1e-9 {
+				t.Fatalf("example %d: score %v, want %v", i, s, want)
+			}
+		}
+		c.Psi(i, truth, &psi)
+		if psi.Len() != 0 || c.Loss(i, truth) != 0 {
+			t.Fatalf("example %d: psi of the truth has %d non-zeros, loss %v", i, psi.Len(), c.Loss(i, truth))
+		}
+	}
+}
+
 func TestChainScoreMatchesReferencePhi(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c := randomChain(t, rng, 10, 6, 3, 4, true)
@@ -171,7 +269,7 @@ func TestChainRejectsBadInput(t *testing.T) {
 		{"empty sequence", 2, 1, []Sequence{{}}},
 		{"length mismatch", 2, 1, []Sequence{{Labels: []int32{0, 1}, Features: one}}},
 		{"label too large", 2, 1, []Sequence{{Labels: []int32{2}, Features: one}}},
-		{"negative label", 2, 1, []Sequence{{Labels: []int32{-1}, Features: one}}},
+		{"negative label", 2, 1, []Sequence{{Labels: []int32{NoClass - 1}, Features: one}}},
 		{"feature out of range", 2, 1, []Sequence{{Labels: []int32{0}, Features: []SparseVec{{Idx: []int32{1}, Val: []float64{1}}}}}},
 		{"repeated feature", 2, 2, []Sequence{{Labels: []int32{0}, Features: []SparseVec{{Idx: []int32{1, 1}, Val: []float64{1, 1}}}}}},
 		{"NaN feature", 2, 1, []Sequence{{Labels: []int32{0}, Features: []SparseVec{{Idx: []int32{0}, Val: []float64{math.NaN()}}}}}},

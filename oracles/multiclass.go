@@ -48,12 +48,15 @@ type Multiclass struct {
 
 // NoClass is the label of an example whose label is none of the problem's
 // classes: a test example whose label the training set does not have
-// (datasets.NewMulticlassData). Every prediction is wrong on it (its loss
-// is 1 for every class) and its psi has only the -x of the predicted
-// class's block, as if its true class scored 0. A problem with such
-// examples is for evaluation (Predict, Loss, oracles.MeanLoss) only: its
-// max oracle can score below the ground truth's 0, and the solvers refuse
-// to train on it.
+// (datasets.NewMulticlassData), or a position of a Chain whose tag the
+// training set does not have (datasets.NewChunking). Every prediction is
+// wrong on it (a Multiclass example's loss is 1 for every class; a chain
+// position counts as a mistake in the Hamming loss whatever its label) and
+// its psi has only the predicted label's part, as if its true label scored
+// 0. A problem with such examples is for evaluation (Predict, Loss,
+// oracles.MeanLoss) only: the ground truth is no labeling the max oracle
+// can return, and its max oracle can score below the ground truth's 0. The
+// readers of package datasets give NoClass to test items only.
 const NoClass int32 = -1
 
 // NewMulticlass builds a multiclass problem. It returns an error for labels
