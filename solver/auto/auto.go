@@ -1,0 +1,205 @@
+// Package auto chooses the method and the execution of a run from the
+// problem: what the problem is (multiclass, with or without a kernel; a
+// chain or another decomposable model; a factor graph; the cost of its max
+// oracle, measured on a few calls), its size and the cores at hand. The
+// choice is a run.Method of the solver packages with its reason in one
+// line, e.g. "exact block steps with shrinking (multiclass, 10 classes;
+// liblinear -s 4's method)"; an explicit method is never second-guessed,
+// but its execution may be chosen the same way (ChooseExecution).
+//
+// Method is the choice as a method type ("auto"), the default of the
+// command line, the notebook layer and tune. A run made by it reports and
+// saves the method it chose (run.Solver.Method), never "auto", so that a
+// model file and a checkpoint say what ran. The rules are a table in
+// docs/methods.md ("The default method"), each row with the measurement
+// behind it.
+package auto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
+	"github.com/fwstruct/fwstruct/solver/kernel"
+	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/soft"
+)
+
+// Method is the default method: New chooses a method and an execution for
+// the problem (Choose) and builds it.
+type Method struct {
+	// Lambda is the regularization parameter (> 0).
+	Lambda float64 `json:"lambda"`
+	// Kernel, when set, trains a kernelized method (multiclass data only);
+	// nil trains the linear model.
+	Kernel *kernel.Kernel `json:"kernel,omitempty"`
+	// Rho, when positive, is the penalty of soft constraints: factor-graph
+	// data is then trained by soft-constraint BCFW (soft.BCFW) with it.
+	// Zero trains the hard problem.
+	Rho float64 `json:"rho,omitempty"`
+}
+
+func init() { run.Register(Method{}, loadAuto) }
+
+// loadAuto refuses: a run chosen by auto is saved as the method it chose.
+func loadAuto(io.Reader, oracles.Problem, ...run.Option) (run.Solver, error) {
+	return nil, errors.New("auto: a checkpoint names the method auto chose, never auto itself: this one is corrupt")
+}
+
+// Name returns "auto".
+func (Method) Name() string { return "auto" }
+
+// WithLambda returns m at lambda.
+func (m Method) WithLambda(lambda float64) run.Method { m.Lambda = lambda; return m }
+
+// New chooses a method and an execution for p (Choose, on the workers the
+// options give) and returns its solver. An execution given in opts is
+// kept (it is the user's).
+func (m Method) New(p oracles.Problem, opts ...run.Option) (run.Solver, error) {
+	o, err := run.Wiring(opts)
+	if err != nil {
+		return nil, fmt.Errorf("auto: %w", err)
+	}
+	c, err := Choose(p, m, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	if o.Execution == nil && c.Execution != nil {
+		opts = append(opts, run.WithExecution(c.Execution))
+	}
+	return c.Method.New(p, opts...)
+}
+
+// Choice is what Choose picked, and why.
+type Choice struct {
+	// Method is the method chosen, with its knobs set.
+	Method run.Method
+	// Execution is the execution of its steps (nil: sequential).
+	Execution run.Execution
+	// Reason says what was chosen and why, in one line.
+	Reason string
+}
+
+// Choose returns the method and the execution for problem p under m's
+// lambda (and kernel, rho), with workers goroutines (0: GOMAXPROCS).
+func Choose(p oracles.Problem, m Method, workers int) (Choice, error) {
+	if p == nil {
+		return Choice{}, errors.New("auto: no problem")
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	mc, multiclass := p.(*oracles.Multiclass)
+	if m.Kernel != nil {
+		if !multiclass {
+			return Choice{}, fmt.Errorf("auto: a kernel needs multiclass data (usps, svmlight, csv), not %T", p)
+		}
+		return Choice{
+			Method: kernel.Exact{Lambda: m.Lambda, Kernel: *m.Kernel, Sampling: run.Permutation, Shrinking: true},
+			Reason: fmt.Sprintf("kernelized exact block steps with shrinking (multiclass, %d classes, %s kernel; the decomposition of libsvm, with an active set)", mc.NumClasses(), m.Kernel.Kind),
+		}, nil
+	}
+	if multiclass {
+		return Choice{
+			Method: solver.Exact{Lambda: m.Lambda, Sampling: run.Permutation, Shrinking: true, GapEvery: 20},
+			Reason: fmt.Sprintf("exact block steps with shrinking (multiclass, %d classes; liblinear -s 4's method)", mc.NumClasses()),
+		}, nil
+	}
+	if _, err := factorgraph.ModelOf(p); err == nil && m.Rho > 0 {
+		return Choice{
+			Method: soft.BCFW{Lambda: m.Lambda, Rho: m.Rho, Sampling: run.ExamplePermutation},
+			Reason: fmt.Sprintf("soft-constraint BCFW (factor graph, rho %g; Meshi et al. 2015)", m.Rho),
+		}, nil
+	}
+	if m.Rho > 0 {
+		return Choice{}, fmt.Errorf("auto: soft constraints (rho %g) need factor-graph data (yeast, a MULAN dataset), not %T", m.Rho, p)
+	}
+	method := solver.Recommended(m.Lambda)
+	call, err := oracleTime(p)
+	if err != nil {
+		return Choice{}, err
+	}
+	kind := describe(p)
+	x, why := ChooseExecution(method, call, workers)
+	return Choice{
+		Method:    method,
+		Execution: x,
+		Reason:    fmt.Sprintf("BCFW with gap sampling, pairwise steps and the gap-based cache (%s, an oracle call %v; Osokin et al. 2016); %s", kind, call.Round(100*time.Nanosecond), why),
+	}, nil
+}
+
+// costlyOracle is the time of a max-oracle call from which the read parts
+// of the steps pay on several workers (a mini-batch): below it, a step's
+// hand-off to another goroutine and the memory traffic of the cache's
+// scoring take what the parallel calls save.
+const costlyOracle = 200 * time.Microsecond
+
+// ChooseExecution returns the execution of a block-coordinate method whose
+// oracle calls take call each, on workers goroutines, and why: a
+// mini-batch of one block per worker with a lookahead of 2 batches when
+// the oracle is costly and there are two workers or more, else the
+// sequential steps (the gap passes and evaluations use the workers
+// either way).
+func ChooseExecution(m run.Method, call time.Duration, workers int) (run.Execution, string) {
+	switch m.(type) {
+	case solver.BCFW, solver.LPHard, solver.MultiPlane:
+	default:
+		return nil, "sequential steps (the method has no parallel execution)"
+	}
+	switch {
+	case workers < 2:
+		return nil, "sequential steps (one worker)"
+	case call < costlyOracle:
+		return nil, fmt.Sprintf("sequential steps: oracle calls under %v do not pay for a mini-batch's hand-offs (the %d workers compute the gap passes and evaluations)", costlyOracle, workers)
+	}
+	x := execution.MiniBatch{Batch: workers, Lookahead: 2}
+	return x, fmt.Sprintf("a mini-batch of %d, lookahead 2: oracle calls of %v run on the %d workers", workers, call.Round(time.Microsecond), workers)
+}
+
+// oracleTime returns the median time of a max-oracle call of p at w = 0,
+// over a few examples spread over the problem.
+func oracleTime(p oracles.Problem) (time.Duration, error) {
+	n := p.Len()
+	if n < 1 || p.Dim() < 1 {
+		return 0, fmt.Errorf("auto: problem has %d examples of dimension %d", n, p.Dim())
+	}
+	oracle := oracles.OracleFunc(p)
+	w := make([]float64, p.Dim())
+	samples := min(n, 16)
+	times := make([]time.Duration, 0, samples)
+	var y []int32
+	for k := 0; k < samples; k++ {
+		t0 := time.Now()
+		var err error
+		if y, _, err = oracle(k*n/samples, w, y); err != nil {
+			return 0, fmt.Errorf("auto: timing the max oracle: %w", err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// describe names the kind of problem for the reason line.
+func describe(p oracles.Problem) string {
+	if c, ok := p.(interface{ NumLabels() int }); ok {
+		return fmt.Sprintf("a chain, %d labels", c.NumLabels())
+	}
+	switch p.(type) {
+	case *oracles.Segmentation:
+		return "graph-cut segmentation"
+	case *oracles.Matching:
+		return "bipartite matching"
+	}
+	if _, err := factorgraph.ModelOf(p); err == nil {
+		return "a factor graph"
+	}
+	return fmt.Sprintf("a %T problem", p)
+}

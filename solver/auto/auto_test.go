@@ -1,0 +1,122 @@
+package auto
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
+	"github.com/fwstruct/fwstruct/solver/kernel"
+	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/solver/soft"
+)
+
+// slowOracle makes every max-oracle call of a problem take at least d.
+type slowOracle struct {
+	oracles.Problem
+	d time.Duration
+}
+
+func (s slowOracle) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
+	t0 := time.Now()
+	y, h := s.Problem.MaxOracle(i, w, dst)
+	for time.Since(t0) < s.d {
+	}
+	return y, h
+}
+
+// TestChoose: every kind of problem gets its method, the reason names it,
+// and a run of auto reports the method it chose.
+func TestChoose(t *testing.T) {
+	mc := oraclestest.Multiclass(30, 4, 5, 1)
+	chain := oraclestest.Chain(oraclestest.ChainConfig{N: 10, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: 3})
+	fgm, err := gendata.MultiLabel(10, 3, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fg, err := factorgraph.NewRounded(fgm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rbf := kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}
+	for _, tc := range []struct {
+		name    string
+		p       oracles.Problem
+		m       Method
+		workers int
+		want    run.Method
+		exec    run.Execution
+		reason  string
+	}{
+		{"multiclass", mc, Method{Lambda: 0.1}, 2, solver.Exact{Lambda: 0.1, Sampling: run.Permutation, Shrinking: true, GapEvery: 20}, nil, "liblinear -s 4"},
+		{"kernel", mc, Method{Lambda: 0.1, Kernel: &rbf}, 2, kernel.Exact{Lambda: 0.1, Kernel: rbf, Sampling: run.Permutation, Shrinking: true}, nil, "rbf kernel"},
+		{"chain", chain, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), nil, "sequential steps"},
+		{"soft", fg, Method{Lambda: 0.1, Rho: 0.5}, 2, soft.BCFW{Lambda: 0.1, Rho: 0.5, Sampling: run.ExamplePermutation}, nil, "rho 0.5"},
+		{"costly oracle", slowOracle{chain, 300 * time.Microsecond}, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), execution.MiniBatch{Batch: 2, Lookahead: 2}, "mini-batch of 2"},
+		{"costly oracle, one worker", slowOracle{chain, 300 * time.Microsecond}, Method{Lambda: 0.1}, 1, solver.Recommended(0.1), nil, "one worker"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Choose(tc.p, tc.m, tc.workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !run.Same(c.Method, tc.want) || c.Execution != tc.exec {
+				t.Fatalf("chose %+v with %v, want %+v with %v", c.Method, c.Execution, tc.want, tc.exec)
+			}
+			if !strings.Contains(c.Reason, tc.reason) {
+				t.Fatalf("reason %q does not say %q", c.Reason, tc.reason)
+			}
+			s, err := tc.m.New(tc.p, run.WithWorkers(tc.workers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Method(); got.Name() != tc.want.Name() {
+				t.Fatalf("the run reports %s, auto chose %s", got.Name(), tc.want.Name())
+			}
+			if (s.Execution() == nil) != (tc.exec == nil) {
+				t.Fatalf("the run's execution %v, auto chose %v", s.Execution(), tc.exec)
+			}
+		})
+	}
+}
+
+// TestChooseRefuses: a kernel on non-multiclass data and soft constraints
+// on data that is no factor graph are errors saying what is needed.
+func TestChooseRefuses(t *testing.T) {
+	chain := oraclestest.Chain(oraclestest.ChainConfig{N: 10, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: 3})
+	rbf := kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}
+	for _, tc := range []struct {
+		m    Method
+		want string
+	}{
+		{Method{Lambda: 0.1, Kernel: &rbf}, "multiclass data"},
+		{Method{Lambda: 0.1, Rho: 1}, "factor-graph data"},
+	} {
+		if _, err := Choose(chain, tc.m, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an error saying %q", tc.m, err, tc.want)
+		}
+	}
+	if _, err := Choose(nil, Method{Lambda: 1}, 1); err == nil {
+		t.Error("no problem accepted")
+	}
+}
+
+// TestEncodes: auto is a registered method whose settings encode and
+// decode.
+func TestEncodes(t *testing.T) {
+	rbf := kernel.Kernel{Kind: kernel.Poly, Gamma: 0.5, Degree: 2, Coef0: 1}
+	m := Method{Lambda: 0.01, Kernel: &rbf}
+	b, err := run.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := run.Decode(b)
+	if err != nil || !run.Same(got, m) {
+		t.Fatalf("%s decodes to %+v (%v)", b, got, err)
+	}
+}
