@@ -574,3 +574,17 @@ func TestIterateSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// Positive returns a box with lower bound 0 on the listed coordinates of a
+// d-dimensional w and no other bound, e.g. for the pairwise weights that a
+// graph-cut oracle needs non-negative (Osokin et al. 2016, App. I.3).
+func Positive(d int, coords []int) *Box {
+	lo := make([]float64, d)
+	for j := range lo {
+		lo[j] = math.Inf(-1)
+	}
+	for _, j := range coords {
+		lo[j] = 0
+	}
+	return &Box{Lower: lo}
+}
