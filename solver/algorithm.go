@@ -28,9 +28,9 @@ type algorithm interface {
 	// certify fills in the dual objective and the duality gap of pt, an
 	// evaluation of the current iterate whose certifying oracle pass left
 	// H_i(y_i*; w) in work.hBlock (and, for blocks(), the block gaps in
-	// work.gBlock); sumH is sum_i H_i. refresh and keep are those of
-	// Solver.evaluate. Without a dual (SSG) it leaves them NaN.
-	certify(pt *run.Point, sumH float64, refresh, keep bool)
+	// work.gBlock); sumH is sum_i H_i; mode is the evaluation's (see
+	// Solver.evaluate). Without a dual (SSG) it leaves them NaN.
+	certify(pt *run.Point, sumH float64, mode evalMode)
 	// dual reports whether the algorithm has a dual point (all but SSG).
 	dual() bool
 	// stoppable says what Stop criteria the algorithm can meet (core.CheckStop).

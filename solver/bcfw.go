@@ -74,7 +74,7 @@ func (a bcfwAlg) setup() error {
 // schedule: the clock counts block steps, n to a pass; the gap passes
 // refresh the stale block gaps and cost a pass of oracle calls.
 func (a bcfwAlg) schedule() core.Loop {
-	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 1, true)
+	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, core.GapPasses)
 }
 
 func (a bcfwAlg) stoppable() core.Stoppable {
@@ -111,23 +111,23 @@ func (a bcfwAlg) Reached(stop run.Stop) (run.Status, bool) {
 }
 
 // certify reads the block gaps of the pass: their sum is the gap, their
-// non-uniformity goes into pt; with keep they become the exact block gaps
-// of the current iterate, and with refresh (a gap pass of the algorithm)
-// the stale estimates, the sampler's and the cache's global gap, counted as
-// a pass of oracle calls.
-func (a bcfwAlg) certify(pt *run.Point, _ float64, refresh, keep bool) {
+// non-uniformity goes into pt; with mode.keep they become the exact block
+// gaps of the current iterate, and with mode.refresh (a gap pass of the
+// algorithm) the stale estimates, the sampler's and the cache's global gap,
+// counted as a pass of oracle calls.
+func (a bcfwAlg) certify(pt *run.Point, _ float64, mode evalMode) {
 	s := a.s
 	pt.Dual = s.dual(s.x.v, s.x.w, s.ell)
 	pt.Gap = floats.Sum(s.work.gBlock)
 	pt.ChiGap, pt.ChiCurvature, pt.PredictedSpeedup = s.nonUniformity(s.work.gBlock)
-	if keep {
+	if mode.keep {
 		if s.exactGaps == nil {
 			s.exactGaps = make([]float64, s.n)
 		}
 		copy(s.exactGaps, s.work.gBlock)
 		s.exactAt = s.steps
 	}
-	if refresh {
+	if mode.refresh {
 		copy(s.gapEst, s.work.gBlock)
 		s.est.Reset(s.gapEst)
 		s.samp.Refresh(s.gapEst)

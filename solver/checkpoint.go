@@ -518,7 +518,7 @@ func (s *Solver) checkState(c *checkpoint) error {
 		}
 	}
 	pt := run.Blank()
-	s.alg.certify(&pt, sumH, false, false)
+	s.alg.certify(&pt, sumH, evalMode{})
 	if core.NegativeGap(pt.Gap, primal) {
 		return fmt.Errorf("the saved dual %.10g exceeds the primal %.10g at the saved iterate", pt.Dual, primal)
 	}

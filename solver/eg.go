@@ -103,7 +103,7 @@ func (a *egAlg) maxHalvings() int {
 // schedule: the clock counts steps, n to a pass; the evaluations are
 // observe-only.
 func (a *egAlg) schedule() core.Loop {
-	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 0, false)
+	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, core.Observations)
 }
 
 // Reached reports an evaluation of the current iterate that certifies
@@ -117,7 +117,7 @@ func (a *egAlg) Reached(stop run.Stop) (run.Status, bool) {
 }
 
 // certify: the dual of the current Gibbs distributions and the gap.
-func (a *egAlg) certify(pt *run.Point, sumH float64, _, _ bool) {
+func (a *egAlg) certify(pt *run.Point, sumH float64, _ evalMode) {
 	s := a.s
 	pt.Dual = s.dual(s.x.v, s.x.w, s.ell)
 	pt.Gap = s.lambda*floats.Dot(s.x.v, s.x.w) - s.ell + sumH/float64(s.n)

@@ -49,6 +49,28 @@ func (s *Solver) dual(v, w []float64, ell float64) float64 {
 	return ell - s.lambda/2*floats.Dot(w, w) - s.lambda*s.box.dualTerm(v)
 }
 
+// evalMode says what an exact evaluation does beside computing its point.
+type evalMode struct {
+	// refresh: it is the algorithm's gap pass, which refreshes the stale
+	// block gaps, the sampler and the global gap of the cache and counts
+	// as n oracle calls.
+	refresh bool
+	// keep: the exact block gaps it computes become those of the current
+	// iterate (BlockGaps).
+	keep bool
+	// losses: it computes the task losses; without, the caller does
+	// (late losses).
+	losses bool
+}
+
+// The evaluations the solver makes: its gap passes and observe-only trace
+// points (record), and Evaluate's, which changes no state.
+var (
+	gapPass = evalMode{refresh: true, keep: true, losses: true}
+	observe = evalMode{keep: true, losses: true}
+	peek    = evalMode{losses: true}
+)
+
 // record evaluates the current iterate, appends the trace point and, when
 // refresh is true, feeds the exact block gaps to the algorithm.
 func (s *Solver) record(refresh bool) error {
@@ -56,7 +78,12 @@ func (s *Solver) record(refresh bool) error {
 		return err
 	}
 	late := s.late.enabled
-	pt, err := s.evaluate(refresh, true, !late)
+	mode := observe
+	if refresh {
+		mode = gapPass
+	}
+	mode.losses = !late
+	pt, err := s.evaluate(mode)
 	if err != nil {
 		return err
 	}
@@ -70,16 +97,14 @@ func (s *Solver) record(refresh bool) error {
 }
 
 // evaluate computes the exact primal, dual and gap at the current iterate
-// (plus the averaged iterate and losses when configured). With refresh it
-// also refreshes the stale block gaps, the sampler and the global gap of
-// the cache, and counts the pass as n oracle calls; with keep it stores the
-// exact block gaps; without losses it leaves the task losses to the caller.
-func (s *Solver) evaluate(refresh, keep, losses bool) (run.Point, error) {
+// (plus the averaged iterate and losses when configured), doing what mode
+// says beside.
+func (s *Solver) evaluate(mode evalMode) (run.Point, error) {
 	s.quiesce() // no worker reads a block while the pass re-anchors them
 	pt := s.countersPoint()
 	n := float64(s.n)
 	withBlocks := s.alg.blocks()
-	if refresh && withBlocks {
+	if mode.refresh && withBlocks {
 		s.reanchor()
 	}
 	sumH, exact, err := s.oraclePass(s.x.w, withBlocks)
@@ -89,9 +114,9 @@ func (s *Solver) evaluate(refresh, keep, losses bool) (run.Point, error) {
 	pt.ApproximateGap = !exact
 	w := s.x.w
 	pt.Primal = s.lambda/2*floats.Dot(w, w) + sumH/n
-	s.alg.certify(&pt, sumH, refresh, keep)
-	pt.Refresh = refresh
-	if err := s.addExtras(&pt, losses); err != nil {
+	s.alg.certify(&pt, sumH, mode)
+	pt.Refresh = mode.refresh
+	if err := s.addExtras(&pt, mode.losses); err != nil {
 		return pt, err
 	}
 	return pt, core.CheckCertificate(pt)

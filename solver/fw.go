@@ -156,14 +156,14 @@ func (a *batchAlg) setup() error {
 
 // schedule: the clock counts iterations, one to a pass.
 func (a *batchAlg) schedule() core.Loop {
-	return core.NewLoop(1, a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 0, false)
+	return core.NewLoop(1, a.s.cfg.GapEvery, a.s.cfg.TraceEvery, core.Observations)
 }
 
 func (a *batchAlg) blocks() bool   { return false }
 func (a *batchAlg) projects() bool { return false }
 func (a *batchAlg) dual() bool     { return true }
 
-func (a *batchAlg) certify(pt *run.Point, sumH float64, _, _ bool) {
+func (a *batchAlg) certify(pt *run.Point, sumH float64, _ evalMode) {
 	s := a.s
 	pt.Dual = s.dual(s.x.v, s.x.w, s.ell)
 	pt.Gap = s.lambda*floats.Dot(s.x.v, s.x.w) - s.ell + sumH/float64(s.n)

@@ -351,5 +351,5 @@ func (s *Solver) CacheStats() (hits, misses, drops int64) { return s.hits, s.mis
 // Evaluate computes the exact primal, dual and gap at the current iterate
 // without recording it and without changing any state or counter.
 func (s *Solver) Evaluate() (run.Point, error) {
-	return s.evaluate(false, false, true)
+	return s.evaluate(peek)
 }

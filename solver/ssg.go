@@ -47,14 +47,14 @@ func (a ssgAlg) setup() error                            { return nil }
 func (a ssgAlg) blocks() bool                            { return false }
 func (a ssgAlg) projects() bool                          { return true }
 func (a ssgAlg) dual() bool                              { return false }
-func (a ssgAlg) certify(*run.Point, float64, bool, bool) {}
+func (a ssgAlg) certify(*run.Point, float64, evalMode) {}
 func (a ssgAlg) rescale(float64)                         {}
 func (a ssgAlg) raise(float64)                           {}
 
 // schedule: the clock counts steps, n to a pass; the evaluations are
 // observe-only.
 func (a ssgAlg) schedule() core.Loop {
-	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, 0, false)
+	return core.NewLoop(int64(a.s.n), a.s.cfg.GapEvery, a.s.cfg.TraceEvery, core.Observations)
 }
 
 func (a ssgAlg) stoppable() core.Stoppable {

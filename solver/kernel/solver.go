@@ -172,9 +172,9 @@ func newSolver(p *oracles.Multiclass, cfg config, opts ...run.Option) (*Solver, 
 		s.active.Reset(s.gapEst)
 	}
 	if cfg.Algorithm == run.FW {
-		s.loop = core.NewLoop(1, cfg.GapEvery, cfg.TraceEvery, 1, true)
+		s.loop = core.NewLoop(1, cfg.GapEvery, cfg.TraceEvery, core.GapPasses)
 	} else {
-		s.loop = core.NewLoop(int64(n), cfg.GapEvery, cfg.TraceEvery, 1, true)
+		s.loop = core.NewLoop(int64(n), cfg.GapEvery, cfg.TraceEvery, core.GapPasses)
 	}
 	return s, nil
 }

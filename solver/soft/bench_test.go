@@ -108,7 +108,7 @@ func BenchmarkYeastSoftPass(b *testing.B) {
 	})
 	b.Run("evaluation", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := s.evaluate(true, false); err != nil {
+			if _, err := s.evaluate(evalMode{refresh: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

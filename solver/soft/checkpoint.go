@@ -155,7 +155,7 @@ func (s *Solver) checkState() error {
 	}
 	copy(s.w, w)
 	copy(s.delta, delta)
-	_, err := s.evaluate(false, false)
+	_, err := s.evaluate(peek)
 	return err
 }
 

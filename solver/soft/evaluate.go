@@ -10,11 +10,33 @@ import (
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
+// evalMode says what an exact evaluation does beside computing its point.
+type evalMode struct {
+	// refresh: a scheduled gap pass; it re-anchors w and delta on mu,
+	// refreshes the stale block gaps and the sampler, and counts as
+	// Blocks() oracle calls.
+	refresh bool
+	// keep: the gap is remembered for the stopping test.
+	keep bool
+}
+
+// The evaluations: gap passes and observe-only trace points (record), and
+// Evaluate's, which changes no state.
+var (
+	gapPass = evalMode{refresh: true, keep: true}
+	observe = evalMode{keep: true}
+	peek    = evalMode{}
+)
+
 // record evaluates the current iterate, appends the trace point and, with
 // refresh (a scheduled gap pass), feeds the exact block gaps to the
 // algorithm.
 func (s *Solver) record(refresh bool) error {
-	pt, err := s.evaluate(refresh, true)
+	mode := observe
+	if refresh {
+		mode = gapPass
+	}
+	pt, err := s.evaluate(mode)
 	if err != nil {
 		return err
 	}
@@ -28,11 +50,9 @@ func (s *Solver) record(refresh bool) error {
 
 // evaluate computes the soft primal g_rho, the soft dual f_rho, their gap
 // and the hard primal g of eq. 2 at the current iterate, plus the test
-// loss. With refresh it first re-anchors w and delta on mu, then refreshes
-// the stale block gaps and the sampler and counts the pass as Blocks()
-// oracle calls; with keep it remembers the gap for the stopping test.
-func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
-	if refresh {
+// loss, doing what mode says beside.
+func (s *Solver) evaluate(mode evalMode) (run.Point, error) {
+	if mode.refresh {
 		s.reanchor()
 	}
 	bracket, lossDot := s.blockPass()
@@ -42,15 +62,15 @@ func (s *Solver) evaluate(refresh, keep bool) (run.Point, error) {
 	pt := run.Blank()
 	pt.Steps, pt.Seconds = s.steps, s.loop.Elapsed.Seconds()
 	pt.Primal, pt.Dual = hard+rho/2*dSq, lossDot/M-lambda/2*wSq-rho/2*dSq
-	pt.Refresh, pt.Lambda, pt.Rho, pt.HardPrimal = refresh, lambda, rho, hard
+	pt.Refresh, pt.Lambda, pt.Rho, pt.HardPrimal = mode.refresh, lambda, rho, hard
 	pt.Gap = pt.Primal - pt.Dual
-	if refresh {
+	if mode.refresh {
 		copy(s.gapEst, s.work.blkGap)
 		s.est.Reset(s.gapEst)
 		s.samp.Refresh(s.gapEst)
 		s.calls += int64(s.blocks)
 	}
-	if keep {
+	if mode.keep {
 		s.lastGap, s.gapAt = pt.Gap, s.steps
 	}
 	pt.Pass, pt.OracleCalls = s.Passes(), s.calls

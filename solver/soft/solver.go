@@ -105,7 +105,7 @@ func newSolver(m *factorgraph.Model, cfg config, opts ...run.Option) (*Solver, e
 	}
 	s.pcg = rand.NewPCG(cfg.Seed, 0x50f7_c0a5_7a17)
 	s.rng = rand.New(s.pcg)
-	s.loop = core.NewLoop(int64(s.blocks), cfg.GapEvery, cfg.TraceEvery, 1, true)
+	s.loop = core.NewLoop(int64(s.blocks), cfg.GapEvery, cfg.TraceEvery, core.GapPasses)
 	s.work.init(s)
 	s.initLookahead()
 	if err := s.SetWorkers(o.Workers); err != nil {
@@ -221,7 +221,7 @@ func (s *Solver) Current() (run.Point, error) {
 
 // Evaluate computes an exact evaluation of the current iterate without
 // recording it or changing any state.
-func (s *Solver) Evaluate() (run.Point, error) { return s.evaluate(false, false) }
+func (s *Solver) Evaluate() (run.Point, error) { return s.evaluate(peek) }
 
 // Passes returns the effective passes made so far: oracle calls (block
 // maximizations, gap passes included) / Blocks().

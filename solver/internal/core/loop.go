@@ -31,8 +31,8 @@ type Engine interface {
 	Passes() float64
 	// Record makes an exact evaluation of the current iterate and appends
 	// it to the trace, setting Loop.LastEval. With refresh it is the
-	// algorithm's own gap pass: it feeds the algorithm and costs
-	// Loop.RefreshCost passes.
+	// algorithm's own gap pass: it feeds the algorithm and costs a pass
+	// (Loop.Evaluations is GapPasses).
 	Record(refresh bool) error
 	// Reached reports a criterion of the engine met at the current point:
 	// an exact gap at most Stop.Gap, a stale estimate at most
@@ -91,11 +91,10 @@ const maxChunkSteps = 1024
 // criteria of run.Stop. It is the one loop every solver of the package
 // family runs; its fields are what a checkpoint keeps.
 type Loop struct {
-	PerPass     int64   // clock ticks per pass
-	GapEvery    float64 // passes between refreshing evaluations (+Inf: never)
-	TraceEvery  float64 // passes between observe-only evaluations (0: none)
-	RefreshCost float64 // passes a refreshing evaluation adds to Passes
-	Refresh     bool    // the scheduled evaluations refresh (false: observe-only, e.g. SSG)
+	PerPass     int64       // clock ticks per pass
+	GapEvery    float64     // passes between scheduled evaluations (+Inf: never)
+	TraceEvery  float64     // passes between observe-only evaluations (0: none)
+	Evaluations Evaluations // what the scheduled evaluations are
 
 	NextGap   int64 // clock of the next scheduled gap pass
 	NextTrace int64 // clock of the next observe-only evaluation
@@ -105,9 +104,28 @@ type Loop struct {
 	chunkStart time.Time // start of the chunk of steps under way (zero between chunks)
 }
 
-// NewLoop returns the schedule of a fresh run.
-func NewLoop(perPass int64, gapEvery, traceEvery, refreshCost float64, refresh bool) Loop {
-	l := Loop{PerPass: perPass, GapEvery: gapEvery, TraceEvery: traceEvery, RefreshCost: refreshCost, Refresh: refresh, LastEval: -1}
+// Evaluations says what the scheduled evaluations of a Loop are.
+type Evaluations int
+
+const (
+	// GapPasses: a scheduled evaluation is the algorithm's own gap pass
+	// (Record(true)), which feeds it (stale block gaps, the cache's global
+	// gap) and costs a pass of oracle calls: the block-coordinate methods.
+	GapPasses Evaluations = iota
+	// Observations: the scheduled evaluations only observe (Record(false))
+	// and cost no passes: the batch methods, whose steps compute the gap
+	// of every iterate, SSG, which has none, and online EG.
+	Observations
+)
+
+// refresh reports whether the scheduled evaluations are gap passes.
+func (ev Evaluations) refresh() bool { return ev == GapPasses }
+
+// NewLoop returns the schedule of a fresh run of perPass clock ticks a
+// pass, scheduled evaluations every gapEvery passes (+Inf: never) of kind
+// evals, and observe-only ones every traceEvery passes (0: none).
+func NewLoop(perPass int64, gapEvery, traceEvery float64, evals Evaluations) Loop {
+	l := Loop{PerPass: perPass, GapEvery: gapEvery, TraceEvery: traceEvery, Evaluations: evals, LastEval: -1}
 	l.NextGap = l.ticks(gapEvery)
 	l.NextTrace = l.ticks(traceEvery)
 	return l
@@ -175,7 +193,7 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		case isBatch:
 			return batch.RecordCost(refresh)
 		case refresh:
-			return l.RefreshCost
+			return 1 // a gap pass: an oracle call per block
 		}
 		return 0
 	}
@@ -202,10 +220,10 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 	for {
 		now := e.Clock()
 		if now >= l.NextGap || e.EarlyCheckDue(stop) {
-			if st, done := mayRecord(recordCost(l.Refresh)); done {
+			if st, done := mayRecord(recordCost(l.Evaluations.refresh())); done {
 				return st, nil
 			}
-			if err := e.Record(l.Refresh); err != nil {
+			if err := e.Record(l.Evaluations.refresh()); err != nil {
 				return 0, err
 			}
 			l.NextGap = l.Advance(now, now, l.GapEvery)

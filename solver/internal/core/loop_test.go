@@ -49,7 +49,7 @@ func TestLoopSchedule(t *testing.T) {
 		{1, 0, 6.5, 4}, // start, gap passes at 1, 2, 3 (passes 2, 4, 6); the next does not fit
 		{100, 1, 5, 6}, // start and observe-only points at 1..5 passes
 	} {
-		l := NewLoop(n, tc.gapEvery, tc.traceEvery, 1, true)
+		l := NewLoop(n, tc.gapEvery, tc.traceEvery, GapPasses)
 		f := &fake{n: n, loop: &l, failAt: -1}
 		st, err := l.Run(context.Background(), run.Stop{Passes: tc.budget}, f)
 		if err != nil || st != run.StatusPasses {
@@ -65,7 +65,7 @@ func TestLoopSchedule(t *testing.T) {
 }
 
 func TestLoopStopsOnStepError(t *testing.T) {
-	l := NewLoop(5, 1, 0, 1, true)
+	l := NewLoop(5, 1, 0, GapPasses)
 	f := &fake{n: 5, loop: &l, failAt: 7}
 	if _, err := l.Run(context.Background(), run.Stop{Passes: 100}, f); err == nil || f.steps != 7 {
 		t.Fatalf("err %v after %d steps", err, f.steps)
@@ -110,7 +110,7 @@ func (b *batch) RecordCost(refresh bool) float64 {
 }
 
 func TestLoopStepCostKeepsBudget(t *testing.T) {
-	l := NewLoop(1, 100, 0, 1, true)
+	l := NewLoop(1, 100, 0, GapPasses)
 	b := &batch{fake{n: 4, failAt: -1}}
 	b.loop = &l
 	st, err := l.Run(context.Background(), run.Stop{Passes: 3.5}, b)
@@ -127,7 +127,7 @@ func TestLoopStepCostKeepsBudget(t *testing.T) {
 // and overflowing values (a corrupt checkpoint's clocks) are answered at
 // once, saturating at math.MaxInt64.
 func TestAdvance(t *testing.T) {
-	l := NewLoop(4, 10, 0, 1, true)
+	l := NewLoop(4, 10, 0, GapPasses)
 	for _, every := range []float64{0.25, 1, 2.5} {
 		step := l.ticks(every)
 		for mark := int64(0); mark < 30; mark++ {
@@ -194,7 +194,7 @@ func TestLoopLetsPhasesFinish(t *testing.T) {
 		free   int64
 		budget float64
 	}{{0, 3}, {5, 3}, {5000, 2}, {7, 2.5}} {
-		l := NewLoop(n, 1, 0, 1, true)
+		l := NewLoop(n, 1, 0, GapPasses)
 		p := &phased{fake: fake{n: n, loop: &l, failAt: -1}, free: tc.free}
 		st, err := l.Run(context.Background(), run.Stop{Passes: tc.budget}, p)
 		if err != nil || st != run.StatusPasses {
