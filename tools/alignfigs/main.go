@@ -21,7 +21,7 @@
 //
 // Usage (FWSTRUCT_DATA locating hansards/):
 //
-//	go run ./internal/tools/alignfigs [-exp aer,fig5] [-out out/align] [-passes 50] [-seeds 1,2,3] [-lambdas 0.001]
+//	go run ./tools/alignfigs [-exp aer,fig5] [-out out/align] [-passes 50] [-seeds 1,2,3] [-lambdas 0.001]
 //
 // The aer experiment takes about 30 s of CPU time, fig5 with the defaults
 // about 5 minutes (measured on a shared 2-core machine: a pass over the

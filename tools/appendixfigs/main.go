@@ -18,7 +18,7 @@
 //
 // Usage (FWSTRUCT_DATA locating ocr/ and conll2000/):
 //
-//	go run ./internal/tools/appendixfigs [-exp fig3,fig4] [-out out/appendix] [-seeds 1,2] [-passes-ocr 20] [-passes-conll 3] [-lambdas 0.01,0.001,1/n]
+//	go run ./tools/appendixfigs [-exp fig3,fig4] [-out out/appendix] [-seeds 1,2] [-passes-ocr 20] [-passes-conll 3] [-lambdas 0.01,0.001,1/n]
 //
 // Fig. 4 drops online EG unless -conll-eg is given, as the paper does.
 package main
