@@ -96,7 +96,7 @@
 // uniform sampling, and the hard objective of eq. 2 gets within 1% of the
 // best one in 58, 55 and 44 passes instead of 69, 70 and 71: with seed 1,
 // 11.6 times sooner than LP-hard BCFW instead of 5.5 times (Meshi's Fig. 2;
-// go run ./internal/tools/softfigs -exp fig2). BenchmarkYeastSoftPass
+// go run ./tools/softfigs -exp fig2). BenchmarkYeastSoftPass
 // times the passes of both orders.
 //
 // # Cost of a step
