@@ -77,6 +77,5 @@
 // # Generated data
 //
 // Synthetic and SyntheticOCR generate a seeded OCR-like chain task that runs
-// anywhere, and GapToy builds the toy problem of Osokin et al. (2016, App. C)
-// on which gap sampling is min(n, K) times faster than uniform sampling.
+// anywhere.
 package datasets
