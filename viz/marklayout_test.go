@@ -361,34 +361,27 @@ func (g *jsGen) expr(e ast.Expr) string {
 		}
 		return "(" + e.Op.String() + g.expr(e.X) + ")"
 	case *ast.BinaryExpr:
-		x, y := g.expr(e.X), g.expr(e.Y)
-		switch e.Op {
-		case token.LSS:
-			return "lt(" + x + ", " + y + ")"
-		case token.LEQ:
-			return "le(" + x + ", " + y + ")"
-		case token.GTR:
-			return "lt(" + y + ", " + x + ")"
-		case token.GEQ:
-			return "le(" + y + ", " + x + ")"
-		case token.LAND:
-			return "(" + x + " ? " + y + " : false)"
-		case token.LOR:
-			return "(" + x + " || " + y + ")"
-		case token.EQL:
-			return "(" + x + " === " + y + ")"
-		case token.NEQ:
-			return "(" + x + " !== " + y + ")"
-		case token.ADD, token.SUB, token.MUL:
-			return "(" + x + " " + e.Op.String() + " " + y + ")"
+		f, ok := jsBinary[e.Op]
+		if !ok {
+			return g.fail(e, "operator %s", e.Op)
 		}
-		return g.fail(e, "operator %s", e.Op)
+		return fmt.Sprintf(f, g.expr(e.X), g.expr(e.Y))
 	case *ast.CallExpr:
 		return g.call(e)
 	case *ast.CompositeLit:
 		return g.composite(e)
 	}
 	return g.fail(e, "expression %T", e)
+}
+
+// jsBinary is the JavaScript of the Go binary operators the translation
+// accepts, %[1]s standing for the left operand and %[2]s for the right one
+// (operands hold no %: string literals are refused).
+var jsBinary = map[token.Token]string{
+	token.LSS: "lt(%[1]s, %[2]s)", token.LEQ: "le(%[1]s, %[2]s)", token.GTR: "lt(%[2]s, %[1]s)", token.GEQ: "le(%[2]s, %[1]s)",
+	token.LAND: "(%[1]s ? %[2]s : false)", token.LOR: "(%[1]s || %[2]s)",
+	token.EQL: "(%[1]s === %[2]s)", token.NEQ: "(%[1]s !== %[2]s)",
+	token.ADD: "(%[1]s + %[2]s)", token.SUB: "(%[1]s - %[2]s)", token.MUL: "(%[1]s * %[2]s)",
 }
 
 func (g *jsGen) call(e *ast.CallExpr) string {
