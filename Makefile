@@ -109,7 +109,7 @@ clean:
 #   make notebook-deps   Jupyter (apt), gonb/goimports/gopls (go install), GoNB kernelspec,
 #                        and the ECharts asset of the interactive charts (viz-assets)
 #   make notebooks       notebook-deps, then execute notebooks/*.ipynb into out/notebooks
-#                        and check them with internal/tools/nbcheck
+#                        and check them with tools/nbcheck
 #   make jupyter         a Jupyter server on notebooks/ (JUPYTER_PORT, JUPYTER_ARGS)
 #   make viz-assets      viz/assets/echarts.min.js from the npm registry (not committed)
 #   make browser-check   screenshot $(HTML) in headless Chromium, check it shows a chart;
@@ -141,11 +141,11 @@ NOTEBOOKS ?= $(wildcard $(NB_DIR)/*.ipynb)
 .PHONY: notebooks notebook-deps jupyter jupyter-deps gonb-deps gonb-kernel notebooks-run \
 	viz-assets browser-deps browser-check browser-selftest nbtools
 
-# The helper programs of internal/tools, built (not `go run`, which turns every exit code into 1).
+# The helper programs of tools/, built (not `go run`, which turns every exit code into 1).
 TOOLBIN := $(OUT)/tools
 nbtools:
 	@mkdir -p $(TOOLBIN)
-	$(GO) build -o $(TOOLBIN)/ ./internal/tools/...
+	$(GO) build -o $(TOOLBIN)/ ./tools/...
 
 # The interactive charts inline viz/assets/echarts.min.js: without it they load ECharts from
 # the network and stay blank offline (nbcheck rejects them).
@@ -281,7 +281,7 @@ $(SAMPLE_HTML): $(ECHARTS_JS) nbtools
 	@mkdir -p $(dir $@)
 	$(TOOLBIN)/samplechart -echarts $(ECHARTS_JS) -o $@
 
-# The checker must reject pages without a chart (internal/tools/samplechart -control):
+# The checker must reject pages without a chart (tools/samplechart -control):
 # an empty page, a chart page whose script fails (ECharts missing), Chromium's error page
 # for a missing file, and an error message in red text. Each must make screencheck exit 1.
 BROWSER_CONTROLS := blank broken missing error

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fwstruct/fwstruct/internal/race"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
@@ -108,7 +109,7 @@ func TestRealConll(t *testing.T) {
 	scratch := float64(after.TotalAlloc - before.TotalAlloc)
 	t.Logf("training chain: %d non-zeros, %.1f MB; a pass of MaxOracle and Psi allocates %.3f MB (scratch and buffers)",
 		nnz, float64(4*nnz+8*positions+4*train.Len())/1e6, scratch/1e6)
-	if scratch > 2e6 && !oraclestest.RaceEnabled { // sync.Pool drops scratch under -race
+	if scratch > 2e6 && !race.Enabled { // sync.Pool drops scratch under -race
 		t.Errorf("a pass allocates %.1f MB, want the scratch of one goroutine, far below 9 bytes x d = %.1f MB", scratch/1e6, 9*float64(train.Dim())/1e6)
 	}
 

@@ -19,14 +19,14 @@
 //     (ChunkEval) and show them as bracketed chunks (Chunking.Render).
 //   - English-French word alignment (the Hansards data of the HLT-NAACL
 //     2003 shared task): LoadHansards reads the gold pairs (sure and
-//     possible links) and the unaligned pairs, AlignmentModel computes Dice
-//     coefficients and IBM Model 1 on the latter and the link features of
-//     AlignmentFeatureNames, and the pairs become oracles.Matching problems
-//     (Taskar, Lacoste-Julien and Klein 2005) scored by the alignment error
-//     rate as the task's wa_eval_align.pl computes it; Hansards.Baselines
-//     are the Dice matching and intersected directional alignments (IBM
-//     Model 1, and the diagonal IBM Model 2 that also labels the
-//     5,000-pair HansardsIntersected training set).
+//     possible links) and the unaligned pairs, trains the unsupervised
+//     statistics and aligners of package align on the latter (Dice
+//     coefficients, IBM Model 1, and the diagonal IBM Model 2 that labels
+//     the 5,000-pair HansardsIntersected training set), and
+//     AlignmentProblem turns pairs into oracles.Matching problems (Taskar,
+//     Lacoste-Julien and Klein 2005) with the link features of
+//     AlignmentFeatureNames, scored by the alignment error rate as the
+//     task's wa_eval_align.pl computes it.
 //
 // # Your own data
 //
@@ -82,6 +82,5 @@
 // # Generated data
 //
 // Synthetic and SyntheticOCR generate a seeded OCR-like chain task that runs
-// anywhere, and GapToy builds the toy problem of Osokin et al. (2016, App. C)
-// on which gap sampling is min(n, K) times faster than uniform sampling.
+// anywhere.
 package datasets

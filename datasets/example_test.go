@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/oracles"
 )
 
 func ExampleSyntheticOCR() {
@@ -105,21 +104,6 @@ func ExampleReadUSPS() {
 	}
 	fmt.Println(len(x), y[0], x[0].Len())
 	// Output: 1 6 256
-}
-
-func ExampleGapToy() {
-	n, K := 10, 4
-	p, err := datasets.GapToy(n, K)
-	if err != nil {
-		log.Fatal(err)
-	}
-	var psi oracles.SparseVec
-	p.Psi(0, []int32{2}, &psi) // the hard object, wrong label 2
-	fmt.Printf("n=%d d=%d psi_0(2)=%.4f at %d, loss %v\n", p.Len(), p.Dim(), psi.Val[0], psi.Idx[0], p.Loss(0, []int32{2}))
-	fmt.Printf("w* = %.4f (train with lambda = 1/n = %v)\n", datasets.GapToyOptimum(K), 1/float64(n))
-	// Output:
-	// n=10 d=5 psi_0(2)=0.7071 at 1, loss 1
-	// w* = [0.1768 0.1768 0.1768 0.1768 1.0000] (train with lambda = 1/n = 0.1)
 }
 
 // Find the OCR data ($FWSTRUCT_DATA, then the user cache), downloading it

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fwstruct/fwstruct/align"
 )
 
 // The file formats of the HLT-NAACL 2003 word-alignment shared task
@@ -18,21 +20,8 @@ import (
 //     positions (0 is the NULL word) and S (sure) or P (possible);
 //   - unaligned sentence pairs, one a line: "french words ||| english words".
 //
-// The readers below parse them; LoadHansards puts them together.
-
-// AlignedPair is a sentence pair with its gold word alignment. Positions
-// are 0-based: a link (j, k) aligns English word j with French word k.
-type AlignedPair struct {
-	// ID is the sentence number of the gold files (snum), or the 1-based
-	// line of the unaligned pairs file for pairs labelled automatically.
-	ID      int
-	English []string
-	French  []string
-	// Sure lists the sure links, Possible the links marked possible (P);
-	// sure links are possible too, and are not repeated there.
-	Sure     [][2]int32
-	Possible [][2]int32
-}
+// The readers below parse them into align.Pair values; LoadHansards puts
+// them together.
 
 // snumSentence is one line of a test.e or test.f file.
 type snumSentence struct {
@@ -187,23 +176,19 @@ func linkKind(extra []string) (sure bool, err error) {
 	}
 }
 
-// parallelPair is one line of an unaligned pairs file.
-type parallelPair struct {
-	french, english []string
-}
-
 // parallelSeparator separates the French and the English side of a line
 // of an unaligned pairs file.
 const parallelSeparator = "|||"
 
 // readParallel reads sentence pairs "french words ||| english words", one
-// a line (UTF-8; a line that is not valid UTF-8 is read as Latin-1). Both
-// sides must hold words, and the separator appear once as a word. Blank
-// lines are errors (they would shift the line numbers the IDs of
-// automatically labelled pairs refer to); errors name the file and line.
-func readParallel(r io.Reader, name string) ([]parallelPair, error) {
+// a line (UTF-8; a line that is not valid UTF-8 is read as Latin-1), the
+// ID of a pair being its 1-based line. Both sides must hold words, and the
+// separator appear once as a word. Blank lines are errors (they would
+// shift the line numbers the IDs of automatically labelled pairs refer
+// to); errors name the file and line.
+func readParallel(r io.Reader, name string) ([]align.Pair, error) {
 	lr := newLineReader(r, "hansards", name, 1<<20)
-	var out []parallelPair
+	var out []align.Pair
 	for {
 		b, ok := lr.next()
 		if !ok {
@@ -227,7 +212,7 @@ func readParallel(r io.Reader, name string) ([]parallelPair, error) {
 		case sep == len(words)-1:
 			return nil, lr.errorf("no English words after %s", parallelSeparator)
 		}
-		out = append(out, parallelPair{french: words[:sep:sep], english: words[sep+1:]})
+		out = append(out, align.Pair{ID: lr.line, French: words[:sep:sep], English: words[sep+1:]})
 	}
 	if err := lr.err(); err != nil {
 		return nil, err
@@ -241,7 +226,7 @@ func readParallel(r io.Reader, name string) ([]parallelPair, error) {
 // writeWordLinks writes links in the format of the shared task's gold
 // files, "snum english french S|P" with 1-based positions, sure links then
 // possible ones for each pair, as wa_eval_align.pl reads them.
-func writeWordLinks(w io.Writer, pairs []AlignedPair) error {
+func writeWordLinks(w io.Writer, pairs []align.Pair) error {
 	var buf bytes.Buffer
 	for _, p := range pairs {
 		for _, set := range []struct {

@@ -7,14 +7,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fwstruct/fwstruct/align"
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
 // The features of a candidate link between English word e = e_j (j-th of n
 // words) and French word f = f_k (k-th of m) of a sentence pair, in the
 // spirit of Taskar, Lacoste-Julien and Klein (2005, Sec. 4), computed by
-// AlignmentModel.Problem from the statistics of the unaligned pairs
-// (AlignmentModel; words compared in lower case). d = 86; every feature is
+// AlignmentProblem from the statistics of the unaligned pairs
+// (align.Model; words compared in lower case). d = 86; every feature is
 // in [0, 1] but the two Dice margins, in [-1, 1]. Counts C(.) are numbers
 // of unaligned pairs holding the word(s); "tokens" are occurrences.
 //
@@ -231,24 +232,15 @@ type wordInfo struct {
 	rare    bool
 }
 
-func (m *AlignmentModel) wordInfos(words []string, ids []int32, english bool) []wordInfo {
+// wordInfos returns what the features need of the words of a sentence,
+// given the model's statistics of them.
+func wordInfos(words []string, stats []align.Word) []wordInfo {
 	out := make([]wordInfo, len(words))
 	for k, w := range words {
 		lw := strings.ToLower(w)
-		wi := wordInfo{lower: lw, runes: []rune(lw), punct: isPunctuation(lw), number: isNumber(lw), rare: true}
-		if id := ids[k]; id >= 0 {
-			if english {
-				wi.logFreq, wi.rank = float64(m.eLogFreq[id]), m.eRank[id]
-			} else {
-				wi.logFreq, wi.rank = float64(m.fLogFreq[id]), m.fRank[id]
-			}
-			tokens := m.fTokens
-			if english {
-				tokens = m.eTokens
-			}
-			wi.rare = tokens[id] <= 2
-		}
-		out[k] = wi
+		st := stats[k]
+		out[k] = wordInfo{lower: lw, runes: []rune(lw), punct: isPunctuation(lw), number: isNumber(lw),
+			logFreq: st.LogFreq, rank: st.Rank, rare: st.Tokens <= 2}
 	}
 	return out
 }
@@ -336,33 +328,34 @@ func bin(v float64, bounds ...float64) int {
 	return len(bounds)
 }
 
-// Problem returns the matching problem of sentence pairs with the
-// features of AlignmentFeatureNames and the pairs' Sure and Possible
-// links, the asymmetric Hamming loss of Taskar et al. (2005) (a missed
-// sure link costs 3, an extra link 1).
-func (m *AlignmentModel) Problem(pairs []AlignedPair) (*oracles.Matching, error) {
+// AlignmentProblem returns the matching problem of sentence pairs with
+// the features of AlignmentFeatureNames computed from the statistics of m,
+// the pairs' Sure and Possible links, and the asymmetric Hamming loss of
+// Taskar et al. (2005) (a missed sure link costs 3, an extra link 1).
+func AlignmentProblem(m *align.Model, pairs []align.Pair) (*oracles.Matching, error) {
 	examples := make([]oracles.MatchingExample, len(pairs))
 	for i, p := range pairs {
 		if len(p.English) == 0 || len(p.French) == 0 {
 			return nil, fmt.Errorf("sentence pair %d (id %d) has %d English and %d French words", i, p.ID, len(p.English), len(p.French))
 		}
-		examples[i] = m.example(p)
+		examples[i] = alignmentExample(m, p)
 	}
 	return oracles.NewMatching(alignmentDim, examples, oracles.MatchingCosts{})
 }
 
-// example computes the features of every candidate link of a pair.
-func (m *AlignmentModel) example(p AlignedPair) oracles.MatchingExample {
-	st := m.stats(p.English, p.French)
-	n, c := st.rows, st.cols
-	ew := m.wordInfos(p.English, st.e, true)
-	fw := m.wordInfos(p.French, st.f, false)
+// alignmentExample computes the features of every candidate link of a
+// pair.
+func alignmentExample(m *align.Model, p align.Pair) oracles.MatchingExample {
+	st := m.Sentence(p.English, p.French)
+	n, c := st.Rows, st.Cols
+	ew := wordInfos(p.English, st.English)
+	fw := wordInfos(p.French, st.French)
 	// The best and second-best Dice of every row and column.
 	rowBest, rowSecond := make([]float64, n), make([]float64, n)
 	colBest, colSecond := make([]float64, c), make([]float64, c)
 	for j := 0; j < n; j++ {
 		for k := 0; k < c; k++ {
-			d := st.dice[j*c+k]
+			d := st.Dice[j*c+k]
 			if d > rowBest[j] {
 				rowBest[j], rowSecond[j] = d, rowBest[j]
 			} else if d > rowSecond[j] {
@@ -379,7 +372,7 @@ func (m *AlignmentModel) example(p AlignedPair) oracles.MatchingExample {
 		if j < 0 || k < 0 || j >= n || k >= c {
 			return 0
 		}
-		return st.dice[j*c+k]
+		return st.Dice[j*c+k]
 	}
 	lengthRatio := math.Min(math.Abs(math.Log(float64(n)/float64(c))), 1)
 	x := oracles.MatchingExample{Rows: n, Cols: c, Start: make([]int32, 1, n*c+1), Sure: p.Sure, Possible: p.Possible}
@@ -389,7 +382,7 @@ func (m *AlignmentModel) example(p AlignedPair) oracles.MatchingExample {
 		e := &ew[j]
 		for k := 0; k < c; k++ {
 			f := &fw[k]
-			d := st.dice[j*c+k]
+			d := st.Dice[j*c+k]
 			b.add(fDice, d)
 			b.add(fDiceBin+min(int(d*10), 9), 1)
 			b.flag(fDiceBestEnglish, d > 0 && d >= rowBest[j])
@@ -405,7 +398,7 @@ func (m *AlignmentModel) example(p AlignedPair) oracles.MatchingExample {
 				other = colSecond[k]
 			}
 			b.add(fDiceMarginFr, d-other)
-			b.flag(fNoCooc, d == 0 && st.e[j] >= 0 && st.f[k] >= 0)
+			b.flag(fNoCooc, d == 0 && st.English[j].Tokens > 0 && st.French[k].Tokens > 0)
 			pp, nn, pn, np := dice(j-1, k-1), dice(j+1, k+1), dice(j-1, k+1), dice(j+1, k-1)
 			b.add(fDicePrevPrev, pp)
 			b.add(fDiceNextNext, nn)
@@ -458,15 +451,15 @@ func (m *AlignmentModel) example(p AlignedPair) oracles.MatchingExample {
 			b.add(fRankFr+rankBin(f.rank), 1)
 			b.flag(fRareEn, e.rare)
 			b.flag(fRareFr, f.rare)
-			b.flag(fUnseen, st.e[j] < 0 || st.f[k] < 0)
+			b.flag(fUnseen, st.English[j].Tokens == 0 || st.French[k].Tokens == 0)
 
-			pef, pfe := st.postEF[j*c+k], st.postFE[j*c+k]
+			pef, pfe := st.PostEF[j*c+k], st.PostFE[j*c+k]
 			pmin := math.Min(pef, pfe)
 			b.add(fPostEF, pef)
 			b.add(fPostFE, pfe)
 			b.add(fPostMin, pmin)
 			b.add(fPostGeo, math.Sqrt(pef*pfe))
-			vef, vfe := st.vitEF[k] == int32(j), st.vitFE[j] == int32(k)
+			vef, vfe := st.ViterbiEF[k] == int32(j), st.ViterbiFE[j] == int32(k)
 			b.flag(fVitEF, vef)
 			b.flag(fVitFE, vfe)
 			b.flag(fVitBoth, vef && vfe)
@@ -474,8 +467,8 @@ func (m *AlignmentModel) example(p AlignedPair) oracles.MatchingExample {
 			if pb := bin(pmin, 0.1, 0.3, 0.5, 0.8); pb > 0 {
 				b.add(fPostMinBin+pb-1, 1)
 			}
-			b.add(fLogTEF, (math.Max(math.Log(st.tEF[j*c+k]), -20)+20)/20)
-			b.add(fLogTFE, (math.Max(math.Log(st.tFE[j*c+k]), -20)+20)/20)
+			b.add(fLogTEF, (math.Max(math.Log(st.TEF[j*c+k]), -20)+20)/20)
+			b.add(fLogTFE, (math.Max(math.Log(st.TFE[j*c+k]), -20)+20)/20)
 			b.add(fBias, 1)
 			x.Start = append(x.Start, int32(len(b.idx)))
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fwstruct/fwstruct/align"
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
@@ -89,8 +90,9 @@ func (o HansardsOptions) withDefaults() HansardsOptions {
 type Hansards struct {
 	// Dir is the folder the data was read from.
 	Dir string
-	// Gold holds the 447 gold-aligned pairs in file order.
-	Gold []AlignedPair
+	// Gold holds the 447 gold-aligned pairs in file order, their IDs the
+	// sentence numbers of the gold files.
+	Gold []align.Pair
 	// TrainGold is the number of gold training pairs: Gold[:TrainGold]
 	// (the training set of HansardsGold, and where the Dice threshold of
 	// the baseline is chosen); the test pairs are Gold[TrainGold:].
@@ -99,21 +101,24 @@ type Hansards struct {
 	// file that repeat the gold pairs (447 in 10k.fr-en.gz) and were left
 	// out of the statistics; Unaligned the number of pairs kept.
 	GoldCopies, Unaligned int
-	// Model holds the statistics of the unaligned pairs (Dice
-	// coefficients, IBM Model 1 in both directions) and computes the
-	// features of any sentence pair.
-	Model *AlignmentModel
+	// Model holds the statistics and unsupervised aligners of the
+	// unaligned pairs (Dice coefficients, IBM Model 1 and the diagonal IBM
+	// Model 2 in both directions), from which AlignmentProblem computes the
+	// features of any sentence pair; its Baselines are the unsupervised
+	// baselines of the matching model.
+	Model *align.Model
 	// TrainPairs and TestPairs are the sentence pairs of Train and Test
 	// (for the HansardsIntersected training set, the pairs with their
-	// automatic labels as Sure links).
-	TrainPairs, TestPairs []AlignedPair
+	// automatic labels as Sure links, their IDs their lines in the
+	// unaligned pairs file).
+	TrainPairs, TestPairs []align.Pair
 	// Train and Test are the matching problems.
 	Train, Test *oracles.Matching
 }
 
 // LoadHansards reads the Hansards word-alignment data from the folder
-// LocateHansards finds, fits the alignment model on the unaligned pairs
-// (see AlignmentModel) and builds the training and test problems of
+// LocateHansards finds, trains the alignment model on the unaligned pairs
+// (align.Train) and builds the training and test problems of
 // opt.Training. The leading lines of the unaligned pairs file that repeat
 // the gold pairs (in order, ignoring case) are left out of the statistics,
 // so that any corpus in these formats can be read, with or without such a
@@ -149,7 +154,7 @@ func LoadHansards(opt HansardsOptions) (*Hansards, error) {
 	if len(unaligned) == 0 {
 		return nil, fmt.Errorf("hansards: %s holds no sentence pairs beside the %d gold ones", pairsPath, copies)
 	}
-	model, err := newAlignmentModel(unaligned, opt.EMIterations)
+	model, err := align.Train(unaligned, opt.EMIterations)
 	if err != nil {
 		return nil, fmt.Errorf("hansards: %w", err)
 	}
@@ -162,17 +167,18 @@ func LoadHansards(opt HansardsOptions) (*Hansards, error) {
 		if opt.Intersected < 1 || opt.Intersected > len(unaligned) {
 			return nil, fmt.Errorf("hansards: %d intersected training pairs requested, need between 1 and %d (the unaligned pairs)", opt.Intersected, len(unaligned))
 		}
-		h.TrainPairs = make([]AlignedPair, opt.Intersected)
+		h.TrainPairs = make([]align.Pair, opt.Intersected)
 		for i, p := range unaligned[:opt.Intersected] {
-			h.TrainPairs[i] = AlignedPair{ID: copies + i + 1, English: p.english, French: p.french, Sure: model.intersection(p.english, p.french, diagonalIBM2)}
+			p.Sure = model.Intersection(p.English, p.French, align.DiagonalIBM2)
+			h.TrainPairs[i] = p
 		}
 	default:
 		return nil, fmt.Errorf("hansards: unknown training set %v", opt.Training)
 	}
-	if h.Train, err = model.Problem(h.TrainPairs); err != nil {
+	if h.Train, err = AlignmentProblem(model, h.TrainPairs); err != nil {
 		return nil, fmt.Errorf("hansards: training set: %w", err)
 	}
-	if h.Test, err = model.Problem(h.TestPairs); err != nil {
+	if h.Test, err = AlignmentProblem(model, h.TestPairs); err != nil {
 		return nil, fmt.Errorf("hansards: test set: %w", err)
 	}
 	return h, nil
@@ -192,9 +198,9 @@ func loadHansardsData(opt Options) (train, test oracles.Problem, err error) {
 
 // goldPrefix returns the number of leading pairs that repeat the gold pairs
 // in order, comparing words without case.
-func goldPrefix(pairs []parallelPair, gold []AlignedPair) int {
+func goldPrefix(pairs, gold []align.Pair) int {
 	n := 0
-	for n < len(pairs) && n < len(gold) && sameWords(pairs[n].english, gold[n].English) && sameWords(pairs[n].french, gold[n].French) {
+	for n < len(pairs) && n < len(gold) && sameWords(pairs[n].English, gold[n].English) && sameWords(pairs[n].French, gold[n].French) {
 		n++
 	}
 	return n
@@ -218,7 +224,7 @@ func sameWords(a, b []string) bool {
 // each listed once, and at least one link between two words. Links to the
 // NULL word (position 0) are dropped: a word without a link is unaligned
 // anyway.
-func readHansardsGold(dir string) ([]AlignedPair, error) {
+func readHansardsGold(dir string) ([]align.Pair, error) {
 	read := func(name string) ([]snumSentence, error) {
 		path := filepath.Join(dir, name)
 		rc, err := openData("hansards", path)
@@ -246,10 +252,10 @@ func readHansardsGold(dir string) ([]AlignedPair, error) {
 	if len(en) != len(fr) {
 		return nil, fmt.Errorf("hansards: %s has %d sentences and %s %d", enPath, len(en), frPath, len(fr))
 	}
-	pairs := make([]AlignedPair, len(en))
+	pairs := make([]align.Pair, len(en))
 	index := make(map[int]int, len(en))
 	for k := range en {
-		pairs[k] = AlignedPair{ID: en[k].num, English: en[k].words, French: fr[k].words}
+		pairs[k] = align.Pair{ID: en[k].num, English: en[k].words, French: fr[k].words}
 		index[en[k].num] = k
 	}
 	linksPath := filepath.Join(dir, HansardsLinks)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/align"
 	"github.com/fwstruct/fwstruct/internal/realdata"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
@@ -48,7 +49,7 @@ func TestHansardsReal(t *testing.T) {
 	// The shared task's numbers: 447 pairs, 4,038 S and 13,400 P lines in
 	// test.wa.nonullalign; 10,447 lines of 10k.fr-en.gz, the first 447
 	// repeating the gold pairs in lower case.
-	if len(h.Gold) != 447 || sure != 4038 || possible != 13400 || h.GoldCopies != 447 || h.Unaligned != 10000 || h.Model.pairs != 10000 {
+	if len(h.Gold) != 447 || sure != 4038 || possible != 13400 || h.GoldCopies != 447 || h.Unaligned != 10000 {
 		t.Fatalf("%d gold pairs, %d sure and %d possible links, %d copies, %d unaligned pairs", len(h.Gold), sure, possible, h.GoldCopies, h.Unaligned)
 	}
 	if h.Train.Len() != 100 || h.Test.Len() != 347 || h.TestPairs[0].ID != 101 || h.Train.Dim() != 86 {
@@ -61,7 +62,7 @@ func TestHansardsReal(t *testing.T) {
 	oraclestest.Conformance(t, h.Train, oraclestest.CheckOptions{Seed: 1, Examples: 40, Scale: 0.3})
 	// Unsupervised statistics worth their name: frequent translations.
 	for _, wp := range [][2]string{{"minister", "ministre"}, {"government", "gouvernement"}, {"canada", "canada"}} {
-		if d := h.Model.dice(wp[0], wp[1]); d < 0.6 {
+		if d := h.Model.Sentence(wp[:1], wp[1:]).Dice[0]; d < 0.6 {
 			t.Errorf("Dice(%s, %s) = %v, want > 0.6", wp[0], wp[1], d)
 		}
 	}
@@ -70,7 +71,7 @@ func TestHansardsReal(t *testing.T) {
 // diagonalAlignment links English word j of every pair to French word
 // round((j + 1/2) m/n - 1/2): an aligner that reads nothing but the
 // lengths.
-func diagonalAlignment(pairs []AlignedPair) [][]int32 {
+func diagonalAlignment(pairs []align.Pair) [][]int32 {
 	out := make([][]int32, len(pairs))
 	for i, p := range pairs {
 		n, m := len(p.English), len(p.French)
@@ -121,17 +122,18 @@ func runScorer(t *testing.T, script, gold, submission string) scorerResult {
 // alignments that depend on the data alone (recorded with perl 5.36).
 func TestAERMatchesScorer(t *testing.T) {
 	h := loadRealHansards(t)
-	all, err := h.Model.Problem(h.Gold)
+	all, err := AlignmentProblem(h.Model, h.Gold)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bs, err := h.Baselines()
+	// The baselines' alignments of every gold pair, the Dice threshold
+	// tuned on pairs 1-100 (0.1).
+	bs, err := h.Model.Baselines(h.Gold[:h.TrainGold], h.Gold)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inter := make([][]int32, len(h.Gold))
-	for i, p := range h.Gold {
-		inter[i] = linksLabeling(len(p.English), h.Model.intersection(p.English, p.French, diagonalIBM2))
+	if bs[0].Threshold != 0.1 {
+		t.Fatalf("Dice threshold %v, recorded with 0.1", bs[0].Threshold)
 	}
 	for _, tc := range []struct {
 		name     string
@@ -139,18 +141,18 @@ func TestAERMatchesScorer(t *testing.T) {
 		recorded *scorerResult // the script's output, nil: compare only when perl runs
 	}{
 		{"diagonal", diagonalAlignment(h.Gold), &scorerResult{0.2284, 0.3821, 0.5001, 0.1938, 0.5440}},
-		{"dice matching 0.3", h.Model.diceMatchings(h.Gold, 0.3), &scorerResult{0.6569, 0.5988, 0.7395, 0.1561, 0.3341}},
-		{"dice matching tuned", h.Model.diceMatchings(h.Gold, bs[0].Threshold), nil},
-		{"diagonal IBM Model 2 intersection", inter, nil},
+		{"dice matching 0.1", bs[0].Pred, &scorerResult{0.5737, 0.6961, 0.7061, 0.1984, 0.2984}},
+		{"IBM Model 1 intersection", bs[1].Pred, nil},
+		{"diagonal IBM Model 2 intersection", bs[2].Pred, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := all.Counts(tc.pred)
 			got := scorerResult{c.SurePrecision(), c.Recall(), c.Precision(), c.PossibleRecall(), c.AER()}
 			want := tc.recorded
 			if _, err := exec.LookPath("perl"); err == nil {
-				sub := make([]AlignedPair, len(h.Gold))
+				sub := make([]align.Pair, len(h.Gold))
 				for i, p := range h.Gold {
-					sub[i] = AlignedPair{ID: p.ID, Sure: Links(tc.pred[i])}
+					sub[i] = align.Pair{ID: p.ID, Sure: align.Links(tc.pred[i])}
 				}
 				var buf bytes.Buffer
 				if err := writeWordLinks(&buf, sub); err != nil {

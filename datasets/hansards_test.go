@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/align"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
 
@@ -80,7 +80,7 @@ func TestReadParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || strings.Join(got[0].french, " ") != "reprise de la séance" || strings.Join(got[0].english, " ") != "sitting resumed" {
+	if len(got) != 2 || strings.Join(got[0].French, " ") != "reprise de la séance" || strings.Join(got[0].English, " ") != "sitting resumed" || got[0].ID != 1 || got[1].ID != 2 {
 		t.Fatalf("got %+v", got)
 	}
 	for _, tc := range []struct{ in, want string }{
@@ -131,13 +131,14 @@ func TestLoadHansardsSynthetic(t *testing.T) {
 	}
 	// Unsupervised statistics recover the dictionary: Dice and the
 	// intersected IBM Model 1 alignment of translation pairs.
-	if d := h.Model.dice("house", "maison"); d < 0.9 {
+	dice := func(e, f string) float64 { return h.Model.Sentence([]string{e}, []string{f}).Dice[0] }
+	if d := dice("house", "maison"); d < 0.9 {
 		t.Errorf("Dice(house, maison) = %v, want near 1", d)
 	}
-	if d := h.Model.dice("house", "ministre"); d > 0.3 {
+	if d := dice("house", "ministre"); d > 0.3 {
 		t.Errorf("Dice(house, ministre) = %v, want small", d)
 	}
-	links := h.Model.intersection([]string{"the", "minister", "of", "summer"}, []string{"le", "ministre", "de", "été"}, ibm1)
+	links := h.Model.Intersection([]string{"the", "minister", "of", "summer"}, []string{"le", "ministre", "de", "été"}, align.IBM1)
 	if want := [][2]int32{{0, 0}, {1, 1}, {2, 2}, {3, 3}}; len(links) != 4 || links[1] != want[1] || links[3] != want[3] {
 		t.Errorf("intersection %v, want %v", links, want)
 	}
@@ -167,7 +168,7 @@ func TestLoadHansardsSynthetic(t *testing.T) {
 		}
 	}
 	// Baselines: all align something and are scored on the test pairs.
-	bs, err := h.Baselines()
+	bs, err := h.Model.Baselines(h.Gold[:h.TrainGold], h.TestPairs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,12 +196,12 @@ func TestLoadHansardsIntersected(t *testing.T) {
 		if p.ID != 40+i+1 || len(p.Possible) != 0 {
 			t.Fatalf("pair %d: id %d (want the line %d), %d possible links", i, p.ID, 40+i+1, len(p.Possible))
 		}
-		want := h.Model.intersection(p.English, p.French, diagonalIBM2)
+		want := h.Model.Intersection(p.English, p.French, align.DiagonalIBM2)
 		if len(p.Sure) != len(want) {
 			t.Fatalf("pair %d: labels %v, intersection %v", i, p.Sure, want)
 		}
 		// The intersection is a matching: the target is all of it, at loss 0.
-		if got := Links(h.Train.Truth(i)); len(got) != len(want) {
+		if got := align.Links(h.Train.Truth(i)); len(got) != len(want) {
 			t.Fatalf("pair %d: target %v, intersection %v", i, got, want)
 		}
 	}
@@ -341,16 +342,5 @@ func TestAlignmentFeatureTable(t *testing.T) {
 		if name == "" {
 			t.Errorf("feature %d has no name", i)
 		}
-	}
-}
-
-func TestLinks(t *testing.T) {
-	y := []int32{2, -1, 0}
-	links := Links(y)
-	if len(links) != 2 || links[0] != [2]int32{0, 2} || links[1] != [2]int32{2, 0} {
-		t.Fatalf("Links(%v) = %v", y, links)
-	}
-	if got := linksLabeling(3, links); !oracles.SameLabeling(got, y) {
-		t.Fatalf("linksLabeling = %v, want %v", got, y)
 	}
 }

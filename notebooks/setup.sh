@@ -17,7 +17,7 @@ if grep -qsx 'module github.com/fwstruct/fwstruct' "$root/go.mod"; then
 else
 	target="${TMPDIR:-/tmp}/fwstruct-checkout-not-found"
 	mkdir -p "$target" && echo 'module github.com/fwstruct/fwstruct' > "$target/go.mod"
-	for pkg in datasets factorgraph imaging/features imaging/slic inference oracles oracles/oraclestest \
+	for pkg in align datasets factorgraph imaging/features imaging/slic inference oracles oracles/oraclestest \
 		solver solver/run solver/soft solver/kernel ssvmnb viz; do
 		mkdir -p "$target/$pkg"
 		printf 'package %s\n\n// A stand-in: the first cell of the notebook found no fwstruct checkout.\nvar _ int = "fwstruct checkout not found (see the first cell): set FWSTRUCT_ROOT to the fwstruct checkout and run the first cell again"\n' \

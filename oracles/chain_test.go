@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/internal/race"
 	. "github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
 )
@@ -297,7 +298,7 @@ func TestChainOracleAllocationFree(t *testing.T) {
 			c.Predict(i, w, y)
 		}
 	})
-	if allocs != 0 && !oraclestest.RaceEnabled {
+	if allocs != 0 && !race.Enabled {
 		t.Fatalf("oracle calls allocate %v times per run, want 0", allocs)
 	}
 }

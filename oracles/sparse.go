@@ -109,15 +109,3 @@ func (b byIndex) Swap(i, j int) {
 	b.s.Idx[i], b.s.Idx[j] = b.s.Idx[j], b.s.Idx[i]
 	b.s.Val[i], b.s.Val[j] = b.s.Val[j], b.s.Val[i]
 }
-
-// SparseDot returns <a, b> for two sparse vectors with distinct indices.
-// scratch must be a zeroed dense vector covering every index of a; it is left
-// zeroed on return.
-func SparseDot(a, b *SparseVec, scratch []float64) float64 {
-	a.AddTo(scratch, 1)
-	sum := b.Dot(scratch)
-	for _, i := range a.Idx {
-		scratch[i] = 0
-	}
-	return sum
-}

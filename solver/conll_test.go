@@ -116,7 +116,7 @@ func TestConllScale(t *testing.T) {
 //	zcat $FWSTRUCT_DATA/conll2000/test.txt.gz | python3 example/chunking.py > test.crfsuite.txt
 //	/usr/bin/time crfsuite learn -a ap -p max_iterations=10 -m ap.model train.crfsuite.txt
 //	crfsuite tag -m ap.model test.crfsuite.txt > ap.pred
-//	go run ./internal/tools/peers chunkf1 -gold test.crfsuite.txt -pred ap.pred
+//	go run ./tools/peers chunkf1 -gold test.crfsuite.txt -pred ap.pred
 //	/usr/bin/time fwstruct train --data conll --lambda 0.0112 --passes 20 --gap-every 20 --model m.json
 //	fwstruct eval --model m.json
 func BenchmarkConllPass(b *testing.B) {

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -32,7 +32,7 @@ func callsToGap(t *testing.T, p oracles.Problem, cfg config, eps, traceEvery, ma
 // needs about n t.
 func TestGapSamplingToy(t *testing.T) {
 	const n, K, eps = 100, 200, 5e-5
-	p, err := datasets.GapToy(n, K)
+	p, err := gendata.GapToy(n, K)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestGapSamplingToy(t *testing.T) {
 	// The solution is the optimum of App. C.1.
 	s := mustNew(t, p, config{Lambda: 1.0 / n, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1})
 	mustRun(t, s, run.Stop{Gap: 1e-10, Passes: 1e4})
-	want := datasets.GapToyOptimum(K)
+	want := gendata.GapToyOptimum(K)
 	for j, x := range s.Weights() {
 		if math.Abs(x-want[j]) > 1e-4 {
 			t.Fatalf("w[%d] = %v, optimum %v", j, x, want[j])

@@ -118,7 +118,7 @@ func checkConsistency(t *testing.T, s *Solver) {
 			a := set.psi(k)
 			for m := range set.entries {
 				b := set.psi(m)
-				if want := oracles.SparseDot(&a, &b, make([]float64, s.d)); math.Abs(set.g(k, m)-want) > 1e-9*(1+math.Abs(want)) {
+				if want := oraclestest.SparseDot(&a, &b, make([]float64, s.d)); math.Abs(set.g(k, m)-want) > 1e-9*(1+math.Abs(want)) {
 					t.Fatalf("block %d: Gram[%d][%d] = %v, want %v", i, k, m, set.g(k, m), want)
 				}
 			}

@@ -10,7 +10,7 @@ import (
 // Draw a predicted word alignment over the gold one: sure links are dark
 // cells, possible ones light, predictions rings. In a notebook, show the
 // PNG with gonbui.DisplayPNG(buf.Bytes()); the links of a prediction y of
-// an oracles.Matching problem are datasets.Links(y).
+// an oracles.Matching problem are align.Links(y).
 func ExampleAlignmentGrid() {
 	g := viz.AlignmentGrid{
 		Title:     "pair 1",

@@ -45,7 +45,7 @@ func TestDrawnInOutputs(t *testing.T) {
 		if _, err := png.Decode(bytes.NewReader(buf.Bytes())); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got := PNGText(buf.Bytes())[PNGDrawnKey]; got != strconv.Itoa(c.fig.Drawn()) {
+		if got := pngText(buf.Bytes())[PNGDrawnKey]; got != strconv.Itoa(c.fig.Drawn()) {
 			t.Errorf("%s: PNG says drawn %q, figure %d", c.name, got, c.fig.Drawn())
 		}
 		page, err := c.fig.page()
@@ -59,8 +59,8 @@ func TestDrawnInOutputs(t *testing.T) {
 	if _, err := withPNGText([]byte("not a png"), "k", "v"); err == nil {
 		t.Error("withPNGText accepted a non-PNG")
 	}
-	if len(PNGText([]byte("\x89PNG\r\n\x1a\n\x00\x00\xff\xff"))) != 0 {
-		t.Error("PNGText read a malformed chunk")
+	if len(pngText([]byte("\x89PNG\r\n\x1a\n\x00\x00\xff\xff"))) != 0 {
+		t.Error("pngText read a malformed chunk")
 	}
 }
 

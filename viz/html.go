@@ -151,45 +151,31 @@ const (
 	// jsValue formats tooltip values with 4 significant digits.
 	jsValue = `function (v) { var f = function (u) { return typeof u === 'number' ? Number(u.toPrecision(4)).toString() : u; }; return Array.isArray(v) ? v.map(f).join(', ') : f(v); }`
 	// jsBand draws a band series ([x, lo, hi] items) as one polygon.
-	// jsMark draws the mark of its series over the layout of every mark's
-	// label: layoutLabels in JavaScript (lt, le and ?: stand for the
-	// comparison and logical operators JSON would escape). Data items are [x, label width, index
-	// of the series' own mark].
-	jsMark = `function (params, api) { if (params.dataIndexInside !== 0) { return null; } ` +
-		`var lt = function (a, b) { return a !== b ? Math.min(a, b) === a : false; }; var le = function (a, b) { return Math.min(a, b) === a; }; ` +
-		`var cs = params.coordSys; var lo = cs.x; var hi = cs.x + cs.width; var n = params.dataInsideLength; var own = api.value(2, 0); ` +
-		`var pad = ` + jsMarkPad + `; var gap = ` + jsMarkGap + `; var rowH = ` + jsMarkRow + `; ` +
-		`var xs = []; var s = []; var self = -1; ` +
-		`for (var i = 0; i !== n; i++) { var x = api.coord([api.value(0, i), 1])[0]; if (lt(x, lo - 0.5) || lt(hi + 0.5, x)) { continue; } ` +
-		`var w = api.value(1, i); var a = x + pad; if (lt(hi, a + w)) { a = x - pad - w; } if (lt(a, lo)) { a = Math.max(lo, Math.min(x + pad, hi - w)); } ` +
-		`if (i === own) { self = xs.length; } xs.push(x); s.push({left: a, right: a + w, row: -1}); } ` +
-		`if (self === -1) { return null; } n = xs.length; ` +
-		`var above = function (i, j) { return i !== j ? (le(s[i].left, xs[j]) ? le(xs[j], s[i].right) : false) : false; }; ` +
-		`var reach = []; for (var i = 0; i !== n; i++) { reach.push([]); for (var j = 0; j !== n; j++) { reach[i].push(above(i, j)); } } ` +
-		`for (var k = 0; k !== n; k++) { for (var i = 0; i !== n; i++) { for (var j = 0; j !== n; j++) { reach[i][j] = reach[i][j] || (reach[i][k] ? reach[k][j] : false); } } } ` +
-		`for (var placed = 0; placed !== n; placed++) { var next = -1; ` +
-		`for (var pass = 0; pass !== 2; pass++) { var strict = pass === 0; ` +
-		`for (var i = 0; i !== n; i++) { if (s[i].row !== -1) { continue; } if (next !== -1) { if (le(s[next].left, s[i].left)) { continue; } } ` +
-		`var blocked = false; for (var j = 0; j !== n; j++) { if (s[j].row === -1) { if (above(j, i)) { if (strict || !reach[i][j]) { blocked = true; } } } } ` +
-		`if (!blocked) { next = i; } } if (next !== -1) { break; } } ` +
-		`var lower = 0; var taken = {}; for (var j = 0; j !== n; j++) { if (s[j].row === -1) { continue; } ` +
-		`if (!(lt(s[j].right + gap, s[next].left) || lt(s[next].right + gap, s[j].left))) { taken[s[j].row] = true; } ` +
-		`if (above(j, next)) { lower = Math.max(lower, s[j].row + 1); } } ` +
-		`var r = lower; while (taken[r]) { r++; } s[next].row = r; } ` +
-		`var top = cs.y + s[self].row * rowH; var x0 = xs[self]; var bottom = cs.y + cs.height; var children = []; ` +
-		`if (lt(top + rowH, bottom)) { children.push({type: 'line', silent: true, shape: {x1: x0, y1: bottom, x2: x0, y2: top + rowH}, style: {stroke: '#888888', lineWidth: 1, lineDash: [1, 2.5]}}); } ` +
-		`children.push({type: 'text', silent: true, x: s[self].left, y: top + 1, style: {text: params.seriesName, fill: '#555555', font: '` + jsMarkFont + `', align: 'left', verticalAlign: 'top'}}); ` +
-		`return {type: 'group', children: children}; }`
 	jsBand = `function (params, api) { if (params.dataIndexInside !== 0) { return null; } var n = params.dataInsideLength; var up = []; var lo = []; for (var i = 0; i !== n; i++) { up.push(api.coord([api.value(0, i), api.value(2, i)])); lo.push(api.coord([api.value(0, i), api.value(1, i)])); } return {type: 'polygon', silent: true, shape: {points: up.concat(lo.reverse())}, style: {fill: api.visual('color'), opacity: 0.25}}; }`
 )
 
-// Sizes of the ECharts mark labels (see markSeries), in pixels.
-const (
-	jsMarkPad  = "3"  // markPad
-	jsMarkGap  = "4"  // markGap
-	jsMarkRow  = "13" // markFontPixels * 1.3
-	jsMarkFont = "10px Arial, Liberation Sans, sans-serif"
-)
+// jsMark draws the mark of its series: it lays out the label of every mark
+// in view with layoutLabels (jsLayoutLabels, the translation of the Go
+// function, so that the interactive charts place their labels as the
+// static ones do), in pixels at the chart's size and zoom, and draws its
+// own mark's line and label. Data items are [x, label width, index of the
+// series' own mark]; lt stands for the comparison JSON would escape.
+var jsMark = `function (params, api) { if (params.dataIndexInside !== 0) { return null; } ` +
+	jsLayoutLabels +
+	`var cs = params.coordSys; var lo = cs.x; var hi = cs.x + cs.width; var n = params.dataInsideLength; var own = api.value(2, 0); ` +
+	`var pad = ` + strconv.Itoa(markPad) + `; var gap = ` + strconv.Itoa(markGap) + `; var rowH = ` + strconv.FormatFloat(markFontPixels*1.3, 'g', -1, 64) + `; ` +
+	`var xs = []; var ws = []; var self = -1; ` +
+	`for (var i = 0; i !== n; i++) { var x = api.coord([api.value(0, i), 1])[0]; if (lt(x, lo - 0.5) || lt(hi + 0.5, x)) { continue; } ` +
+	`if (i === own) { self = xs.length; } xs.push(x); ws.push(api.value(1, i)); } ` +
+	`if (self === -1) { return null; } ` +
+	`var s = layoutLabels(xs, ws, lo, hi, pad, gap); ` +
+	`var top = cs.y + s[self].row * rowH; var x0 = xs[self]; var bottom = cs.y + cs.height; var children = []; ` +
+	`if (lt(top + rowH, bottom)) { children.push({type: 'line', silent: true, shape: {x1: x0, y1: bottom, x2: x0, y2: top + rowH}, style: {stroke: '#888888', lineWidth: 1, lineDash: [1, 2.5]}}); } ` +
+	`children.push({type: 'text', silent: true, x: s[self].left, y: top + 1, style: {text: params.seriesName, fill: '#555555', font: '` + jsMarkFont + `', align: 'left', verticalAlign: 'top'}}); ` +
+	`return {type: 'group', children: children}; }`
+
+// jsMarkFont is the font of the ECharts mark labels (see markSeries).
+const jsMarkFont = "10px Arial, Liberation Sans, sans-serif"
 
 // bandSeries is a custom series drawing a band: go-echarts' SingleSeries
 // has no tooltip.show nor clip, so they are added here (the outer fields

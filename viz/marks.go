@@ -18,9 +18,10 @@ import (
 // label is on a row above those of the marks it spans, and on no row with a
 // label it overlaps; each mark's line stops under its own label, so that no
 // label crosses another mark's line (save where labels span each other's
-// marks in a cycle, which only a plot too narrow for its labels forces). Both renderers lay the labels out alike: the static one here,
+// marks in a cycle, which only a plot too narrow for its labels forces).
+// Both renderers lay the labels out with layoutLabels: the static one here,
 // the interactive one in the browser (jsMark), at the chart's actual size
-// and zoom.
+// and zoom, through jsLayoutLabels, its translation into JavaScript.
 
 // Sizes of the mark labels, in points (static) and pixels (ECharts).
 const (
@@ -40,8 +41,10 @@ type labelSlot struct {
 // layoutLabels places labels of the given widths for marks at positions
 // xs in [lo, hi], pad from their marks and gap apart on a row (one unit:
 // points, pixels or fractions of the area), as the comment above says;
-// the slots are in the order of xs. jsMark is the same algorithm in
-// JavaScript: keep them alike.
+// the slots are in the order of xs. jsLayoutLabels (marklayout_gen.go) is
+// its translation into JavaScript, for the interactive charts: after a
+// change, go test ./viz -run TestMarkLayoutJS -update-js rewrites it, and
+// the function must stay within what that translation accepts.
 func layoutLabels(xs, widths []float64, lo, hi, pad, gap float64) []labelSlot {
 	n := len(xs)
 	slots := make([]labelSlot, n)

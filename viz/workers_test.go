@@ -150,7 +150,7 @@ func TestWorkerFigures(t *testing.T) {
 		if err := f.WritePNG(&buf, 640, 400); err != nil {
 			t.Fatal(err)
 		}
-		if got := PNGText(buf.Bytes())[PNGDrawnKey]; got != strconv.Itoa(f.Drawn()) || f.Drawn() < 3 {
+		if got := pngText(buf.Bytes())[PNGDrawnKey]; got != strconv.Itoa(f.Drawn()) || f.Drawn() < 3 {
 			t.Errorf("%q: the PNG says drawn %q, Drawn() %d", f.Title, got, f.Drawn())
 		}
 	}

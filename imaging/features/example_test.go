@@ -33,7 +33,13 @@ func Example() {
 		panic(err)
 	}
 	r := &features.Regions{Width: 40, Height: 20, Labels: labels, N: 2, Edges: [][2]int32{{0, 1}}}
-	unary, pairwise, err := features.Extract(img, r, &features.Words{Grid: d, Words: words}, cfg)
+	// The raw histograms of every region (what a cache keeps), then the
+	// features computed from them.
+	counts, err := features.Count(img, r, &features.Words{Grid: d, Words: words}, cfg)
+	if err != nil {
+		panic(err)
+	}
+	unary, pairwise, err := features.FromCounts(counts, r.N, r.Edges, cfg)
 	if err != nil {
 		panic(err)
 	}

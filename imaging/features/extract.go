@@ -15,19 +15,6 @@ type Words struct {
 	Words []int32
 }
 
-// Extract computes the unary features (r.N x UnaryDim, row-major) and the
-// pairwise features (len(r.Edges) x PairwiseDim, in the order of r.Edges)
-// of the regions of img, given the visual words of img under a codebook of
-// cfg.Words words: FromCounts(Count(...)). cfg is completed by
-// WithDefaults.
-func Extract(img *image.Gray, r *Regions, words *Words, cfg Config) (unary, pairwise []float32, err error) {
-	counts, err := Count(img, r, words, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return FromCounts(counts, r.N, r.Edges, cfg)
-}
-
 // Count returns the raw histograms of every region (r.N x HistogramsDim,
 // row-major): the grey values of its pixels (bin v*GreyBins/256), the words
 // of the grid points of words falling in it, and the location of its pixels

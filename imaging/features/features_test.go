@@ -424,7 +424,7 @@ func TestFeaturesAreNonNegativeAndBounded(t *testing.T) {
 	r := gridRegions(50, 40, 6, 5)
 	cfg := Config{Words: 7}.WithDefaults()
 	words := randomWords(Describe(img, cfg.Cells, cfg.Stride), cfg.Words, 3)
-	unary, pairwise, err := Extract(img, r, words, cfg)
+	unary, pairwise, err := extract(img, r, words, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestFeatureErrors(t *testing.T) {
 		{"cell", img, r, good, Config{Words: 4, Cells: []int{0}}, "cell size"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Extract(tc.img, tc.r, tc.words, tc.cfg)
+			_, _, err := extract(tc.img, tc.r, tc.words, tc.cfg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one mentioning %q", err, tc.want)
 			}
@@ -529,4 +529,14 @@ func BenchmarkFromCounts(b *testing.B) {
 	for k := 0; k < b.N; k++ {
 		FromCounts(counts, r.N, r.Edges, cfg)
 	}
+}
+
+// extract computes the unary and pairwise features of the regions of img
+// as the package's users do, FromCounts(Count(...)).
+func extract(img *image.Gray, r *Regions, words *Words, cfg Config) (unary, pairwise []float32, err error) {
+	counts, err := Count(img, r, words, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return FromCounts(counts, r.N, r.Edges, cfg)
 }

@@ -1,7 +1,9 @@
 // Package gendata generates small random factor-graph models for the tests
-// and benchmarks of the solvers and tools that run on them, and data files
-// with the properties of real data sets (Emotions: unscaled MULAN data), so
-// that every code path runs without real data.
+// and benchmarks of the solvers and tools that run on them, writes chain
+// problems as factor graphs (FromChain), builds the toy problem on which gap
+// sampling pays (GapToy), and generates data files with the properties of
+// real data sets (Emotions: unscaled MULAN data), so that every code path
+// runs without real data.
 package gendata
 
 import (

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/internal/race"
 	"github.com/fwstruct/fwstruct/oracles"
 )
 
@@ -120,7 +121,7 @@ func Conformance(t testing.TB, p oracles.Problem, opt CheckOptions) {
 	if err := CheckProblem(p, opt); err != nil {
 		t.Fatal(err)
 	}
-	if opt.AllowAllocs || RaceEnabled {
+	if opt.AllowAllocs || race.Enabled {
 		return
 	}
 	opt = opt.withDefaults(p.Len())

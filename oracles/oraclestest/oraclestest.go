@@ -85,6 +85,19 @@ func Weights(rng *rand.Rand, d int, scale float64) []float64 {
 	return w
 }
 
+// SparseDot returns <a, b> for two sparse vectors with distinct indices,
+// the reference for the inner products (Gram matrices) a solver keeps.
+// scratch must be a zeroed dense vector covering every index of a; it is
+// left zeroed on return.
+func SparseDot(a, b *oracles.SparseVec, scratch []float64) float64 {
+	a.AddTo(scratch, 1)
+	sum := b.Dot(scratch)
+	for _, i := range a.Idx {
+		scratch[i] = 0
+	}
+	return sum
+}
+
 // Primal returns the SSVM primal objective
 // lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w) of weights w, computed with
 // the problem's own max oracle, independently of any solver's dual

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -46,7 +46,7 @@ func smallChain(t testing.TB, n int, seed uint64) *oracles.Chain {
 }
 
 // TestChainReachesExactObjective: on a chain written as a factor graph
-// (factorgraph.FromChain), a tree where the LP relaxation is tight, the
+// (gendata.FromChain), a tree where the LP relaxation is tight, the
 // hard objective g(w(mu), delta(mu)) of soft BCFW with a small rho comes
 // within 1% of the optimum of exact BCFW (Viterbi oracle, certified to a
 // gap of 1e-8), and never below it. The tolerance follows from Meshi's
@@ -65,7 +65,7 @@ func TestChainReachesExactObjective(t *testing.T) {
 		t.Fatalf("exact BCFW: %v %v", res.Status, err)
 	}
 	gLo, gHi := res.Last.Dual, res.Last.Primal
-	m, err := factorgraph.FromChain(c)
+	m, err := gendata.FromChain(c)
 	if err != nil {
 		t.Fatal(err)
 	}

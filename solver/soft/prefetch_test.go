@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -17,7 +18,7 @@ import (
 // ExamplePermutation), and block(b) names the example and node that
 // blockOff lays out.
 func TestLookaheadKeepsTrajectory(t *testing.T) {
-	chain, err := factorgraph.FromChain(smallChain(t, 6, 3))
+	chain, err := gendata.FromChain(smallChain(t, 6, 3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // yeastLambda is the regularization chosen by 5-fold cross-validation of
 // the test Hamming loss (LP + rounding) on the Yeast training set, as Meshi
-// et al. tune theirs (go run ./internal/tools/softfigs -exp cv).
+// et al. tune theirs (go run ./tools/softfigs -exp cv).
 const yeastLambda = 0.01
 
 // TestYeast trains soft BCFW (rho = 1) on Yeast for 15 passes: every trace

@@ -21,7 +21,7 @@
 //
 // Usage (FWSTRUCT_DATA locating hansards/):
 //
-//	go run ./internal/tools/alignfigs [-exp aer,fig5] [-out out/align] [-passes 50] [-seeds 1,2,3] [-lambdas 0.001]
+//	go run ./tools/alignfigs [-exp aer,fig5] [-out out/align] [-passes 50] [-seeds 1,2,3] [-lambdas 0.001]
 //
 // The aer experiment takes about 30 s of CPU time, fig5 with the defaults
 // about 5 minutes (measured on a shared 2-core machine: a pass over the
@@ -36,6 +36,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/internal/figtool"
 )
 
 func main() {
@@ -49,10 +51,10 @@ func main() {
 	flag.IntVar(&o.intersected, "n", 5000, "fig5: training pairs of the intersected training set")
 	flag.Parse()
 	var err error
-	if o.seeds, err = parseList(*seeds, func(s string) (uint64, error) { return strconv.ParseUint(s, 10, 64) }); err != nil {
+	if o.seeds, err = figtool.ParseSeeds(*seeds); err != nil {
 		fail(fmt.Errorf("-seeds: %w", err))
 	}
-	if o.lambdas, err = parseList(*lambdas, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
+	if o.lambdas, err = figtool.ParseList(*lambdas, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
 		fail(fmt.Errorf("-lambdas: %w", err))
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
@@ -85,16 +87,4 @@ type options struct {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "alignfigs:", err)
 	os.Exit(1)
-}
-
-func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, f := range strings.Split(s, ",") {
-		v, err := parse(strings.TrimSpace(f))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

@@ -10,7 +10,7 @@
 //
 // Usage (FWSTRUCT_DATA locating yeast/):
 //
-//	go run ./internal/tools/softfigs [-lambda 0.01] [-out out/soft] [-exp fig1,rho,fig2]
+//	go run ./tools/softfigs [-lambda 0.01] [-out out/soft] [-exp fig1,rho,fig2]
 //
 // It takes tens of minutes (LP-hard and exact BCFW solve an LP or
 // enumerate 2^14 labelings per example and step, and every trace point

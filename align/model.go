@@ -1,4 +1,4 @@
-package datasets
+package align
 
 import (
 	"errors"
@@ -8,20 +8,34 @@ import (
 	"strings"
 )
 
-// AlignmentModel holds the unsupervised word statistics of a corpus of
-// unaligned sentence pairs, the raw material of the alignment features
-// (see AlignmentFeatureNames): how many pairs hold each word and each pair
-// of words (Dice coefficients), token counts (frequency ranks), and two
+// Pair is a sentence pair: its words and, when it has them, its gold word
+// alignment. Positions are 0-based: a link (j, k) aligns English word j
+// with French word k.
+type Pair struct {
+	// ID identifies the pair in its corpus (in the Hansards data: the
+	// sentence number of the gold files, or the 1-based line of the
+	// unaligned pairs file).
+	ID      int
+	English []string
+	French  []string
+	// Sure lists the sure links, Possible the links marked possible (P);
+	// sure links are possible too, and are not repeated there.
+	Sure     [][2]int32
+	Possible [][2]int32
+}
+
+// Model holds the unsupervised word statistics of a corpus of unaligned
+// sentence pairs: how many pairs hold each word and each pair of words
+// (Dice coefficients), token counts (frequency ranks), and two
 // unsupervised aligners trained by EM in both directions, English to
 // French, t(f | e), and French to English, t(e | f), each with a NULL word
-// on the generating side: IBM Model 1 (Brown et al. 1993), which the
-// features read, and the diagonal IBM Model 2 of Dyer et al. (2013), which
-// no feature reads. Words are compared in lower case.
+// on the generating side: IBM Model 1 (Brown et al. 1993) and the diagonal
+// IBM Model 2 of Dyer et al. (2013). Words are compared in lower case.
 //
-// It is built by LoadHansards from the unaligned pairs only (never the
-// gold pairs), and applies to any sentence pair: words it has not seen
-// have no co-occurrences and translation probability tFloor.
-type AlignmentModel struct {
+// Train builds it; it applies to any sentence pair (Sentence,
+// Intersection, Baselines): words it has not seen have no co-occurrences
+// and translation probability 1e-7.
+type Model struct {
 	eVocab, fVocab map[string]int32 // lower-cased word -> id
 	eDocs, fDocs   []int32          // pairs holding the word
 	eTokens        []int32          // occurrences of the word
@@ -29,7 +43,6 @@ type AlignmentModel struct {
 	eRank, fRank   []int32   // 1 + words with more tokens
 	eLogFreq       []float32 // log(1 + tokens) / log(1 + most tokens)
 	fLogFreq       []float32
-	pairs          int // unaligned pairs
 
 	slot map[uint64]int32 // (e, f) co-occurring in some pair -> slot
 	cooc []int32          // pairs holding both words of a slot
@@ -38,7 +51,6 @@ type AlignmentModel struct {
 	ibm1EF, ibm1FE direction
 	diagEF, diagFE direction
 	vocabSizes     [2]int
-	ibmIteration   int
 }
 
 // tFloor is the translation probability of a word pair never seen
@@ -47,16 +59,18 @@ const tFloor = 1e-7
 
 func pairKey(e, f int32) uint64 { return uint64(uint32(e))<<32 | uint64(uint32(f)) }
 
-// newAlignmentModel counts the statistics of pairs and trains the two
-// aligners in both directions, iterations EM iterations each.
-func newAlignmentModel(pairs []parallelPair, iterations int) (*AlignmentModel, error) {
+// Train counts the statistics of the sentence pairs (their words only,
+// never their links) and trains the two aligners in both directions,
+// iterations EM iterations each: IBM Model 1 from uniform parameters, then
+// the diagonal IBM Model 2 from Model 1's.
+func Train(pairs []Pair, iterations int) (*Model, error) {
 	if len(pairs) == 0 {
-		return nil, errors.New("alignment model: no sentence pairs")
+		return nil, errors.New("align: no sentence pairs")
 	}
 	if iterations < 1 {
-		return nil, errors.New("alignment model: the aligners need at least one EM iteration")
+		return nil, errors.New("align: the aligners need at least one EM iteration")
 	}
-	m := &AlignmentModel{eVocab: map[string]int32{}, fVocab: map[string]int32{}, slot: map[uint64]int32{}, pairs: len(pairs), ibmIteration: iterations}
+	m := &Model{eVocab: map[string]int32{}, fVocab: map[string]int32{}, slot: map[uint64]int32{}}
 	ids := func(vocab map[string]int32, words []string) []int32 {
 		out := make([]int32, len(words))
 		for k, w := range words {
@@ -73,7 +87,7 @@ func newAlignmentModel(pairs []parallelPair, iterations int) (*AlignmentModel, e
 	E := make([][]int32, len(pairs))
 	F := make([][]int32, len(pairs))
 	for s, p := range pairs {
-		E[s], F[s] = ids(m.eVocab, p.english), ids(m.fVocab, p.french)
+		E[s], F[s] = ids(m.eVocab, p.English), ids(m.fVocab, p.French)
 	}
 	ne, nf := len(m.eVocab), len(m.fVocab)
 	m.vocabSizes = [2]int{ne, nf}
@@ -199,7 +213,7 @@ func (d distortion) weights(w []float64, b, nt, ns int) (null float64) {
 // NULL's; the M-step renormalizes the expected counts per source word (and
 // for NULL). The translation parameters start from init, or uniform when
 // init is nil.
-func (m *AlignmentModel) train(E, F, slots [][]int32, src []int32, nSrc, nTgt int, englishSource bool, prior distortion, iterations int, init *direction) direction {
+func (m *Model) train(E, F, slots [][]int32, src []int32, nSrc, nTgt int, englishSource bool, prior distortion, iterations int, init *direction) direction {
 	S := len(m.cooc)
 	d := direction{t: make([]float64, S), tNull: make([]float64, nTgt)}
 	if init != nil {
@@ -263,7 +277,7 @@ func (m *AlignmentModel) train(E, F, slots [][]int32, src []int32, nSrc, nTgt in
 // trainAligners trains IBM Model 1 in both directions from uniform
 // parameters, then the diagonal aligner (diagonalPrior) in both
 // directions from Model 1's parameters, each for the given EM iterations.
-func (m *AlignmentModel) trainAligners(E, F [][]int32, slots [][]int32, iterations int) {
+func (m *Model) trainAligners(E, F [][]int32, slots [][]int32, iterations int) {
 	ne, nf := m.vocabSizes[0], m.vocabSizes[1]
 	S := len(m.cooc)
 	slotE, slotF := make([]int32, S), make([]int32, S)
@@ -290,27 +304,53 @@ func lookup(vocab map[string]int32, words []string) []int32 {
 	return out
 }
 
-// sentenceStats are the model's statistics of one sentence pair: word ids,
-// and for every (j, k), row-major, the slot of the word pair (-1 when never
-// seen together), its Dice coefficient and the IBM Model 1 translation
-// probabilities, posteriors and Viterbi links the features read.
-type sentenceStats struct {
-	e, f       []int32
-	slot       []int32
-	dice       []float64
-	tEF, tFE   []float64 // t(f_k | e_j), t(e_j | f_k)
-	postEF     []float64 // P(French k generated by English j), English->French
-	postFE     []float64 // P(English j generated by French k), French->English
-	vitEF      []int32   // the English word generating French k, -1 NULL
-	vitFE      []int32   // the French word generating English j, -1 NULL
-	rows, cols int
+// Word describes a word of a sentence pair under a Model.
+type Word struct {
+	// Tokens is the number of occurrences of the word (in lower case) in
+	// the model's pairs; 0 for a word the model has not seen.
+	Tokens int32
+	// Rank is the frequency rank of the word among those of its language,
+	// 1 + the number of words with more tokens; 0 when unseen.
+	Rank int32
+	// LogFreq is ln(1 + Tokens) / ln(1 + the tokens of the most frequent
+	// word of its language); 0 when unseen.
+	LogFreq float64
 }
 
-// stats computes the statistics of a sentence pair, with IBM Model 1.
-func (m *AlignmentModel) stats(english, french []string) *sentenceStats {
+// Sentence holds a Model's statistics of one sentence pair of Rows English
+// and Cols French words. The tables over word pairs (j, k) are row-major:
+// entry j*Cols + k.
+type Sentence struct {
+	Rows, Cols      int
+	English, French []Word
+	// Dice is the Dice coefficient 2 C(e_j, f_k) / (C(e_j) + C(f_k)), C
+	// counting the model's pairs that hold the word (or both); 0 for
+	// words never seen together.
+	Dice []float64
+	// TEF and TFE are IBM Model 1's translation probabilities t(f_k | e_j)
+	// and t(e_j | f_k), at least 1e-7.
+	TEF, TFE []float64
+	// PostEF is IBM Model 1's English->French posterior that French word k
+	// is generated by English word j (NULL competing), PostFE the
+	// French->English posterior that English word j is generated by
+	// French word k.
+	PostEF, PostFE []float64
+	// ViterbiEF[k] is the English word most probably generating French
+	// word k under IBM Model 1 English->French, -1 for NULL; ViterbiFE[j]
+	// the French word generating English word j, French->English.
+	ViterbiEF, ViterbiFE []int32
+
+	e, f []int32 // word ids, -1 for words the model has not seen
+	slot []int32 // the co-occurrence slot of every (j, k), -1 when never seen together
+}
+
+// Sentence computes the statistics of a sentence pair, with IBM Model 1.
+func (m *Model) Sentence(english, french []string) *Sentence {
 	n, c := len(english), len(french)
-	st := &sentenceStats{e: lookup(m.eVocab, english), f: lookup(m.fVocab, french), rows: n, cols: c,
-		slot: make([]int32, n*c), dice: make([]float64, n*c)}
+	st := &Sentence{e: lookup(m.eVocab, english), f: lookup(m.fVocab, french), Rows: n, Cols: c,
+		slot: make([]int32, n*c), Dice: make([]float64, n*c)}
+	st.English = words(st.e, m.eTokens, m.eRank, m.eLogFreq)
+	st.French = words(st.f, m.fTokens, m.fRank, m.fLogFreq)
 	for j, a := range st.e {
 		for k, b := range st.f {
 			e := j*c + k
@@ -323,12 +363,24 @@ func (m *AlignmentModel) stats(english, french []string) *sentenceStats {
 				continue
 			}
 			st.slot[e] = id
-			st.dice[e] = 2 * float64(m.cooc[id]) / float64(m.eDocs[a]+m.fDocs[b])
+			st.Dice[e] = 2 * float64(m.cooc[id]) / float64(m.eDocs[a]+m.fDocs[b])
 		}
 	}
-	st.tEF, st.postEF, st.vitEF = m.align(st, m.ibm1EF, distortion{}, true)
-	st.tFE, st.postFE, st.vitFE = m.align(st, m.ibm1FE, distortion{}, false)
+	st.TEF, st.PostEF, st.ViterbiEF = m.align(st, m.ibm1EF, distortion{}, true)
+	st.TFE, st.PostFE, st.ViterbiFE = m.align(st, m.ibm1FE, distortion{}, false)
 	return st
+}
+
+// words returns the statistics of the words of ids (-1: unseen) of one
+// language.
+func words(ids, tokens, rank []int32, logFreq []float32) []Word {
+	out := make([]Word, len(ids))
+	for k, id := range ids {
+		if id >= 0 {
+			out[k] = Word{Tokens: tokens[id], Rank: rank[id], LogFreq: float64(logFreq[id])}
+		}
+	}
+	return out
 }
 
 // align returns, for the directional aligner d with prior pr (source
@@ -337,8 +389,8 @@ func (m *AlignmentModel) stats(english, french []string) *sentenceStats {
 // together), the posterior that the target word is generated by the
 // source word (NULL competing), and the Viterbi generator of every target
 // word (-1: NULL).
-func (m *AlignmentModel) align(st *sentenceStats, d direction, pr distortion, englishSource bool) (t, post []float64, vit []int32) {
-	n, c := st.rows, st.cols
+func (m *Model) align(st *Sentence, d direction, pr distortion, englishSource bool) (t, post []float64, vit []int32) {
+	n, c := st.Rows, st.Cols
 	t, post = make([]float64, n*c), make([]float64, n*c)
 	for e, id := range st.slot {
 		t[e] = tFloor
@@ -376,61 +428,41 @@ func (m *AlignmentModel) align(st *sentenceStats, d direction, pr distortion, en
 	return t, post, vit
 }
 
-// dice returns the Dice coefficient 2 C(e, f) / (C(e) + C(f)) of an
-// English and a French word over the model's sentence pairs, C counting
-// the pairs that hold a word (or both), in lower case; 0 for words never
-// seen together.
-func (m *AlignmentModel) dice(english, french string) float64 {
-	a, okA := m.eVocab[strings.ToLower(english)]
-	b, okB := m.fVocab[strings.ToLower(french)]
-	if !okA || !okB {
-		return 0
-	}
-	id, ok := m.slot[pairKey(a, b)]
-	if !ok {
-		return 0
-	}
-	return 2 * float64(m.cooc[id]) / float64(m.eDocs[a]+m.fDocs[b])
-}
-
-// aligner names a pair of directional unsupervised aligners trained by
-// AlignmentModel on its sentence pairs.
-type aligner int
+// Aligner names a pair of directional unsupervised aligners trained by
+// Train.
+type Aligner int
 
 const (
-	// ibm1 is IBM Model 1 (Brown et al. 1993), whose posteriors and
-	// Viterbi links are features of the matching model.
-	ibm1 aligner = iota
-	// diagonalIBM2 is the reparameterized IBM Model 2 of Dyer, Chahuneau
+	// IBM1 is IBM Model 1 (Brown et al. 1993).
+	IBM1 Aligner = iota
+	// DiagonalIBM2 is the reparameterized IBM Model 2 of Dyer, Chahuneau
 	// and Smith (2013, fast_align), which favours links near the diagonal,
 	// with fast_align's initial tension 4 and null probability 0.08 held
 	// fixed, its translation probabilities trained by EM from Model 1's.
-	// No feature of the matching model reads it: it labels the
-	// HansardsIntersected training set and is a baseline.
-	diagonalIBM2
+	DiagonalIBM2
 )
 
 // String returns "IBM Model 1" or "diagonal IBM Model 2".
-func (a aligner) String() string {
+func (a Aligner) String() string {
 	switch a {
-	case ibm1:
+	case IBM1:
 		return "IBM Model 1"
-	case diagonalIBM2:
+	case DiagonalIBM2:
 		return "diagonal IBM Model 2"
 	}
-	return fmt.Sprintf("aligner(%d)", int(a))
+	return fmt.Sprintf("Aligner(%d)", int(a))
 }
 
-// intersection returns the links of the intersection of the two Viterbi
+// Intersection returns the links of the intersection of the two Viterbi
 // alignments of a sentence pair by aligner a: (j, k) such that French word
 // k is most probably generated by English word j (rather than by another
 // English word or NULL) and English word j by French word k. The links
 // form a matching (each direction aligns a word at most once), in
 // increasing j.
-func (m *AlignmentModel) intersection(english, french []string, a aligner) [][2]int32 {
-	st := m.stats(english, french)
-	vitEF, vitFE := st.vitEF, st.vitFE
-	if a == diagonalIBM2 {
+func (m *Model) Intersection(english, french []string, a Aligner) [][2]int32 {
+	st := m.Sentence(english, french)
+	vitEF, vitFE := st.ViterbiEF, st.ViterbiFE
+	if a == DiagonalIBM2 {
 		_, _, vitEF = m.align(st, m.diagEF, diagonalPrior, true)
 		_, _, vitFE = m.align(st, m.diagFE, diagonalPrior, false)
 	}

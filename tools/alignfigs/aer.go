@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fwstruct/fwstruct/align"
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
@@ -37,7 +38,7 @@ type aerResult struct {
 	Weights   []float64
 	Pred      [][]int32 // predictions of the test pairs
 	Model     oracles.AlignmentCounts
-	Baselines []datasets.AlignmentBaseline
+	Baselines []align.Baseline
 }
 
 // train trains the matching model on p at lambda with the recommended
@@ -74,11 +75,11 @@ func chooseAndTest(ctx context.Context, h *datasets.Hansards, grid []float64) (*
 	if fit < 1 {
 		return nil, fmt.Errorf("%d gold training pairs, need more than the %d held out", h.TrainGold, heldOut)
 	}
-	fitP, err := h.Model.Problem(h.Gold[:fit])
+	fitP, err := datasets.AlignmentProblem(h.Model, h.Gold[:fit])
 	if err != nil {
 		return nil, err
 	}
-	valP, err := h.Model.Problem(h.Gold[fit:h.TrainGold])
+	valP, err := datasets.AlignmentProblem(h.Model, h.Gold[fit:h.TrainGold])
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func chooseAndTest(ctx context.Context, h *datasets.Hansards, grid []float64) (*
 	r.Weights, r.Gap = w, last.Gap
 	r.Pred = predictAll(h.Test, w)
 	r.Model = h.Test.Counts(r.Pred)
-	if r.Baselines, err = h.Baselines(); err != nil {
+	if r.Baselines, err = h.Model.Baselines(h.Gold[:h.TrainGold], h.TestPairs); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -122,7 +123,7 @@ func runAER(ctx context.Context, o options, w io.Writer) error {
 	for k, p := range h.TestPairs[:min(4, len(h.TestPairs))] {
 		g := viz.AlignmentGrid{
 			Title:   fmt.Sprintf("pair %d: sure (dark), possible (light), predicted (rings)", p.ID),
-			English: p.English, French: p.French, Sure: p.Sure, Possible: p.Possible, Predicted: datasets.Links(r.Pred[k]),
+			English: p.English, French: p.French, Sure: p.Sure, Possible: p.Possible, Predicted: align.Links(r.Pred[k]),
 		}
 		if err := saveGrid(filepath.Join(o.out, fmt.Sprintf("grid-%d.png", p.ID)), &g); err != nil {
 			return err

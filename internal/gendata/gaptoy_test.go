@@ -1,4 +1,4 @@
-package datasets
+package gendata
 
 import (
 	"math"

@@ -18,7 +18,7 @@
 //
 // Usage (FWSTRUCT_DATA locating ocr/ and conll2000/):
 //
-//	go run ./internal/tools/appendixfigs [-exp fig3,fig4] [-out out/appendix] [-seeds 1,2] [-passes-ocr 20] [-passes-conll 3] [-lambdas 0.01,0.001,1/n]
+//	go run ./tools/appendixfigs [-exp fig3,fig4] [-out out/appendix] [-seeds 1,2] [-passes-ocr 20] [-passes-conll 3] [-lambdas 0.01,0.001,1/n]
 //
 // Fig. 4 drops online EG unless -conll-eg is given, as the paper does.
 package main
@@ -30,6 +30,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/fwstruct/fwstruct/internal/figtool"
 )
 
 func main() {
@@ -43,10 +45,10 @@ func main() {
 	flag.BoolVar(&o.conllEG, "conll-eg", false, "fig4: also run online EG (the paper does not)")
 	flag.Parse()
 	var err error
-	if o.seeds, err = parseList(*seeds, func(s string) (uint64, error) { return strconv.ParseUint(s, 10, 64) }); err != nil {
+	if o.seeds, err = figtool.ParseSeeds(*seeds); err != nil {
 		fail(fmt.Errorf("-seeds: %w", err))
 	}
-	if o.lambdas, err = parseList(*lambdas, parseLambda); err != nil {
+	if o.lambdas, err = figtool.ParseList(*lambdas, parseLambda); err != nil {
 		fail(fmt.Errorf("-lambdas: %w", err))
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
@@ -89,16 +91,4 @@ func parseLambda(s string) (float64, error) {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "appendixfigs:", err)
 	os.Exit(1)
-}
-
-func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, f := range strings.Split(s, ",") {
-		v, err := parse(strings.TrimSpace(f))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

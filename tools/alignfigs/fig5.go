@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
-	"slices"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/internal/figtool"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -136,72 +135,10 @@ func runFig5(ctx context.Context, o options, w io.Writer) error {
 		aer := panel.TestError()
 		aer.Title = fmt.Sprintf("test AER (%d gold pairs), lambda = %g", h.Test.Len(), lambda)
 		aer.YLabel = "test AER"
-		for _, f := range []struct {
-			name string
-			save func(string) error
-		}{
-			{fmt.Sprintf("fig5-objective-%g.png", lambda), func(p string) error { return obj.Save(p, 900, 600) }},
-			{fmt.Sprintf("fig5-aer-%g.png", lambda), func(p string) error { return aer.Save(p, 900, 600) }},
-			{fmt.Sprintf("fig5-traces-%g.json", lambda), func(p string) error { return panel.WriteTraces(p, "test_aer") }},
-		} {
-			if err := f.save(filepath.Join(o.out, f.name)); err != nil {
-				return err
-			}
+		if err := figtool.WritePanel(o.out, "fig5", panel, obj, aer, "aer", "test_aer"); err != nil {
+			return err
 		}
-		var budgets []float64
-		for _, b := range []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
-			if b <= o.passes {
-				budgets = append(budgets, b)
-			}
-		}
-		printFig5(w, panel, budgets)
+		figtool.PrintBudgets(w, panel, figtool.Budgets([]float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}, o.passes), "test AER")
 	}
 	return nil
-}
-
-// printFig5 prints, for every method, the median over seeds of the primal
-// suboptimality and of the test AER at the last point within each budget
-// of passes.
-func printFig5(w io.Writer, panel *papers.Figure1Panel, budgets []float64) {
-	fmt.Fprintf(w, "lambda = %g: primal suboptimality (primal - best dual %.6g) / test AER, median over seeds, at the last point within P passes\n", panel.Lambda, panel.BestDual)
-	fmt.Fprintf(w, "  %-14s", "method")
-	for _, b := range budgets {
-		fmt.Fprintf(w, " %18s", fmt.Sprintf("P = %g", b))
-	}
-	fmt.Fprintln(w)
-	for _, m := range panel.Methods {
-		sub := panel.Suboptimality(m)
-		fmt.Fprintf(w, "  %-14s", m.Name)
-		for _, b := range budgets {
-			var s, a []float64
-			for r := range sub {
-				k := -1
-				for i, p := range sub[r] {
-					if p.Pass <= b+1e-9 {
-						k = i
-					}
-				}
-				if k >= 0 {
-					s = append(s, sub[r][k].Primal)
-					a = append(a, m.Traces[r][k].TestLoss)
-				}
-			}
-			if len(s) == 0 {
-				fmt.Fprintf(w, " %18s", "-")
-				continue
-			}
-			fmt.Fprintf(w, " %18s", fmt.Sprintf("%.3g / %.4f", median(s), median(a)))
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/internal/figtool"
 	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 )
 
@@ -44,74 +42,14 @@ func runFigure(ctx context.Context, name string, o options, w io.Writer) error {
 		obj, te := p.Objective(), p.TestError()
 		obj.Title = fmt.Sprintf("%s (%s, n = %d): primal suboptimality, lambda = %.3g", name, data, d.Train.Len(), lambda)
 		te.Title = fmt.Sprintf("%s (%s): test error, lambda = %.3g", name, data, lambda)
-		for _, f := range []struct {
-			file string
-			save func(string) error
-		}{
-			{fmt.Sprintf("%s-objective-%.3g.png", name, lambda), func(path string) error { return obj.Save(path, 900, 600) }},
-			{fmt.Sprintf("%s-error-%.3g.png", name, lambda), func(path string) error { return te.Save(path, 900, 600) }},
-			{fmt.Sprintf("%s-traces-%.3g.json", name, lambda), func(path string) error { return p.WriteTraces(path, "test_error") }},
-		} {
-			if err := f.save(filepath.Join(o.out, f.file)); err != nil {
-				return err
-			}
+		if err := figtool.WritePanel(o.out, name, p, obj, te, "error", "test_error"); err != nil {
+			return err
 		}
-		var budgets []float64
-		for _, b := range []float64{1, 2, 3, 5, 10, 20, 50, 100} {
-			if b <= passes {
-				budgets = append(budgets, b)
-			}
-		}
-		printTable(w, p, budgets)
+		figtool.PrintBudgets(w, p, figtool.Budgets([]float64{1, 2, 3, 5, 10, 20, 50, 100}, passes), "test error")
 		printFindings(w, p, name == "fig3")
 		fmt.Fprintf(w, "  (lambda %.3g computed in %.0f s)\n\n", lambda, time.Since(start).Seconds())
 	}
 	return nil
-}
-
-// atBudget returns, for every run of m, the index of its last point within
-// b passes (-1: none).
-func atBudget(tr [][]run.Point, b float64) []int {
-	idx := make([]int, len(tr))
-	for r, t := range tr {
-		idx[r] = -1
-		for k, q := range t {
-			if q.Pass <= b+1e-9 {
-				idx[r] = k
-			}
-		}
-	}
-	return idx
-}
-
-// printTable prints, for every method, the median over seeds of the primal
-// suboptimality and of the test error at the last point within each budget.
-func printTable(w io.Writer, p *papers.Figure1Panel, budgets []float64) {
-	fmt.Fprintf(w, "lambda = %.3g: primal suboptimality (primal - best dual %.6g) / test error, median over seeds, at the last point within P passes\n", p.Lambda, p.BestDual)
-	fmt.Fprintf(w, "  %-10s", "method")
-	for _, b := range budgets {
-		fmt.Fprintf(w, " %17s", fmt.Sprintf("P = %g", b))
-	}
-	fmt.Fprintln(w)
-	for _, m := range p.Methods {
-		sub := p.Suboptimality(m)
-		fmt.Fprintf(w, "  %-10s", m.Name)
-		for _, b := range budgets {
-			var s, e []float64
-			for r, k := range atBudget(sub, b) {
-				if k >= 0 {
-					s = append(s, sub[r][k].Primal)
-					e = append(e, m.Traces[r][k].TestLoss)
-				}
-			}
-			if len(s) == 0 {
-				fmt.Fprintf(w, " %17s", "-")
-				continue
-			}
-			fmt.Fprintf(w, " %17s", fmt.Sprintf("%.3g / %.4f", median(s), median(e)))
-		}
-		fmt.Fprintln(w)
-	}
 }
 
 // curve returns the median over seeds of the suboptimality of method name
@@ -132,7 +70,7 @@ func curve(p *papers.Figure1Panel, name string) (pass, sub []float64, ok bool) {
 			for _, t := range s {
 				v = append(v, t[k].Primal)
 			}
-			pass, sub = append(pass, s[0][k].Pass), append(sub, median(v))
+			pass, sub = append(pass, s[0][k].Pass), append(sub, figtool.Median(v))
 		}
 		return pass, sub, true
 	}
@@ -202,7 +140,7 @@ func printFindings(w io.Writer, p *papers.Figure1Panel, withEG bool) {
 		for _, t := range sub {
 			eg = append(eg, t[len(t)-1].Primal)
 		}
-		last := median(eg)
+		last := figtool.Median(eg)
 		worse := 0
 		var names []string
 		for _, o := range others {
@@ -224,17 +162,4 @@ func verdict(holds bool) string {
 		return "holds"
 	}
 	return "DIFFERS from the paper"
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
