@@ -36,9 +36,9 @@ const (
 )
 
 // FingerprintOf returns the fingerprint of p, at the cost of one oracle
-// call and one psi per example, computed on workers goroutines (< 1: one
-// per CPU) and mixed in example order, so that it does not depend on
-// their number. The oracle of an Approximate problem is its exact one when
+// call and one psi per example: a digest of every example computed on
+// workers goroutines (< 1: one per CPU), the digests mixed in example
+// order, so that it does not depend on their number. The oracle of an Approximate problem is its exact one when
 // there is one (an approximate wrapper may count its calls). Like resuming
 // a run, it relies on a deterministic oracle. A panic of the problem is
 // raised again on the caller's goroutine (the lowest example's).
@@ -74,16 +74,10 @@ func FingerprintOf(p Problem, workers int) Fingerprint {
 		wg.Wait()
 		for j := range chunk {
 			c := &chunk[j]
-			switch {
-			case c.panicked:
+			if c.panicked {
 				panic(c.panicValue)
-			case c.failed: // a fallible oracle: its failure is part of the data
-				f.Data = MixHash(f.Data, uint64(lo+j)+1)
-			default:
-				f.Data = MixHash(f.Data, HashLabeling(c.y))
-				f.Data = MixHash(f.Data, math.Float64bits(c.loss))
-				f.Data = HashSparse(f.Data, &c.psi)
 			}
+			f.Data = MixHash(f.Data, c.digest)
 		}
 	}
 	return f
@@ -93,19 +87,21 @@ func FingerprintOf(p Problem, workers int) Fingerprint {
 // answers FingerprintOf keeps at a time before mixing them in.
 const fingerprintChunk = 32
 
-// fingerprintPart is what FingerprintOf mixes in for one example.
+// fingerprintPart is what FingerprintOf computes for one example: the
+// digest of the oracle's labeling at w, its loss and psi (or of the
+// oracle's failure), and the scratch to compute it.
 type fingerprintPart struct {
 	y          []int32
 	psi        SparseVec
-	loss       float64
-	failed     bool // the oracle returned an error
+	digest     uint64
 	panicked   bool
 	panicValue any
 }
 
-// compute fills c for example i: the oracle's labeling at w, its loss and psi.
+// compute fills c for example i: the digest of the oracle's labeling at w,
+// its loss and psi. A fallible oracle's failure is part of the data.
 func (c *fingerprintPart) compute(q Problem, oracle func(int, []float64, []int32) ([]int32, float64, error), i int, w []float64) {
-	c.failed, c.panicked, c.panicValue = false, false, nil
+	c.panicked, c.panicValue = false, nil
 	defer func() {
 		if r := recover(); r != nil {
 			c.panicked, c.panicValue = true, r
@@ -113,23 +109,25 @@ func (c *fingerprintPart) compute(q Problem, oracle func(int, []float64, []int32
 	}()
 	var err error
 	if c.y, _, err = oracle(i, w, c.y); err != nil {
-		c.failed = true
+		c.digest = MixHash(fnvOffset, uint64(i)+1)
 		return
 	}
 	q.Psi(i, c.y, &c.psi)
-	c.loss = q.Loss(i, c.y)
+	h := MixHash(fnvOffset, HashLabeling(c.y))
+	h = MixHash(h, math.Float64bits(q.Loss(i, c.y)))
+	c.digest = HashSparse(h, &c.psi)
 }
 
-// MixHash mixes the 64-bit value v into the running hash h (FNV-1a over
-// its bytes).
+// MixHash mixes the 64-bit value v into the running hash h: one multiply
+// and one shift a word (a multiply-xorshift mixer; not cryptographic, but
+// every bit of v reaches every bit of the result within two words).
 func MixHash(h, v uint64) uint64 {
-	for k := 0; k < 8; k++ {
-		h ^= v & 0xff
-		h *= fnvPrime
-		v >>= 8
-	}
-	return h
+	h = (h ^ v) * mixPrime
+	return h ^ h>>32
 }
+
+// mixPrime is the multiplier of MixHash (2^64 / golden ratio, odd).
+const mixPrime = 0x9e3779b97f4a7c15
 
 // HashSparse mixes the entries of s, in their order, into the running hash
 // h.

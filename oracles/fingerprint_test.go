@@ -57,29 +57,29 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
-// sequentialFingerprint is FingerprintOf as it was before its workers:
-// one example after the other, the oracle at w = 0, its labeling, loss
+// sequentialFingerprint is FingerprintOf without workers: one example
+// after the other, the digest of the oracle's labeling at w = 0, its loss
 // and psi mixed in as they come.
 func sequentialFingerprint(p oracles.Problem) oracles.Fingerprint {
+	const offset = 14695981039346656037
 	f := oracles.FingerprintOf(p, 1)
-	f.Data = 14695981039346656037
+	f.Data = offset
 	w := make([]float64, p.Dim())
 	var psi oracles.SparseVec
 	for i := 0; i < p.Len(); i++ {
 		y, _ := p.MaxOracle(i, w, nil)
 		p.Psi(i, y, &psi)
-		f.Data = oracles.MixHash(f.Data, oracles.HashLabeling(y))
-		f.Data = oracles.MixHash(f.Data, math.Float64bits(p.Loss(i, y)))
-		f.Data = oracles.HashSparse(f.Data, &psi)
+		h := oracles.MixHash(offset, oracles.HashLabeling(y))
+		h = oracles.MixHash(h, math.Float64bits(p.Loss(i, y)))
+		f.Data = oracles.MixHash(f.Data, oracles.HashSparse(h, &psi))
 	}
 	return f
 }
 
 // TestFingerprintWorkers: the fingerprint does not depend on the number of
 // workers computing it (several chunks of examples, a last one partly
-// filled), and is the sequential mix of the examples in order, so that
-// the models and checkpoints written before still match; a panic of the
-// problem reaches the caller.
+// filled), and is the sequential mix of the examples' digests in order; a
+// panic of the problem reaches the caller.
 func TestFingerprintWorkers(t *testing.T) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 201, MaxLen: 6, Labels: 3, Features: 5, Density: 1, Seed: 4})
 	want := sequentialFingerprint(p)
