@@ -52,7 +52,8 @@ type batchPass struct {
 // Record makes an iteration whose pass is recorded: the evaluation of
 // w(k) comes with the iteration that uses its pass (as a gap pass of BCFW
 // is counted before its point, the pass is counted before the point),
-// and the iteration's time is solver time.
+// and the iteration's time is solver time, the evaluation's (the point's
+// losses and averages) excluded.
 func (a *batchAlg) Record(bool) error {
 	t0 := time.Now()
 	err := a.iterate(true)
@@ -75,7 +76,10 @@ func (a *batchAlg) iterate(record bool) error {
 		return err
 	}
 	if (record || a.converged(s.stop, p)) && s.loop.LastEval != s.steps {
-		if err := a.recordPass(p); err != nil {
+		t0 := time.Now()
+		err := a.recordPass(p)
+		s.loop.Exclude(time.Since(t0)) // the pass is the iteration's, its evaluation is not
+		if err != nil {
 			return err
 		}
 	}

@@ -173,6 +173,12 @@ func (l *Loop) Now() time.Duration {
 	return l.Elapsed + time.Since(l.chunkStart)
 }
 
+// Exclude takes the time d of an exact evaluation that an engine made
+// inside a step (batch Frank-Wolfe records the iterate whose oracle pass
+// its iteration uses) out of the solver time, which counts the
+// optimizer's own work only.
+func (l *Loop) Exclude(d time.Duration) { l.Elapsed -= d }
+
 // Fits reports whether cost more passes fit in the budget of stop.
 func Fits(stop run.Stop, passes, cost float64) bool {
 	return stop.Passes == 0 || cost == 0 || passes+cost <= stop.Passes+1e-9
