@@ -377,7 +377,7 @@ func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) er
 // gap. The dot product costs 2.7% of the instructions of a step on
 // BenchmarkBCFWStepSynthetic, so one step in scoreCheckEvery is checked
 // (0.7%): an oracle that is wrong systematically fails within a few steps,
-// and a wrong gap it causes is caught by core.CheckCertificate. A stale
+// and a wrong gap it causes is caught by core.Certify. A stale
 // answer's score was recomputed so (recomputed: nothing to check).
 func (s *Solver) checkScore(i int, c *corner, recomputed bool) error {
 	if recomputed || s.steps%scoreCheckEvery != 0 {

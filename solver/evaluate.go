@@ -119,7 +119,8 @@ func (s *Solver) evaluate(mode evalMode) (run.Point, error) {
 	if err := s.addExtras(&pt, mode.losses); err != nil {
 		return pt, err
 	}
-	return pt, core.CheckCertificate(pt)
+	err = core.Certify(&pt)
+	return pt, err
 }
 
 // addExtras fills in the averaged iterate and, with losses, the task

@@ -291,7 +291,7 @@ func (a *batchAlg) makePass(p *batchPass) error {
 	if !s.approx { // the gap certifies Stop.Gap without an evaluation
 		pt := run.Blank()
 		pt.Primal, pt.Dual, pt.Gap = s.lambda/2*floats.Dot(w, w)+p.sumH/n, s.dual(s.x.v, w, s.ell), p.gap
-		return core.CheckCertificate(pt)
+		return core.Certify(&pt)
 	}
 	return nil
 }
@@ -313,7 +313,7 @@ func (a *batchAlg) recordPass(p *batchPass) error {
 	if err := s.addExtras(&pt, true); err != nil {
 		return err
 	}
-	if err := core.CheckCertificate(pt); err != nil {
+	if err := core.Certify(&pt); err != nil {
 		return err
 	}
 	s.markEvaluated()

@@ -140,7 +140,7 @@ func (s *Solver) evaluate(refresh bool) (run.Point, *pass) {
 // refreshes the stale block gaps (and gap sampling) and re-anchors ell.
 func (s *Solver) record(refresh bool) error {
 	pt, ps := s.evaluate(refresh)
-	if err := core.CheckCertificate(pt); err != nil {
+	if err := core.Certify(&pt); err != nil {
 		return err
 	}
 	_, _, _, gaps := s.objectives(ps)

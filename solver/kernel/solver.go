@@ -287,7 +287,8 @@ func (s *Solver) Current() (run.Point, error) {
 // recording it or changing any state.
 func (s *Solver) Evaluate() (run.Point, error) {
 	pt, _ := s.evaluate(false)
-	return pt, core.CheckCertificate(pt)
+	err := core.Certify(&pt)
+	return pt, err
 }
 
 // Trace returns a copy of the trace.

@@ -133,7 +133,7 @@ func load(r io.Reader, m *factorgraph.Model, opts ...run.Option) (*Solver, error
 // records: w = Psi mu / (lambda M) and delta = A mu / (rho M), recomputed
 // (within the rounding of the incremental updates; the saved values are
 // kept, so that the run continues identically), and that the gap at the
-// loaded iterate is not negative (core.CheckCertificate).
+// loaded iterate is not negative (core.Certify).
 func (s *Solver) checkState() error {
 	w, delta := slices.Clone(s.w), slices.Clone(s.delta)
 	s.reanchor()

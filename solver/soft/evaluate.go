@@ -80,7 +80,8 @@ func (s *Solver) evaluate(mode evalMode) (run.Point, error) {
 	if s.test != nil {
 		pt.TestLoss, _ = predictions(s.test, s.w, s.workers, false)
 	}
-	return pt, core.CheckCertificate(pt)
+	err := core.Certify(&pt)
+	return pt, err
 }
 
 // blockPass maximizes the reparameterized scores of every block at the

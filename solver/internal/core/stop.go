@@ -118,19 +118,26 @@ func NegativeGap(gap, primal float64) bool {
 	return gap < -1e-9*max(1, math.Abs(primal))
 }
 
-// CheckCertificate returns an error when the exact evaluation pt certifies
-// a negative duality gap (NegativeGap) at the iterate or at its average:
-// a run reports it as its error, never as convergence.
-func CheckCertificate(pt run.Point) error {
+// Certify checks the duality gaps the exact evaluation pt certifies, at
+// the iterate and at its average: a gap below zero beyond the rounding
+// tolerance of NegativeGap (1e-9 relative to the primal) is an error,
+// which a run reports as its error, never as convergence; a negative gap
+// within it is rounding, and is set to 0 so that no trace, summary, model
+// or table reports a negative gap.
+func Certify(pt *run.Point) error {
 	if pt.ApproximateGap {
 		return nil
 	}
 	for _, c := range []struct {
-		what              string
-		gap, primal, dual float64
-	}{{"", pt.Gap, pt.Primal, pt.Dual}, {"averaged ", pt.GapAvg, pt.PrimalAvg, pt.DualAvg}} {
-		if NegativeGap(c.gap, c.primal) {
-			return fmt.Errorf("negative %sduality gap %.6g (primal %.10g, dual %.10g): an exact gap is never below 0, so the max oracle is inconsistent with Loss and Psi, the data changed under the run, or the state is corrupt", c.what, c.gap, c.primal, c.dual)
+		what         string
+		gap          *float64
+		primal, dual float64
+	}{{"", &pt.Gap, pt.Primal, pt.Dual}, {"averaged ", &pt.GapAvg, pt.PrimalAvg, pt.DualAvg}} {
+		if NegativeGap(*c.gap, c.primal) {
+			return fmt.Errorf("negative %sduality gap %.6g (primal %.10g, dual %.10g): an exact gap is never below 0, so the max oracle is inconsistent with Loss and Psi (a wrong H, or an oracle that is wrong when called concurrently), the data changed under the run, or the state is corrupt", c.what, *c.gap, c.primal, c.dual)
+		}
+		if *c.gap < 0 {
+			*c.gap = 0
 		}
 	}
 	return nil

@@ -71,3 +71,34 @@ func TestDrawsResume(t *testing.T) {
 		}
 	}
 }
+
+// TestCertify: a negative gap within the rounding tolerance is reported as
+// 0, at the iterate and at its average; beyond it, an error naming the
+// likely causes; an approximate gap is no certificate and is left alone.
+func TestCertify(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		pt              run.Point
+		gap, gapAvg     float64
+		wantErr, approx bool
+	}{
+		{name: "positive", pt: run.Point{Primal: 2, Gap: 0.5, PrimalAvg: 2, GapAvg: 0.25}, gap: 0.5, gapAvg: 0.25},
+		{name: "rounding", pt: run.Point{Primal: 2, Gap: -8.674e-19, PrimalAvg: 2, GapAvg: -1e-12}, gap: 0, gapAvg: 0},
+		{name: "negative", pt: run.Point{Primal: 2, Gap: -1e-3, PrimalAvg: 2, GapAvg: 0.1}, wantErr: true},
+		{name: "negative average", pt: run.Point{Primal: 2, Gap: 0.1, PrimalAvg: 2, GapAvg: -1e-3}, wantErr: true},
+		{name: "approximate", pt: run.Point{Primal: 2, Gap: -1e-3, ApproximateGap: true}, gap: -1e-3, approx: true},
+	} {
+		pt := tc.pt
+		err := Certify(&pt)
+		switch {
+		case tc.wantErr:
+			if err == nil || !strings.Contains(err.Error(), "max oracle is inconsistent") {
+				t.Errorf("%s: %v, want an error naming the causes", tc.name, err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case pt.Gap != tc.gap || (!tc.approx && pt.GapAvg != tc.gapAvg):
+			t.Errorf("%s: gaps %v and %v, want %v and %v", tc.name, pt.Gap, pt.GapAvg, tc.gap, tc.gapAvg)
+		}
+	}
+}
