@@ -383,9 +383,19 @@ func (s *Solver) checkScore(i int, c *corner, recomputed bool) error {
 	if recomputed || s.steps%scoreCheckEvery != 0 {
 		return nil
 	}
-	direct := c.loss - c.psi.Dot(s.x.w)
-	if d := math.Abs(c.h - direct); !(d <= 1e-6*max(1, math.Abs(c.loss), math.Abs(c.h))) {
-		return &oracles.OracleError{Example: i, Err: fmt.Errorf("returned H = %.10g, but L - <w, psi> = %.10g at the labeling it returned: the oracle is inconsistent with Loss and Psi, or the data changed under the run", c.h, direct)}
+	return checkAnswer(i, c.h, c.loss, c.psi, s.x.w)
+}
+
+// checkAnswer checks the score h the max oracle of block i returned at w
+// against L_i(y) - <w, psi_i(y)> at the labeling y it returned (loss and
+// psi), within a relative 1e-6: every exact pass (the gap passes, batch
+// Frank-Wolfe's and the cutting plane's oracle passes, SSG's evaluations)
+// checks every answer, on the workers that compute them, and the steps
+// check one in scoreCheckEvery.
+func checkAnswer(i int, h, loss float64, psi oracles.SparseVec, w []float64) error {
+	direct := loss - psi.Dot(w)
+	if d := math.Abs(h - direct); !(d <= 1e-6*max(1, math.Abs(loss), math.Abs(h))) {
+		return &oracles.OracleError{Example: i, Err: fmt.Errorf("returned H = %.10g, but L - <w, psi> = %.10g at the labeling it returned: the oracle is inconsistent with Loss and Psi (wrong when called concurrently?), or the data changed under the run", h, direct)}
 	}
 	return nil
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// oraclePass calls the certifying max oracle of every block at w and stores
-// H_i(y_i*; w) in work.hBlock; with blocks it also stores the block gaps
+// oraclePass calls the certifying max oracle of every block at w, checks
+// every answer (checkAnswer), and stores H_i(y_i*; w) in work.hBlock; with
+// blocks it also stores the block gaps
 // g_i = lambda <v_i, w> - ell_i + H_i/n in work.gBlock. It returns sum_i H_i
 // and whether the oracle was exact (an approximate problem without an exact
 // oracle makes the primal a lower bound and the gap an estimate).
@@ -26,6 +27,10 @@ func (s *Solver) oraclePass(w []float64, withBlocks bool) (sum float64, exact bo
 		var err error
 		ws.y, hi, err = oracle(i, w, ws.y)
 		if err != nil {
+			return err
+		}
+		s.p.Psi(i, ws.y, &ws.psi)
+		if err := checkAnswer(i, hi, s.p.Loss(i, ws.y), ws.psi, w); err != nil {
 			return err
 		}
 		h[i] = hi

@@ -264,6 +264,11 @@ func (a *batchAlg) makePass(p *batchPass) error {
 		}
 		s.p.Psi(i, p.ys[i], &p.psis[i])
 		p.loss[i] = s.p.Loss(i, p.ys[i])
+		if refs == nil { // a relative oracle's H is relative to the dual state
+			if err := checkAnswer(i, h[i], p.loss[i], p.psis[i], w); err != nil {
+				return err
+			}
+		}
 		psi := &p.psis[i]
 		for k, j := range psi.Idx { // summed below, outside the worker
 			if j < 0 || int(j) >= s.d {

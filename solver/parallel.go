@@ -33,7 +33,8 @@ type solverScratch struct {
 // of its oracle calls.
 type workerScratch struct {
 	y     []int32
-	dense []float64 // zeroed between uses (the Gram row of a corner computed ahead); allocated on first use
+	psi   oracles.SparseVec // of the answer an exact pass checks
+	dense []float64         // zeroed between uses (the Gram row of a corner computed ahead); allocated on first use
 }
 
 func (ws *solverScratch) init(s *Solver) {
