@@ -264,11 +264,6 @@ func (a *batchAlg) makePass(p *batchPass) error {
 		}
 		s.p.Psi(i, p.ys[i], &p.psis[i])
 		p.loss[i] = s.p.Loss(i, p.ys[i])
-		if refs == nil { // a relative oracle's H is relative to the dual state
-			if err := checkAnswer(i, h[i], p.loss[i], p.psis[i], w); err != nil {
-				return err
-			}
-		}
 		psi := &p.psis[i]
 		for k, j := range psi.Idx { // summed below, outside the worker
 			if j < 0 || int(j) >= s.d {
@@ -277,6 +272,9 @@ func (a *batchAlg) makePass(p *batchPass) error {
 			if v := psi.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
 				return &oracles.OracleError{Example: i, Err: fmt.Errorf("psi value %v at index %d", v, j)}
 			}
+		}
+		if refs == nil { // a relative oracle's H is relative to the dual state
+			return checkAnswer(i, h[i], p.loss[i], p.psis[i], w)
 		}
 		return nil
 	})
