@@ -94,7 +94,10 @@ func newSolver(p oracles.Problem, cfg config, opts ...run.Option) (*Solver, erro
 	if err != nil {
 		return nil, fmt.Errorf("solver: %w", err)
 	}
-	n, d := p.Len(), p.Dim()
+	n, d, err := problemSize(p)
+	if err != nil {
+		return nil, err
+	}
 	if n < 1 || d < 1 {
 		return nil, fmt.Errorf("solver: problem has %d examples of dimension %d; need at least one of each", n, d)
 	}
@@ -157,6 +160,16 @@ func newSolver(p oracles.Problem, cfg config, opts ...run.Option) (*Solver, erro
 	s.rng = rand.New(s.pcg)
 	s.loop = s.alg.schedule()
 	return s, nil
+}
+
+// problemSize returns the size of a user's problem, its panic an error.
+func problemSize(p oracles.Problem) (n, d int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("solver: the problem's Len or Dim panicked: %v", r)
+		}
+	}()
+	return p.Len(), p.Dim(), nil
 }
 
 // Run optimizes until a criterion of stop is met or ctx is canceled, and

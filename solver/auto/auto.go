@@ -89,10 +89,15 @@ type Choice struct {
 
 // Choose returns the method and the execution for problem p under m's
 // lambda (and kernel, rho), with workers goroutines (0: GOMAXPROCS).
-func Choose(p oracles.Problem, m Method, workers int) (Choice, error) {
+func Choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	if p == nil {
 		return Choice{}, errors.New("auto: no problem")
 	}
+	defer func() {
+		if r := recover(); r != nil { // a user's problem
+			c, err = Choice{}, fmt.Errorf("auto: the problem panicked: %v", r)
+		}
+	}()
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

@@ -303,3 +303,33 @@ func iterate(s run.Solver) []float64 {
 	}
 	return alpha
 }
+
+// brokenSize is a user's problem whose Len and Dim panic.
+type brokenSize struct{ oracles.Problem }
+
+func (brokenSize) Len() int { panic("Len of a broken problem") }
+func (brokenSize) Dim() int { panic("Dim of a broken problem") }
+
+// TestNewNeverPanics: a user's problem that panics in Len or Dim (issue 35
+// item 13), or is nil, is an error of every method's New, never a panic.
+func TestNewNeverPanics(t *testing.T) {
+	for _, name := range run.Methods() {
+		proto, err := run.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := proto.WithLambda(0.1)
+		for _, p := range []oracles.Problem{brokenSize{problemFor(t, name)}, nil} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s.New(%T) panicked: %v", name, p, r)
+					}
+				}()
+				if _, err := m.New(p); err == nil {
+					t.Errorf("%s.New(%T) accepted it", name, p)
+				}
+			}()
+		}
+	}
+}
