@@ -39,17 +39,17 @@ func (s *Solver) ssgStep() (err error) {
 // evaluations record the primal without counting their oracle calls.
 type ssgAlg struct{ engineBase }
 
-func (a ssgAlg) Step() error                             { return a.s.ssgStep() }
-func (a ssgAlg) Record(refresh bool) error               { return a.s.record(refresh) }
-func (a ssgAlg) Reached(run.Stop) (run.Status, bool)     { return 0, false }
-func (a ssgAlg) EarlyCheckDue(run.Stop) bool             { return false }
-func (a ssgAlg) setup() error                            { return nil }
-func (a ssgAlg) blocks() bool                            { return false }
-func (a ssgAlg) projects() bool                          { return true }
-func (a ssgAlg) dual() bool                              { return false }
+func (a ssgAlg) Step() error                           { return a.s.ssgStep() }
+func (a ssgAlg) Record(refresh bool) error             { return a.s.record(refresh) }
+func (a ssgAlg) Reached(run.Stop) (run.Status, bool)   { return 0, false }
+func (a ssgAlg) EarlyCheckDue(run.Stop) bool           { return false }
+func (a ssgAlg) setup() error                          { return nil }
+func (a ssgAlg) blocks() bool                          { return false }
+func (a ssgAlg) projects() bool                        { return true }
+func (a ssgAlg) dual() bool                            { return false }
 func (a ssgAlg) certify(*run.Point, float64, evalMode) {}
-func (a ssgAlg) rescale(float64)                         {}
-func (a ssgAlg) raise(float64)                           {}
+func (a ssgAlg) rescale(float64)                       {}
+func (a ssgAlg) raise(float64)                         {}
 
 // schedule: the clock counts steps, n to a pass; the evaluations are
 // observe-only.
