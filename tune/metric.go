@@ -76,12 +76,3 @@ func isMulticlass(p oracles.Problem) bool {
 	_, ok := p.(*oracles.Multiclass)
 	return ok
 }
-
-// predictAll returns the predictions of the weights w on every example of p.
-func predictAll(p oracles.Problem, w []float64) [][]int32 {
-	pred := make([][]int32, p.Len())
-	for i := range pred {
-		pred[i] = p.Predict(i, w, nil)
-	}
-	return pred
-}
