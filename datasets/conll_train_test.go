@@ -32,7 +32,7 @@ func TestConllChunkF1(t *testing.T) {
 		t.Fatal(err)
 	}
 	lambda := 1 / (conllC * float64(train.Len()))
-	s, err := solver.New(train, solver.Config{Lambda: lambda, Sampling: run.GapSampling, GapEvery: 5})
+	s, err := solver.BCFW{Lambda: lambda, Sampling: run.GapSampling, GapEvery: 5}.New(train)
 	if err != nil {
 		t.Fatal(err)
 	}

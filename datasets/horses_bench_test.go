@@ -30,8 +30,8 @@ func realHorses(b *testing.B) (*datasets.Horses, []float64) {
 			return
 		}
 		potts, _ := boxes(horsesData.Train)
-		var s *solver.Solver
-		if s, horsesErr = solver.New(horsesData.Train, solver.Config{Lambda: horsesLambda, Box: potts, GapEvery: 10, Seed: 1}); horsesErr != nil {
+		var s run.Solver
+		if s, horsesErr = (solver.BCFW{Lambda: horsesLambda, Box: potts, GapEvery: 10, Seed: 1}).New(horsesData.Train); horsesErr != nil {
 			return
 		}
 		_, horsesErr = s.Run(context.Background(), run.Stop{Passes: 20})

@@ -92,7 +92,7 @@ func TestRealHorses(t *testing.T) {
 		w              []float64
 	}
 	run := func(name string, box *solver.Box) result {
-		s, err := solver.New(h.Train, solver.Config{Lambda: horsesLambda, Box: box, GapEvery: 10, Seed: 1}, solver.WithTest(h.Test))
+		s, err := solver.BCFW{Lambda: horsesLambda, Box: box, GapEvery: 10, Seed: 1}.New(h.Train, run.WithTest(h.Test))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestRealHorses(t *testing.T) {
 		if primal := horsesLambda/2*sq + sum/float64(h.Train.Len()); math.Abs(primal-last.Primal) > 1e-9*math.Max(1, primal) {
 			t.Errorf("%s: primal of the final iterate %v, recomputed %v", name, last.Primal, primal)
 		}
-		eff := s.Box()
+		eff := s.(*solver.Solver).Box()
 		if eff == nil || eff.Upper == nil {
 			t.Fatalf("%s: the model's bounds were not applied", name)
 		}
