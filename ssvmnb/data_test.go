@@ -132,9 +132,9 @@ func TestLoadEveryDataset(t *testing.T) {
 			if d.Name != c.name || d.Note != "" || d.Train == nil || d.Test == nil || d.Description == "" {
 				t.Fatalf("data %+v", d)
 			}
-			tn := MustSession(c.name, d, solver.Config{Lambda: 0.1, GapEvery: 2})
+			tn := Must(Session(c.name, d, solver.BCFW{Lambda: 0.1, GapEvery: 2}))
 			tn.Live = false
-			tn.MustRun(2)
+			Must(tn.Run(2))
 			h, err := PredictionHTML(d.Test, 0, tn.Weights())
 			if err != nil {
 				t.Fatal(err)
@@ -153,7 +153,7 @@ func TestLoadEveryDataset(t *testing.T) {
 				t.Fatal("ShowPredictions showed nothing")
 			}
 			// The session remembers its data: a later cell is one line.
-			r := MustResume(c.name)
+			r := Must(Resume(c.name))
 			sameWeights(t, r, tn)
 		})
 	}
@@ -180,9 +180,9 @@ func TestLoadFallsBackOnlyWhenNotFound(t *testing.T) {
 		t.Fatalf("the fallback was not shown: notes %q", notes.String())
 	}
 	// A session on the fallback resumes on it, and says so again.
-	MustSession("s", d, solver.Config{Lambda: 0.1}).MustRun(1)
+	Must(Must(Session("s", d, solver.BCFW{Lambda: 0.1})).Run(1))
 	notes.Reset()
-	if r := MustResume("s"); r.Passes() != 1 || !strings.Contains(notes.String(), "OCR not found") {
+	if r := Must(Resume("s")); r.Passes() != 1 || !strings.Contains(notes.String(), "OCR not found") {
 		t.Fatalf("resumed the fallback session at %v passes, notes %q", r.Passes(), notes.String())
 	}
 	for _, c := range []struct {

@@ -15,7 +15,7 @@ import (
 func (t *Trainer) ProgressFigure() *viz.Figure {
 	tr := t.Trace()
 	f := viz.ProgressCurves(viz.Run{Name: t.Name, Trace: tr, Style: StyleOf(t.Name)})
-	if n := len(tr); n > 0 && tr[n-1].Steps != t.eng.Steps() {
+	if n := len(tr); n > 0 && tr[n-1].Steps != t.s.Steps() {
 		f.Notes = append([]string{fmt.Sprintf("trace ends at pass %.4g, before the current iterate (pass %.4g): call Current", tr[n-1].Pass, t.Passes())}, f.Notes...)
 	}
 	return f

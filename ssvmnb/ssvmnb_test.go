@@ -121,9 +121,9 @@ func sameWeights(t *testing.T, a, b *Trainer) {
 // N/2 across a save/load give the same weights and trace.
 func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 	tr, te := synthetic(t)
-	for _, cfg := range []solver.Config{
+	for _, cfg := range []solver.BCFW{
 		{Lambda: 0.01, Seed: 3, GapEvery: 2},
-		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true},
+		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling, Step: solver.Pairwise, Cache: &solver.Cache{}, Average: run.WeightedAverage},
 	} {
 		a, err := New("a", NewData("test", tr, te), cfg)
 		if err != nil {
@@ -198,7 +198,7 @@ func decodePNG(t *testing.T, b []byte) {
 func TestLiveChart(t *testing.T) {
 	tr, te := synthetic(t)
 	rec := record(t)
-	tn, err := New("live", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1})
+	tn, err := New("live", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestLiveChart(t *testing.T) {
 
 	// Outside a notebook the same calls only compute.
 	Output = gonbDisplay{}
-	tn2, _ := New("quiet", NewData("test", tr, te), solver.Config{Lambda: 0.01})
+	tn2, _ := New("quiet", NewData("test", tr, te), solver.BCFW{Lambda: 0.01})
 	if _, err := tn2.Run(2); err != nil || tn2.Passes() < 2 {
 		t.Fatalf("run outside a notebook: %v", err)
 	}
@@ -240,11 +240,11 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	rec := record(t)
 	ctx := context.Background()
 	stop := run.Stop{Passes: 8}
-	uni, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
+	uni, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gap, err := Seeds(ctx, "gap sampling", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
+	gap, err := Seeds(ctx, "gap sampling", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	}
 	table.Show()
 
-	sweep, err := GapEverySweep(solver.Config{Lambda: 0.01, Sampling: run.GapSampling}, []float64{1, 5, math.Inf(1)},
+	sweep, err := GapEverySweep(solver.BCFW{Lambda: 0.01, Sampling: run.GapSampling}, []float64{1, 5, math.Inf(1)},
 		run.Stop{Passes: 8}, 0.5).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +280,7 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	if len(sweep.Table().Rows) != 3 {
 		t.Fatal("sweep table")
 	}
-	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, NewData("test", tr, te))
+	cache, err := CacheSweep(solver.BCFW{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,10 +347,10 @@ func TestWords(t *testing.T) {
 
 func TestTrainerErrors(t *testing.T) {
 	tr, te := synthetic(t)
-	if _, err := New("bad", NewData("test", tr, te), solver.Config{}); err == nil {
+	if _, err := New("bad", NewData("test", tr, te), solver.BCFW{}); err == nil {
 		t.Fatal("lambda 0 accepted")
 	}
-	tn, _ := New("t", NewData("test", tr, te), solver.Config{Lambda: 1})
+	tn, _ := New("t", NewData("test", tr, te), solver.BCFW{Lambda: 1})
 	if _, err := tn.Run(0); err == nil {
 		t.Fatal("Run(0) accepted")
 	}
@@ -368,7 +368,7 @@ func TestTrainerErrors(t *testing.T) {
 func TestSessionContinuesAcrossCells(t *testing.T) {
 	tr, te := synthetic(t)
 	isolated(t)
-	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: run.GapSampling}
+	cfg := solver.BCFW{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: run.GapSampling}
 	for cell := 1; cell <= 3; cell++ {
 		tn, err := Session("bcfw", NewData("synthetic", tr, te), cfg)
 		if err != nil {
@@ -420,7 +420,7 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 // not counted), and the progress figure ends there.
 func TestCurrent(t *testing.T) {
 	tr, te := synthetic(t)
-	tn, _ := New("cur", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 5})
+	tn, _ := New("cur", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 5})
 	if _, err := tn.Run(8); err != nil {
 		t.Fatal(err)
 	}
