@@ -116,9 +116,9 @@ func timeSpread(groups []Group) float64 {
 	return spread
 }
 
-// PassesTo returns, for every trainer of the group, the effective passes at
+// passesTo returns, for every trainer of the group, the effective passes at
 // which the duality gap first reached eps (NaN if never).
-func (g Group) PassesTo(eps float64) []float64 {
+func (g Group) passesTo(eps float64) []float64 {
 	out := make([]float64, len(g.Trainers))
 	for k, t := range g.Trainers {
 		out[k] = run.PassesToGap(t.Trace(), eps)
@@ -201,7 +201,7 @@ func SummaryTable(targets []float64, groups ...Group) *Table {
 	for _, g := range groups {
 		row := []any{g.Name, len(g.Trainers)}
 		for _, eps := range targets {
-			row = append(row, passesCell(g.PassesTo(eps)))
+			row = append(row, passesCell(g.passesTo(eps)))
 		}
 		var passes, gaps, losses []float64
 		for _, tr := range g.Trainers {

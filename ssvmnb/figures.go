@@ -44,10 +44,6 @@ func VizRuns(ts ...*Trainer) []viz.Run {
 // are marks.
 func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.GapCurves(VizRuns(ts...), x) }
 
-// Staleness returns the ratio of the gap estimate to the true gap of
-// several trainers (Osokin et al. 2016, Fig. 1b).
-func Staleness(ts ...*Trainer) *viz.Figure { return viz.StalenessCurves(VizRuns(ts...)) }
-
 // Speedup returns the improvement chi(g)^3/chi(C) predicted by Theorem 2 of
 // Osokin et al. (2016) along several runs (Fig. 1c).
 func Speedup(ts ...*Trainer) *viz.Figure { return viz.SpeedupCurves(VizRuns(ts...)) }

@@ -210,7 +210,7 @@ func (t *Trainer) save() error {
 	if err := os.MkdirAll(filepath.Dir(t.store), 0o755); err != nil {
 		return err
 	}
-	return t.SaveFile(t.store)
+	return t.saveFile(t.store)
 }
 
 // changes lists what changed during the stored run (events of its trace),

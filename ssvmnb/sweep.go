@@ -97,7 +97,7 @@ func (r *SweepResult) Table() *Table {
 		}
 		to := "-"
 		if r.Target > 0 {
-			to = passesCell(g.PassesTo(r.Target))
+			to = passesCell(g.passesTo(r.Target))
 		}
 		t.AddRow(valueLabel(r.Param, r.Values[k], r.N), len(g.Trainers), to, Median(passes), Median(gap), Median(secs), Median(hits), Median(loss))
 	}
@@ -114,7 +114,7 @@ func (r *SweepResult) Figure() *viz.Figure {
 	s := viz.Series{Name: "median passes", Color: viz.MethodStyle(0).Color}
 	missed := 0
 	for k, g := range r.Groups {
-		m, _ := reachedMedian(g.PassesTo(r.Target))
+		m, _ := reachedMedian(g.passesTo(r.Target))
 		label := valueLabel(r.Param, r.Values[k], r.N)
 		if math.IsNaN(m) {
 			label += "\n(not reached)"
@@ -139,7 +139,7 @@ func budgetText(stop run.Stop) string {
 }
 
 // Curves plots the median gap curve of every value against x.
-func (r *SweepResult) Curves(x viz.XAxis) *viz.Figure {
+func (r *SweepResult) curves(x viz.XAxis) *viz.Figure {
 	return Compare(fmt.Sprintf("duality gap by %s", r.Param), x, nil, r.Groups...)
 }
 
@@ -201,7 +201,7 @@ func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 // values of A, columns those of B (nu = n labeled "n"). The metric gets
 // the cell's trainer; cells where it is NaN are labeled blank (e.g. "not
 // reached").
-func (r *Sweep2Result) HeatMap(title, blank string, metric func(*Trainer) float64) *viz.Figure {
+func (r *Sweep2Result) heatMap(title, blank string, metric func(*Trainer) float64) *viz.Figure {
 	f := &viz.Figure{Kind: viz.HeatMap, Title: title, XLabel: r.ParamB, YLabel: r.ParamA, BlankLabel: blank}
 	for _, b := range r.B {
 		f.Cols = append(f.Cols, valueLabel(r.ParamB, b, r.N))
@@ -220,7 +220,7 @@ func (r *Sweep2Result) HeatMap(title, blank string, metric func(*Trainer) float6
 // PassesHeatMap is the heat map of the passes every cell took to reach the
 // target gap, "not reached" where it did not within the budget.
 func (r *Sweep2Result) PassesHeatMap() *viz.Figure {
-	f := r.HeatMap(fmt.Sprintf("effective passes to reach gap %g", r.Target), "not reached", r.PassesToTarget)
+	f := r.heatMap(fmt.Sprintf("effective passes to reach gap %g", r.Target), "not reached", r.passesToTarget)
 	f.CellFormat = "%.0f"
 	return f
 }
@@ -228,13 +228,13 @@ func (r *Sweep2Result) PassesHeatMap() *viz.Figure {
 // HitRateHeatMap is the heat map of the overall cache hit rate of every
 // cell.
 func (r *Sweep2Result) HitRateHeatMap() *viz.Figure {
-	f := r.HeatMap("cache hit rate (whole run)", "no step", HitRate)
+	f := r.heatMap("cache hit rate (whole run)", "no step", HitRate)
 	f.CellFormat = "%.2f"
 	return f
 }
 
 // PassesToTarget is a HeatMap metric: passes to reach the target gap.
-func (r *Sweep2Result) PassesToTarget(t *Trainer) float64 {
+func (r *Sweep2Result) passesToTarget(t *Trainer) float64 {
 	return run.PassesToGap(t.Trace(), r.Target)
 }
 
@@ -252,12 +252,6 @@ func GapEverySweep(base solver.BCFW, values []float64, stop run.Stop, target flo
 			m.GapEvery = v
 			return m
 		}}
-}
-
-// LambdaSweep varies the regularization parameter of any method.
-func LambdaSweep(base run.Method, values []float64, stop run.Stop, target float64) Sweep {
-	return Sweep{Param: "lambda", Values: values, Stop: stop, Target: target,
-		Method: func(v float64) run.Method { return base.WithLambda(v) }}
 }
 
 // CacheSweep varies the factors F and nu of BCFW's gap-based cache (on,

@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"time"
 
@@ -367,8 +366,8 @@ func (t *Trainer) Save(w io.Writer) error {
 	return gob.NewEncoder(w).Encode(tf)
 }
 
-// SaveFile writes the trainer to a file, atomically (internal/atomicfile).
-func (t *Trainer) SaveFile(path string) error {
+// saveFile writes the trainer to a file, atomically (internal/atomicfile).
+func (t *Trainer) saveFile(path string) error {
 	return atomicfile.WriteFile(path, 0o644, t.Save)
 }
 
@@ -429,20 +428,6 @@ func LoadTrainer(r io.Reader, data *Data) (*Trainer, error) {
 		return nil, err
 	}
 	return fromFile(tf, data)
-}
-
-// LoadTrainerFile reads a trainer from a file written by SaveFile.
-func LoadTrainerFile(path string, data *Data) (*Trainer, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := LoadTrainer(f, data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
 }
 
 // errNoTrace reports an empty trace where a figure needs points.

@@ -67,7 +67,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	res, err := LambdaSweep(solver.BCFW{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, NewData("test", tr, te))
+	res, err := lambdaSweep(solver.BCFW{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 			t.Errorf("lambda %v: table says passes %s, final gap %s; the final iterate is at pass %v with gap %s", res.Values[k], row[3], row[4], tn.Passes(), Cell(ev.Gap))
 		}
 	}
-	for name, f := range map[string]*viz.Figure{"sweep curves": res.Curves(viz.Passes), "compare": Compare("c", viz.Passes, nil, res.Groups...)} {
+	for name, f := range map[string]*viz.Figure{"sweep curves": res.curves(viz.Passes), "compare": Compare("c", viz.Passes, nil, res.Groups...)} {
 		for _, s := range f.Series {
 			if end := s.X[len(s.X)-1]; end != 20 {
 				t.Errorf("%s: curve %q ends at pass %v, the runs at 20", name, s.Name, end)
@@ -114,7 +114,7 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	rec := record(t)
-	res, err := LambdaSweep(solver.BCFW{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), NewData("test", tr, te))
+	res, err := lambdaSweep(solver.BCFW{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestPassCounts(t *testing.T) {
 			cfg := solver.BCFW{Lambda: 0.01, GapEvery: ge}
 			budget := 0.0
 			for cell := 0; cell < 4; cell++ {
-				tn := MustResumeOr(t, "p", data, cfg)
+				tn := resumeOr(t, "p", data, cfg)
 				tn.Live = false
 				if cell == 2 {
 					Check(tn.SetLambda(0.005))
@@ -202,8 +202,8 @@ func TestPassCounts(t *testing.T) {
 	}
 }
 
-// MustResumeOr resumes a session or starts it (the first cell).
-func MustResumeOr(t *testing.T, name string, data *Data, cfg solver.BCFW) *Trainer {
+// resumeOr resumes a session or starts it (the first cell).
+func resumeOr(t *testing.T, name string, data *Data, cfg solver.BCFW) *Trainer {
 	t.Helper()
 	if tn, err := Resume(name); err == nil {
 		return tn

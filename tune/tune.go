@@ -38,9 +38,9 @@ type Config struct {
 	// Seed seeds the assignment of the examples to folds (the methods keep
 	// their own Seed).
 	Seed uint64
-	// Metric names the validation metric (see DefaultMetric, LowerIsBetter
-	// and the data's task metrics, e.g. "example_f1"); empty means the
-	// task's own.
+	// Metric names the validation metric (MetricLoss, MetricErrorRate or
+	// one of the data's task metrics, e.g. "example_f1"; see
+	// DefaultMetric); empty means the task's own.
 	Metric string
 	// Stop ends training at every value of the grid, on every fold, and
 	// of the final model; Stop.Passes counts the passes made at that
@@ -218,7 +218,7 @@ func Run(ctx context.Context, d *datasets.Data, base run.Method, cfg Config) (*R
 	if stop == (run.Stop{}) {
 		stop = run.Stop{Passes: 30}
 	}
-	res := &Result{Metric: metric, Lower: LowerIsBetter(metric), Aux: g.aux, Folds: len(folds), HoldOut: cfg.HoldOut,
+	res := &Result{Metric: metric, Lower: lowerIsBetter(metric), Aux: g.aux, Folds: len(folds), HoldOut: cfg.HoldOut,
 		Warm: !cfg.Cold && g.warm()}
 	for _, a := range g.auxes {
 		for _, l := range lambdas {
@@ -316,17 +316,17 @@ func fitAt(ctx context.Context, g *grid, s run.Solver, train oracles.Problem, la
 }
 
 // makeFolds returns the folds cfg asks for on n examples.
-func makeFolds(n int, cfg Config) ([]Fold, error) {
+func makeFolds(n int, cfg Config) ([]split, error) {
 	switch {
 	case cfg.HoldOut != 0 && cfg.Folds != 0:
 		return nil, errors.New("tune: give folds or a held-out fraction, not both")
 	case cfg.HoldOut != 0:
-		f, err := HoldOut(n, cfg.HoldOut, cfg.Seed)
-		return []Fold{f}, err
+		f, err := holdOut(n, cfg.HoldOut, cfg.Seed)
+		return []split{f}, err
 	case cfg.Folds == 0:
-		return Folds(n, min(5, n), cfg.Seed)
+		return kFolds(n, min(5, n), cfg.Seed)
 	}
-	return Folds(n, cfg.Folds, cfg.Seed)
+	return kFolds(n, cfg.Folds, cfg.Seed)
 }
 
 // meanStdErr returns the mean of x and its standard error, the sample

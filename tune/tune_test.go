@@ -58,7 +58,7 @@ func blobs(t testing.TB, n int) *datasets.Data {
 
 func TestFolds(t *testing.T) {
 	for _, tc := range []struct{ n, k int }{{10, 2}, {10, 3}, {7, 7}, {100, 5}, {101, 10}} {
-		folds, err := Folds(tc.n, tc.k, 1)
+		folds, err := kFolds(tc.n, tc.k, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,20 +85,20 @@ func TestFolds(t *testing.T) {
 				t.Errorf("n %d, k %d: example %d held out %d times, want once (disjoint folds that cover the data)", tc.n, tc.k, i, c)
 			}
 		}
-		again, _ := Folds(tc.n, tc.k, 1)
-		other, _ := Folds(tc.n, tc.k, 2)
+		again, _ := kFolds(tc.n, tc.k, 1)
+		other, _ := kFolds(tc.n, tc.k, 2)
 		if fmt.Sprint(again) != fmt.Sprint(folds) || (tc.k < tc.n && fmt.Sprint(other) == fmt.Sprint(folds)) {
 			t.Errorf("n %d, k %d: folds depend on the seed alone: same seed equal %v, other seed different %v", tc.n, tc.k, fmt.Sprint(again) == fmt.Sprint(folds), fmt.Sprint(other) != fmt.Sprint(folds))
 		}
 	}
 	for _, bad := range []struct{ n, k int }{{10, 1}, {3, 4}, {0, 2}} {
-		if _, err := Folds(bad.n, bad.k, 1); err == nil {
-			t.Errorf("Folds(%d, %d): no error", bad.n, bad.k)
+		if _, err := kFolds(bad.n, bad.k, 1); err == nil {
+			t.Errorf("kFolds(%d, %d): no error", bad.n, bad.k)
 		}
 	}
-	f, err := HoldOut(20, 0.25, 3)
+	f, err := holdOut(20, 0.25, 3)
 	if err != nil || len(f.Held) != 5 || len(f.Fit) != 15 {
-		t.Fatalf("HoldOut(20, 0.25): %+v, %v", f, err)
+		t.Fatalf("holdOut(20, 0.25): %+v, %v", f, err)
 	}
 	for _, i := range f.Held {
 		if slices.Contains(f.Fit, i) {
@@ -106,8 +106,8 @@ func TestFolds(t *testing.T) {
 		}
 	}
 	for _, frac := range []float64{0, 1, -0.5, 0.01, math.NaN()} {
-		if _, err := HoldOut(20, frac, 1); err == nil {
-			t.Errorf("HoldOut(20, %v): no error", frac)
+		if _, err := holdOut(20, frac, 1); err == nil {
+			t.Errorf("holdOut(20, %v): no error", frac)
 		}
 	}
 }
@@ -292,12 +292,12 @@ func TestTaskMetrics(t *testing.T) {
 		{mc, MetricErrorRate, true},
 		{syn, MetricLoss, true},
 	} {
-		if got := DefaultMetric(tc.p); got != tc.want || LowerIsBetter(got) != tc.lower {
-			t.Errorf("%T: metric %q (lower %v), want %q (%v)", tc.p, got, LowerIsBetter(got), tc.want, tc.lower)
+		if got := DefaultMetric(tc.p); got != tc.want || lowerIsBetter(got) != tc.lower {
+			t.Errorf("%T: metric %q (lower %v), want %q (%v)", tc.p, got, lowerIsBetter(got), tc.want, tc.lower)
 		}
 	}
 	for _, name := range []string{"chunk F1 %", oracles.MetricPixelAccuracy, factorgraph.MetricF1} {
-		if LowerIsBetter(name) {
+		if lowerIsBetter(name) {
 			t.Errorf("%s is minimized", name)
 		}
 	}

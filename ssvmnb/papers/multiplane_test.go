@@ -91,7 +91,7 @@ func TestMultiPlaneInSessions(t *testing.T) {
 		if len(fig.Series) != 2 || len(fig.Notes) != 1 || !strings.Contains(fig.Notes[0], "bcfw") {
 			t.Fatalf("%s: %d curves, notes %q: want mp and the fork, bcfw noted", fig.Title, len(fig.Series), fig.Notes)
 		}
-		if err := fig.WritePNG(io.Discard, ssvmnb.FigureWidth, ssvmnb.FigureHeight); err != nil {
+		if err := fig.WritePNG(io.Discard, 720, 420); err != nil {
 			t.Fatal(err)
 		}
 	}
