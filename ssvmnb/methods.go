@@ -32,16 +32,39 @@ func lambdaOf(m run.Method) float64 {
 // (a deterministic method: FW, the cutting plane, kernel FW) is returned as
 // it is.
 func withSeed(m run.Method, seed uint64) run.Method {
+	return withField(m, "Seed", func(f reflect.Value) bool {
+		if f.Kind() != reflect.Uint64 {
+			return false
+		}
+		f.SetUint(seed)
+		return true
+	})
+}
+
+// recordable returns m as run.Encode can write it: a GapEvery of +Inf
+// ("never", which the methods' New accept) becomes -1, the methods' other
+// spelling of never, which JSON can write.
+func recordable(m run.Method) run.Method {
+	return withField(m, "GapEvery", func(f reflect.Value) bool {
+		if !f.CanFloat() || !math.IsInf(f.Float(), 1) {
+			return false
+		}
+		f.SetFloat(-1)
+		return true
+	})
+}
+
+// withField returns a copy of m whose field called name edit changed, or m
+// when it has no such field or edit changes nothing (returns false).
+func withField(m run.Method, name string, edit func(reflect.Value) bool) run.Method {
 	v := reflect.New(reflect.TypeOf(m)).Elem()
 	v.Set(reflect.ValueOf(m))
 	if v.Kind() != reflect.Struct {
 		return m
 	}
-	f := v.FieldByName("Seed")
-	if !f.IsValid() || f.Kind() != reflect.Uint64 {
+	if f := v.FieldByName(name); !f.IsValid() || !edit(f) {
 		return m
 	}
-	f.SetUint(seed)
 	return v.Interface().(run.Method)
 }
 
@@ -53,22 +76,6 @@ func field(m run.Method, name string) (reflect.Value, bool) {
 	}
 	f := v.FieldByName(name)
 	return f, f.IsValid()
-}
-
-// recordable returns m as run.Encode can write it: a GapEvery of +Inf
-// ("never", which the methods' New accept) becomes -1, the methods' other
-// spelling of never, which JSON can write.
-func recordable(m run.Method) run.Method {
-	v := reflect.New(reflect.TypeOf(m)).Elem()
-	v.Set(reflect.ValueOf(m))
-	if v.Kind() != reflect.Struct {
-		return m
-	}
-	if f := v.FieldByName("GapEvery"); f.IsValid() && f.CanFloat() && math.IsInf(f.Float(), 1) {
-		f.SetFloat(-1)
-		return v.Interface().(run.Method)
-	}
-	return m
 }
 
 // orLambda returns m at lambda when its Lambda is zero (a method given to
