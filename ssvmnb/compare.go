@@ -6,10 +6,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/fwstruct/fwstruct/solver"
-	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
-	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
@@ -20,24 +17,25 @@ type Group struct {
 	Trainers []*Trainer
 }
 
-// Seeds trains one run of cfg (any family's Config, see New) on data per
-// seed until stop and returns the group.
+// Seeds trains one run of method m (see New) on data per seed, its Seed
+// field set to the seed (a method without one, such as FW, runs
+// identically for every seed), until stop and returns the group.
 // Every run ends with an exact evaluation of its final iterate. Live
 // charts are off for these runs; in a notebook a progress line says which
 // run is going and how far it is.
-func Seeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop) (Group, error) {
+func Seeds(ctx context.Context, name string, data *Data, m run.Method, seeds []uint64, stop run.Stop) (Group, error) {
 	prog := NewProgress("Seeds "+name, len(seeds))
 	defer prog.End()
-	return runSeeds(ctx, name, data, cfg, seeds, stop, prog)
+	return runSeeds(ctx, name, data, m, seeds, stop, prog)
 }
 
-func runSeeds(ctx context.Context, name string, data *Data, cfg any, seeds []uint64, stop run.Stop, prog *Progress) (Group, error) {
+func runSeeds(ctx context.Context, name string, data *Data, m run.Method, seeds []uint64, stop run.Stop, prog *Progress) (Group, error) {
 	g := Group{Name: name}
 	if len(seeds) == 0 {
 		return g, fmt.Errorf("ssvmnb: %s: no seeds", name)
 	}
 	for _, seed := range seeds {
-		t, err := New(fmt.Sprintf("%s (seed %d)", name, seed), data, withSeed(cfg, seed))
+		t, err := New(fmt.Sprintf("%s (seed %d)", name, seed), data, withSeed(m, seed))
 		if err != nil {
 			return g, err
 		}
@@ -118,9 +116,9 @@ func timeSpread(groups []Group) float64 {
 	return spread
 }
 
-// PassesTo returns, for every trainer of the group, the effective passes at
+// passesTo returns, for every trainer of the group, the effective passes at
 // which the duality gap first reached eps (NaN if never).
-func (g Group) PassesTo(eps float64) []float64 {
+func (g Group) passesTo(eps float64) []float64 {
 	out := make([]float64, len(g.Trainers))
 	for k, t := range g.Trainers {
 		out[k] = run.PassesToGap(t.Trace(), eps)
@@ -203,7 +201,7 @@ func SummaryTable(targets []float64, groups ...Group) *Table {
 	for _, g := range groups {
 		row := []any{g.Name, len(g.Trainers)}
 		for _, eps := range targets {
-			row = append(row, passesCell(g.PassesTo(eps)))
+			row = append(row, passesCell(g.passesTo(eps)))
 		}
 		var passes, gaps, losses []float64
 		for _, tr := range g.Trainers {
@@ -261,20 +259,4 @@ func pointAt(trace []run.Point, T float64) run.Point {
 		at = p
 	}
 	return at
-}
-
-// withSeed returns cfg (of any family) with its Seed set to seed.
-func withSeed(cfg any, seed uint64) any {
-	switch c := cfg.(type) {
-	case solver.Config:
-		c.Seed = seed
-		return c
-	case soft.Config:
-		c.Seed = seed
-		return c
-	case kernel.Config:
-		c.Seed = seed
-		return c
-	}
-	return cfg
 }

@@ -25,12 +25,6 @@ type Data struct {
 	Train, Test oracles.Problem
 
 	spec *dataSpec
-
-	// The test set as the soft solver predicts it (factorgraph.Rounded),
-	// built on first use.
-	roundedOnce sync.Once
-	rounded     oracles.Problem
-	roundedErr  error
 }
 
 // dataSpec is what a session remembers of its data, to load it again.
@@ -80,9 +74,6 @@ func Load(name string, opts ...datasets.Options) (*Data, error) {
 	}
 	return d, nil
 }
-
-// MustLoad is Load that panics on error (for notebook cells).
-func MustLoad(name string, opts ...datasets.Options) *Data { return Must(Load(name, opts...)) }
 
 // load loads the data of a spec and shows its note.
 func (sp *dataSpec) load() (*Data, error) {

@@ -132,10 +132,10 @@ func TestLoadEveryDataset(t *testing.T) {
 			if d.Name != c.name || d.Note != "" || d.Train == nil || d.Test == nil || d.Description == "" {
 				t.Fatalf("data %+v", d)
 			}
-			tn := MustSession(c.name, d, solver.Config{Lambda: 0.1, GapEvery: 2})
+			tn := Must(Session(c.name, d, solver.BCFW{Lambda: 0.1, GapEvery: 2}))
 			tn.Live = false
-			tn.MustRun(2)
-			h, err := PredictionHTML(d.Test, 0, tn.Weights())
+			Must(tn.Run(2))
+			h, err := predictionHTML(d.Test, 0, tn.Weights())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestLoadEveryDataset(t *testing.T) {
 				t.Fatal("ShowPredictions showed nothing")
 			}
 			// The session remembers its data: a later cell is one line.
-			r := MustResume(c.name)
+			r := Must(Resume(c.name))
 			sameWeights(t, r, tn)
 		})
 	}
@@ -180,9 +180,9 @@ func TestLoadFallsBackOnlyWhenNotFound(t *testing.T) {
 		t.Fatalf("the fallback was not shown: notes %q", notes.String())
 	}
 	// A session on the fallback resumes on it, and says so again.
-	MustSession("s", d, solver.Config{Lambda: 0.1}).MustRun(1)
+	Must(Must(Session("s", d, solver.BCFW{Lambda: 0.1})).Run(1))
 	notes.Reset()
-	if r := MustResume("s"); r.Passes() != 1 || !strings.Contains(notes.String(), "OCR not found") {
+	if r := Must(Resume("s")); r.Passes() != 1 || !strings.Contains(notes.String(), "OCR not found") {
 		t.Fatalf("resumed the fallback session at %v passes, notes %q", r.Passes(), notes.String())
 	}
 	for _, c := range []struct {
@@ -241,15 +241,15 @@ func TestPredictionsOfEveryProblemType(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := make([]float64, ex.Dim())
-	if h, err := PredictionHTML(ex, 0, w); err != nil || !strings.Contains(h, "predicted: ") {
+	if h, err := predictionHTML(ex, 0, w); err != nil || !strings.Contains(h, "predicted: ") {
 		t.Fatalf("unregistered multi-label: %q %v", h, err)
 	}
 	register(ex, labelSetView{"x", "y"})
-	if h, err := PredictionHTML(ex, 0, w); err != nil || !strings.Contains(h, "true, missed: <span style=\"color:#9a6700\">x</span>") {
+	if h, err := predictionHTML(ex, 0, w); err != nil || !strings.Contains(h, "true, missed: <span style=\"color:#9a6700\">x</span>") {
 		t.Fatalf("multi-label: %q %v", h, err)
 	}
 	mc, _ := oracles.NewMulticlass(3, 2, []oracles.SparseVec{{Idx: []int32{0}, Val: []float64{1}}}, []int32{2})
-	if h, err := PredictionHTML(mc, 0, make([]float64, mc.Dim())); err != nil || !strings.Contains(h, "truth: [2]") {
+	if h, err := predictionHTML(mc, 0, make([]float64, mc.Dim())); err != nil || !strings.Contains(h, "truth: [2]") {
 		t.Fatalf("multiclass: %q %v", h, err)
 	}
 	for _, c := range []struct {
@@ -257,8 +257,8 @@ func TestPredictionsOfEveryProblemType(t *testing.T) {
 		i int
 		w []float64
 	}{{mc, 1, make([]float64, mc.Dim())}, {mc, 0, nil}, {nil, 0, nil}} {
-		if _, err := PredictionHTML(c.p, c.i, c.w); err == nil {
-			t.Errorf("PredictionHTML(%T, %d, %d weights) accepted", c.p, c.i, len(c.w))
+		if _, err := predictionHTML(c.p, c.i, c.w); err == nil {
+			t.Errorf("predictionHTML(%T, %d, %d weights) accepted", c.p, c.i, len(c.w))
 		}
 	}
 }
@@ -270,7 +270,7 @@ func TestSegmentationNeedsItsImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = PredictionHTML(h.Test, 0, make([]float64, h.Test.Dim()))
+	_, err = predictionHTML(h.Test, 0, make([]float64, h.Test.Dim()))
 	if err == nil || !strings.Contains(err.Error(), `ssvmnb.Load("horses")`) {
 		t.Fatalf("unregistered segmentation: %v", err)
 	}
@@ -310,7 +310,7 @@ func TestMULANPredictionsNameTheLabels(t *testing.T) {
 	}
 	w := make([]float64, d.Test.Dim())
 	for i := 0; i < d.Test.Len(); i++ {
-		h, err := PredictionHTML(d.Test, i, w)
+		h, err := predictionHTML(d.Test, i, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +339,7 @@ func TestCSVPredictionsNameTheClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := PredictionHTML(d.Test, 1, make([]float64, d.Test.Dim()))
+	h, err := predictionHTML(d.Test, 1, make([]float64, d.Test.Dim()))
 	if err != nil {
 		t.Fatal(err)
 	}

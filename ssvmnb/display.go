@@ -14,10 +14,10 @@ import (
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-// Display is where ssvmnb shows its output. The default sends it to the GoNB
+// display is where ssvmnb shows its output. The default sends it to the GoNB
 // notebook when the program runs inside one and drops it otherwise; tests or
 // other front ends may install their own.
-type Display interface {
+type display interface {
 	// Active reports whether output is shown at all; when false, figures
 	// are not even rendered.
 	Active() bool
@@ -33,8 +33,8 @@ type Display interface {
 	Sync()
 }
 
-// Output is the current Display.
-var Output Display = gonbDisplay{}
+// output is the current display.
+var output display = gonbDisplay{}
 
 // gonbDisplay shows output through gonbui.
 type gonbDisplay struct{}
@@ -47,16 +47,16 @@ func (gonbDisplay) NewID() string              { return "fwstruct_" + gonbui.Uni
 func (gonbDisplay) Sync()                      { gonbui.Sync() }
 
 func displayHTML(html string) {
-	if Output.Active() {
-		Output.HTML(html)
-		Output.Sync()
+	if output.Active() {
+		output.HTML(html)
+		output.Sync()
 	}
 }
 
 // Figure sizes of the static figures, in pixels.
 const (
-	FigureWidth  = 720
-	FigureHeight = 420
+	figureWidth  = 720
+	figureHeight = 420
 )
 
 // Show displays a figure as a static PNG image in a notebook (nothing
@@ -67,20 +67,20 @@ func Show(f *viz.Figure) error {
 	if err := validate(f); err != nil {
 		return err
 	}
-	if !Output.Active() {
+	if !output.Active() {
 		return nil
 	}
 	if f.Drawn() == 0 {
-		Output.HTML(omittedHTML(f))
-		Output.Sync()
+		output.HTML(omittedHTML(f))
+		output.Sync()
 		return nil
 	}
 	png, err := renderPNG(f)
 	if err != nil {
 		return err
 	}
-	Output.PNG(png)
-	Output.Sync()
+	output.PNG(png)
+	output.Sync()
 	return nil
 }
 
@@ -128,28 +128,28 @@ func ShowInteractive(figs ...*viz.Figure) error {
 			drawn = append(drawn, f)
 		}
 	}
-	if !Output.Active() {
+	if !output.Active() {
 		return nil
 	}
 	for _, f := range figs {
 		if f.Drawn() == 0 {
-			Output.HTML(omittedHTML(f))
+			output.HTML(omittedHTML(f))
 		}
 	}
 	if len(drawn) > 0 {
-		frame, err := viz.IFrames(FigureHeight+40, drawn...)
+		frame, err := viz.IFrames(figureHeight+40, drawn...)
 		if err != nil {
 			return err
 		}
-		Output.HTML(frame)
+		output.HTML(frame)
 	}
-	Output.Sync()
+	output.Sync()
 	return nil
 }
 
 func renderPNG(f *viz.Figure) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := f.WritePNG(&buf, FigureWidth, FigureHeight); err != nil {
+	if err := f.WritePNG(&buf, figureWidth, figureHeight); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -170,9 +170,9 @@ type liveView struct {
 
 func (t *Trainer) startLive() *liveView {
 	v := &liveView{t: t}
-	if t.Live && Output.Active() {
+	if t.Live && output.Active() {
 		v.on = true
-		v.id = Output.NewID()
+		v.id = output.NewID()
 	}
 	return v
 }
@@ -192,7 +192,7 @@ func (v *liveView) update() {
 	v.last = time.Now()
 	if png, err := renderPNG(v.t.ProgressFigure()); err == nil {
 		last := v.t.Last() // live updates happen at trace points
-		Output.UpdateHTML(v.id, fmt.Sprintf("<div>%s: pass %.1f, gap %s (running)</div>%s", html.EscapeString(v.t.Name), last.Pass, Cell(last.Gap), imgTag(png)))
+		output.UpdateHTML(v.id, fmt.Sprintf("<div>%s: pass %.1f, gap %s (running)</div>%s", html.EscapeString(v.t.Name), last.Pass, Cell(last.Gap), imgTag(png)))
 	}
 }
 
@@ -201,9 +201,9 @@ func (v *liveView) finish() {
 	if !v.on {
 		return
 	}
-	Output.UpdateHTML(v.id, "")
+	output.UpdateHTML(v.id, "")
 	if png, err := renderPNG(v.t.ProgressFigure()); err == nil {
-		Output.PNG(png)
+		output.PNG(png)
 	}
-	Output.Sync()
+	output.Sync()
 }

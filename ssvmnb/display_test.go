@@ -17,9 +17,9 @@ func TestShowInteractiveSharesTheLibrary(t *testing.T) {
 	isolated(t)
 	rec := record(t)
 	tr, te := synthetic(t)
-	a, _ := New("a", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1})
+	a, _ := New("a", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1})
 	a.Live = false
-	a.MustRun(3)
+	Must(a.Run(3))
 	empty := HitRates(a) // a has no cache
 	Check(ShowInteractive(Gaps(viz.Passes, a), Objectives(viz.Passes, a), empty))
 	if len(rec.html) != 2 || !strings.Contains(rec.html[0], "fwstruct-omitted") {
@@ -40,7 +40,7 @@ func TestProgressLines(t *testing.T) {
 	isolated(t)
 	rec := record(t)
 	tr, te := synthetic(t)
-	if _, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 1}, []float64{0.25}, []float64{0.01, float64(tr.Len())}, run.Stop{Passes: 3}, 0.1).Run(context.Background(), NewData("test", tr, te)); err != nil {
+	if _, err := CacheSweep(solver.BCFW{Lambda: 0.01, GapEvery: 1}, []float64{0.25}, []float64{0.01, float64(tr.Len())}, run.Stop{Passes: 3}, 0.1).Run(context.Background(), NewData("test", tr, te)); err != nil {
 		t.Fatal(err)
 	}
 	var running bool

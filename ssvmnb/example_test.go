@@ -21,23 +21,24 @@ func Example() {
 	ssvmnb.Check(ssvmnb.ForgetAll())
 
 	// Cell 2: data by name, a run that lives in the session.
-	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
-	ssvmnb.MustSession("bcfw", data, solver.Config{Lambda: 0.01, GapEvery: 5}).MustRun(10)
+	data := ssvmnb.Must(ssvmnb.Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}}))
+	ssvmnb.Must(ssvmnb.Must(ssvmnb.Session("bcfw", data, solver.BCFW{Lambda: 0.01, GapEvery: 5})).Run(10))
 
 	// Cell 3: one line continues it.
-	t := ssvmnb.MustResume("bcfw")
-	t.MustRun(5)
+	t := ssvmnb.Must(ssvmnb.Resume("bcfw"))
+	ssvmnb.Must(t.Run(5))
 	fmt.Printf("bcfw at pass %g\n", t.Current().Pass)
 
-	// Cell 4: a variant warm-started from it, the switch in its trace.
-	g := t.MustFork("bcfw, gap sampling", func(c *solver.Config) { c.Sampling = run.GapSampling })
+	// Cell 4: a variant warm-started from it, the switch in its trace (a
+	// method without a lambda continues at the run's).
+	g := ssvmnb.Must(t.Fork("bcfw, gap sampling", solver.BCFW{GapEvery: 5, Sampling: run.GapSampling}))
 	tr := g.Trace()
 	fmt.Println(tr[len(tr)-1].Event)
-	g.MustRun(5)
-	fmt.Printf("fork at pass %g, original at pass %g\n", g.Passes(), ssvmnb.MustResume("bcfw").Passes())
+	ssvmnb.Must(g.Run(5))
+	fmt.Printf("fork at pass %g, original at pass %g\n", g.Passes(), ssvmnb.Must(ssvmnb.Resume("bcfw")).Passes())
 
 	// A cell asking for bcfw with another lambda gets an error, not the run.
-	_, err := ssvmnb.Session("bcfw", data, solver.Config{Lambda: 0.1, GapEvery: 5})
+	_, err := ssvmnb.Session("bcfw", data, solver.BCFW{Lambda: 0.1, GapEvery: 5})
 	fmt.Println(err != nil)
 	// Output:
 	// bcfw at pass 15

@@ -15,7 +15,7 @@ import (
 func (t *Trainer) ProgressFigure() *viz.Figure {
 	tr := t.Trace()
 	f := viz.ProgressCurves(viz.Run{Name: t.Name, Trace: tr, Style: StyleOf(t.Name)})
-	if n := len(tr); n > 0 && tr[n-1].Steps != t.eng.Steps() {
+	if n := len(tr); n > 0 && tr[n-1].Steps != t.s.Steps() {
 		f.Notes = append([]string{fmt.Sprintf("trace ends at pass %.4g, before the current iterate (pass %.4g): call Current", tr[n-1].Pass, t.Passes())}, f.Notes...)
 	}
 	return f
@@ -43,10 +43,6 @@ func VizRuns(ts ...*Trainer) []viz.Run {
 // without a gap (SSG) are left out with a note, changes during the runs
 // are marks.
 func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.GapCurves(VizRuns(ts...), x) }
-
-// Staleness returns the ratio of the gap estimate to the true gap of
-// several trainers (Osokin et al. 2016, Fig. 1b).
-func Staleness(ts ...*Trainer) *viz.Figure { return viz.StalenessCurves(VizRuns(ts...)) }
 
 // Speedup returns the improvement chi(g)^3/chi(C) predicted by Theorem 2 of
 // Osokin et al. (2016) along several runs (Fig. 1c).

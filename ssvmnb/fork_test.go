@@ -18,21 +18,27 @@ func notebook(t *testing.T, data *Data) string {
 	// cell 1: the documented reset
 	Check(ForgetAll())
 	// cell 2
-	cfg := solver.Config{Lambda: 0.01, GapEvery: 2}
-	MustSession("bcfw", data, cfg).MustRun(4)
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 2}
+	Must(Must(Session("bcfw", data, m)).Run(4))
 	// cell 3: one line
-	MustResume("bcfw").MustRun(3)
+	Must(Must(Resume("bcfw")).Run(3))
 	// cell 4: a variant warm-started from the run
-	g := MustResume("bcfw").MustFork("bcfw gap", func(c *solver.Config) { c.Sampling = run.GapSampling })
-	g.MustRun(4)
+	g := Must(Must(Resume("bcfw")).Fork("bcfw gap", edited(m, func(m *solver.BCFW) { m.Sampling = run.GapSampling })))
+	Must(g.Run(4))
 	// cell 5: a knob switched mid-run
-	b := MustResume("bcfw")
+	b := Must(Resume("bcfw"))
 	Check(b.SetLambda(0.005))
-	b.MustRun(2)
+	Must(b.Run(2))
 	// cell 6: figures
-	a, f := MustResume("bcfw"), MustResume("bcfw gap")
+	a, f := Must(Resume("bcfw")), Must(Resume("bcfw gap"))
 	fig := Gaps(viz.Passes, a, f)
 	return fmt.Sprint(a.Weights(), f.Weights(), fig.Series[0].Color, fig.Series[1].Color, len(fig.Marks))
+}
+
+// edited returns m changed by edit.
+func edited(m solver.BCFW, edit func(*solver.BCFW)) solver.BCFW {
+	edit(&m)
+	return m
 }
 
 // TestRunAllTwice: a notebook run twice from the top (the reset cell
@@ -53,13 +59,14 @@ func TestRunAllTwice(t *testing.T) {
 func TestFork(t *testing.T) {
 	notes := isolated(t)
 	data := syntheticData(t)
-	cfg := solver.Config{Lambda: 0.01, GapEvery: 2}
-	a := MustSession("a", data, cfg)
-	a.MustRun(4)
-	ref, _ := New("ref", NewData("test", data.Train, data.Test), cfg) // the original, unforked
-	ref.MustRun(4)
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 2}
+	gapCache := edited(m, func(m *solver.BCFW) { m.Sampling, m.Cache = run.GapSampling, &solver.Cache{} })
+	a := Must(Session("a", data, m))
+	Must(a.Run(4))
+	ref, _ := New("ref", NewData("test", data.Train, data.Test), m) // the original, unforked
+	Must(ref.Run(4))
 
-	f, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = run.GapSampling; c.Cache.Enabled = true })
+	f, err := a.Fork("a gap", gapCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,42 +79,43 @@ func TestFork(t *testing.T) {
 	if len(fig.Marks) != 1 || fig.Marks[0].X != a.Passes() {
 		t.Fatalf("marks %+v", fig.Marks)
 	}
-	f.MustRun(4)
-	a.MustRun(4)
-	ref.MustRun(4)
+	Must(f.Run(4))
+	Must(a.Run(4))
+	Must(ref.Run(4))
 	sameWeights(t, a, ref)
-	if f.Config().(solver.Config).Sampling != run.GapSampling || a.Config().(solver.Config).Sampling != run.Uniform {
-		t.Fatal("configurations mixed up")
+	if f.Method().(solver.BCFW).Sampling != run.GapSampling || a.Method().(solver.BCFW).Sampling != run.Uniform {
+		t.Fatal("methods mixed up")
 	}
 
 	// The fork cell runs again (the original has not moved since the
 	// fork? it has: a different fork); a fork of a at its current pass
 	// under another name is new.
-	if _, err := a.Fork("a gap", func(c *solver.Config) { c.Sampling = run.GapSampling; c.Cache.Enabled = true }); err == nil ||
+	if _, err := a.Fork("a gap", gapCache); err == nil ||
 		!strings.Contains(err.Error(), "is not this fork of a at pass") {
 		t.Fatalf("a fork of a at pass %v took the stored fork made at pass 4: %v", a.Passes(), err)
 	}
-	// Same origin, same configuration: the stored fork, said so.
-	b := MustSession("b", data, cfg)
-	b.MustRun(2)
-	g1 := b.MustFork("b perm", func(c *solver.Config) { c.Sampling = run.Permutation })
-	g1.MustRun(2)
-	b2 := MustResume("b")
-	g2, err := b2.Fork("b perm", func(c *solver.Config) { c.Sampling = run.Permutation })
+	// Same origin, same method: the stored fork, said so (a method
+	// without a lambda continues at the run's).
+	b := Must(Session("b", data, m))
+	Must(b.Run(2))
+	g1 := Must(b.Fork("b perm", edited(m, func(m *solver.BCFW) { m.Sampling = run.Permutation })))
+	Must(g1.Run(2))
+	b2 := Must(Resume("b"))
+	g2, err := b2.Fork("b perm", solver.BCFW{GapEvery: 2, Sampling: run.Permutation})
 	if err != nil || g2.Passes() != g1.Passes() || !strings.Contains(notes.String(), "resuming the stored fork of b at pass 2") {
 		t.Fatalf("fork cell run again: %v, passes %v (stored %v), notes %q", err, g2.Passes(), g1.Passes(), notes.String())
 	}
-	if _, err := b2.Fork("b perm", func(c *solver.Config) { c.Sampling = run.GapSampling }); err == nil {
+	if _, err := b2.Fork("b perm", edited(m, func(m *solver.BCFW) { m.Sampling = run.GapSampling })); err == nil {
 		t.Fatal("another fork under a stored fork's name accepted")
 	}
 	if _, err := b2.Fork("b", nil); err == nil {
 		t.Fatal("a fork under its original's name accepted")
 	}
 	// What cannot be forked says why.
-	if _, err := b2.Fork("b pairwise", func(c *solver.Config) { c.Step = solver.Pairwise }); err == nil || !strings.Contains(err.Error(), "FW steps keep the block vectors") {
+	if _, err := b2.Fork("b pairwise", edited(m, func(m *solver.BCFW) { m.Step = solver.Pairwise })); err == nil || !strings.Contains(err.Error(), "FW steps keep the block vectors") {
 		t.Fatalf("FW -> pairwise: %v", err)
 	}
-	if err := b2.Change(func(c *solver.Config) { c.Lambda = -1 }); err == nil || !strings.Contains(err.Error(), "lambda") {
+	if err := b2.Change(m.WithLambda(-1)); err == nil || !strings.Contains(err.Error(), "lambda") {
 		t.Fatalf("a negative lambda: %v", err)
 	}
 }
@@ -118,11 +126,11 @@ func TestFork(t *testing.T) {
 func TestChangeIsRecorded(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	cfg := solver.Config{Lambda: 0.01, GapEvery: 3}
-	tn := MustSession("c", data, cfg)
-	tn.MustRun(3)
-	Check(tn.Change(func(c *solver.Config) { c.GapEvery = 1; c.Averaging = true }))
-	r := MustResume("c") // saved at once, without a Run
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 3}
+	tn := Must(Session("c", data, m))
+	Must(tn.Run(3))
+	Check(tn.Change(edited(m, func(m *solver.BCFW) { m.GapEvery, m.Average = 1, run.WeightedAverage })))
+	r := Must(Resume("c")) // saved at once, without a Run
 	tr := r.Trace()
 	if at := tr[len(tr)-1]; at.Pass != 3 || at.Event != "fork: averaging false -> true, gap every 3 -> 1" {
 		t.Fatalf("change recorded as %+v", at)
@@ -130,7 +138,7 @@ func TestChangeIsRecorded(t *testing.T) {
 	if m := r.ProgressFigure().Marks; len(m) != 1 || m[0].X != 3 {
 		t.Fatalf("marks %+v", m)
 	}
-	_, err := Session("c", data, cfg)
+	_, err := Session("c", data, m)
 	if err == nil || !strings.Contains(err.Error(), "at pass 3: fork: averaging false -> true") {
 		t.Fatalf("Session after a change: %v", err)
 	}

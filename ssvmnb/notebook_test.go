@@ -17,23 +17,23 @@ import (
 func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
 	isolated(t)
 	data := chainData(t)
-	cfgA, cfgB := solver.Config{Lambda: 0.01, GapEvery: 2}, solver.Config{Lambda: 0.1, GapEvery: 2}
+	cfgA, cfgB := solver.BCFW{Lambda: 0.01, GapEvery: 2}, solver.BCFW{Lambda: 0.1, GapEvery: 2}
 
 	// Notebook a runs "bcfw" 4 passes, notebook b its own "bcfw" (another
 	// lambda) 2 passes.
 	dirA := Notebook("a")
-	MustSession("bcfw", data, cfgA).MustRun(4)
+	Must(Must(Session("bcfw", data, cfgA)).Run(4))
 	styleA := StyleOf("bcfw")
-	Check(KeepRun(MustSession("bcfw", data, cfgA).VizRun()))
+	Check(KeepRun(Must(Session("bcfw", data, cfgA)).VizRun()))
 	dirB := Notebook("b")
 	if dirA == dirB || filepath.Dir(dirA) != filepath.Dir(dirB) {
 		t.Fatalf("session folders %q and %q", dirA, dirB)
 	}
-	b := MustSession("bcfw", data, cfgB) // not notebook a's run of another lambda
+	b := Must(Session("bcfw", data, cfgB)) // not notebook a's run of another lambda
 	if b.Passes() != 0 {
 		t.Fatalf("notebook b starts at pass %v: it sees notebook a's run", b.Passes())
 	}
-	b.MustRun(2)
+	Must(b.Run(2))
 	if _, err := KeptRun("bcfw"); err == nil {
 		t.Fatal("notebook b sees notebook a's kept run")
 	}
@@ -44,7 +44,7 @@ func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
 		t.Fatalf("after ForgetAll in b: %v", err)
 	}
 	Notebook("a")
-	if a := MustSession("bcfw", data, cfgA); a.Passes() < 3 {
+	if a := Must(Session("bcfw", data, cfgA)); a.Passes() < 3 {
 		t.Fatalf("notebook a's run lost by b's ForgetAll: at pass %v", a.Passes())
 	}
 	if _, err := KeptRun("bcfw"); err != nil {
@@ -57,7 +57,7 @@ func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
 	// Without Notebook, the Jupyter server's session name names it.
 	resetNotebook()
 	t.Setenv("JPY_SESSION_NAME", filepath.Join("some", "dir", "a.ipynb"))
-	if a := MustSession("bcfw", data, cfgA); a.Passes() < 3 {
+	if a := Must(Session("bcfw", data, cfgA)); a.Passes() < 3 {
 		t.Fatalf("JPY_SESSION_NAME a.ipynb: at pass %v, not notebook a's run", a.Passes())
 	}
 

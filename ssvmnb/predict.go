@@ -26,7 +26,7 @@ import (
 func ShowPredictions(p oracles.Problem, w []float64, examples ...int) error {
 	var b strings.Builder
 	for _, i := range examples {
-		h, err := PredictionHTML(p, i, w)
+		h, err := predictionHTML(p, i, w)
 		if err != nil {
 			return err
 		}
@@ -36,9 +36,9 @@ func ShowPredictions(p oracles.Problem, w []float64, examples ...int) error {
 	return nil
 }
 
-// PredictionHTML renders example i of p with the prediction of w (see
+// predictionHTML renders example i of p with the prediction of w (see
 // ShowPredictions).
-func PredictionHTML(p oracles.Problem, i int, w []float64) (string, error) {
+func predictionHTML(p oracles.Problem, i int, w []float64) (string, error) {
 	if p == nil {
 		return "", fmt.Errorf("ssvmnb: no problem to predict on")
 	}
@@ -56,7 +56,7 @@ func PredictionHTML(p oracles.Problem, i int, w []float64) (string, error) {
 		return chunkHTML(q, i, w), nil
 	case *oracles.Chain:
 		if isOCR(q) {
-			return WordHTML(q, i, w)
+			return wordHTML(q, i, w)
 		}
 	case *oracles.Multiclass:
 		if q.NumClasses() == datasets.USPSClasses && (q.NumFeatures() == datasets.USPSFeatures || q.NumFeatures() == datasets.USPSFeatures+1) {

@@ -28,9 +28,9 @@ const progressEvery = 300 * time.Millisecond
 // NewProgress starts the line of a call of total runs titled title.
 func NewProgress(title string, total int) *Progress {
 	p := &Progress{title: title, total: total, start: time.Now()}
-	if Output.Active() {
+	if output.Active() {
 		p.on = true
-		p.id = Output.NewID()
+		p.id = output.NewID()
 		p.Show("starting")
 	}
 	return p
@@ -67,7 +67,7 @@ func (p *Progress) Show(what string) {
 		return
 	}
 	p.last = time.Now()
-	Output.UpdateHTML(p.id, fmt.Sprintf(`<div style="font-family:monospace;font-size:12px">%s: run %d of %d, %.0f s: %s</div>`,
+	output.UpdateHTML(p.id, fmt.Sprintf(`<div style="font-family:monospace;font-size:12px">%s: run %d of %d, %.0f s: %s</div>`,
 		html.EscapeString(p.title), min(p.done+1, p.total), p.total, time.Since(p.start).Seconds(), html.EscapeString(what)))
 }
 
@@ -76,8 +76,8 @@ func (p *Progress) End() {
 	if !p.on {
 		return
 	}
-	Output.UpdateHTML(p.id, "")
-	Output.HTML(fmt.Sprintf(`<div style="font-family:monospace;font-size:12px;color:#555">%s: %d runs in %.1f s</div>`,
+	output.UpdateHTML(p.id, "")
+	output.HTML(fmt.Sprintf(`<div style="font-family:monospace;font-size:12px;color:#555">%s: %d runs in %.1f s</div>`,
 		html.EscapeString(p.title), p.done, time.Since(p.start).Seconds()))
-	Output.Sync()
+	output.Sync()
 }

@@ -6,13 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
-	"github.com/fwstruct/fwstruct/solver"
-	"github.com/fwstruct/fwstruct/solver/kernel"
-	"github.com/fwstruct/fwstruct/solver/soft"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // writeBytes writes b to a session file atomically (internal/atomicfile).
@@ -40,63 +37,84 @@ func plainName(name string) bool {
 }
 
 // Session returns the trainer called name from the session store, or a new
-// one on data with configuration cfg when there is none (a solver.Config,
-// soft.Config or kernel.Config: see New), and saves it
-// after every Run and every change. In GoNB every cell runs as a fresh
-// program: a trainer obtained through Session (or Resume) in each cell
-// continues the same run from cell to cell, and after a kernel restart.
+// one on data with method m (and the execution x when one is given: see
+// New) when there is none, and saves it after every Run and every change.
+// In GoNB every cell runs as a fresh program: a trainer obtained through
+// Session (or Resume) in each cell continues the same run from cell to
+// cell, and after a kernel restart.
 //
 // The stored trainer must be on the same problems (checked by their
-// fingerprint) and have exactly the configuration cfg asks for, lambda
-// included (after the solver's defaults). Otherwise Session returns an
-// error saying what differs and what changed it during the run: a cell
-// never gets a run other than the one it asks for. Then Resume(name)
-// continues the stored run as it is, Forget(name) (or ForgetAll) starts
-// over, and Fork makes a variant under another name.
-func Session(name string, data *Data, cfg any) (*Trainer, error) {
+// fingerprint) and have exactly the method m asks for, lambda included (a
+// field left zero compares equal to the default it stands for), and the
+// same execution. Otherwise Session returns an error saying what differs
+// and what changed it during the run: a cell never gets a run other than
+// the one it asks for. Then Resume(name) continues the stored run as it
+// is, Forget(name) (or ForgetAll) starts over, and Fork makes a variant
+// under another name. A session file made by an older fwstruct is an
+// error too ("train again").
+func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, error) {
 	if data == nil {
 		return nil, errors.New("ssvmnb: Session needs data (see Load and NewData)")
+	}
+	if m == nil {
+		return nil, fmt.Errorf("ssvmnb: session %q needs a method (solver.Recommended(lambda), solver.BCFW{...}, ...)", name)
+	}
+	exec, err := oneExecution(x)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: session %q: %w", name, err)
 	}
 	path, err := sessionFile(name)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		t, err := New(name, data, cfg)
+		t, err := New(name, data, m, x...)
 		if err != nil {
 			return nil, err
 		}
 		t.store = path
 		return t, t.save()
 	}
-	if tf, err := readFile(path); err == nil && tf.family() != familyOf(cfg) {
-		return nil, fmt.Errorf("ssvmnb: session %q holds a run of the %s family, the cell asks for a %T; "+
-			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or pick another name",
-			name, tf.family(), cfg, name, name)
-	}
-	t, err := readSession(name, path, data)
+	tf, err := readSession(name, path)
 	if err != nil {
 		return nil, err
 	}
-	if diff := configDiff(t.Config(), cfg); diff != "" {
-		return nil, fmt.Errorf("ssvmnb: session %q holds another configuration than this cell asks for: %s%s; "+
+	if stored, err := tf.method(); err == nil && stored.Name() != m.Name() {
+		return nil, fmt.Errorf("ssvmnb: session %q holds a %s run, the cell asks for %s; "+
+			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or pick another name",
+			name, stored.Name(), m.Name(), name, name)
+	}
+	t, err := openSession(name, path, tf, data)
+	if err != nil {
+		return nil, err
+	}
+	if diff := t.differs(m, exec); diff != "" {
+		return nil, fmt.Errorf("ssvmnb: session %q holds another run than this cell asks for: %s%s; "+
 			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or Fork it under another name",
 			name, diff, t.changes(), name, name)
 	}
 	return t, nil
 }
 
-// MustSession is Session that panics on error (for notebook cells).
-func MustSession(name string, data *Data, cfg any) *Trainer {
-	return Must(Session(name, data, cfg))
+// differs describes how t differs from a run of method m with execution x
+// (nil: sequential), "" when it does not (see methodDiff).
+func (t *Trainer) differs(m run.Method, x run.Execution) string {
+	var diffs []string
+	if d := methodDiff(t.current(), t.s.Method(), m); d != "" {
+		diffs = append(diffs, d)
+	}
+	if !sameExecution(t.s.Execution(), x) {
+		diffs = append(diffs, fmt.Sprintf("the execution is %s, the cell asks for %s", executionLabel(t.s.Execution()), executionLabel(x)))
+	}
+	return strings.Join(diffs, "; ")
 }
 
 // Resume returns the stored trainer called name as it is: the dataset it
 // was trained on is loaded again (as Load would; the session remembers its
-// name and options) and the run continues with its stored configuration,
+// name and options) and the run continues with its stored method,
 // changes made during the run included. A later cell is then one line:
 //
-//	t := ssvmnb.MustResume("bcfw")
+//	t := ssvmnb.Must(ssvmnb.Resume("bcfw"))
 func Resume(name string) (*Trainer, error) {
 	path, err := sessionFile(name)
 	if err != nil {
@@ -107,7 +125,7 @@ func Resume(name string) (*Trainer, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("ssvmnb: no session %q in %s: start it with ssvmnb.Session", name, sessionDir())
 		}
-		return nil, fmt.Errorf("ssvmnb: session %q: %w", name, err)
+		return nil, fmt.Errorf("ssvmnb: session %q: %w (ssvmnb.Forget(%q) starts over)", name, err, name)
 	}
 	if tf.Data == nil {
 		return nil, fmt.Errorf("ssvmnb: session %q was started on problems, not on data loaded by name: get it with ssvmnb.Session and the same problems", name)
@@ -116,27 +134,24 @@ func Resume(name string) (*Trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: session %q: %w", name, err)
 	}
-	t, err := fromFile(tf, data)
-	if err != nil {
-		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
-	}
-	t.store = path
-	return t, nil
+	return openSession(name, path, tf, data)
 }
 
-// MustResume is Resume that panics on error (for notebook cells).
-func MustResume(name string) *Trainer { return Must(Resume(name)) }
-
-// readSession loads the stored trainer name from path on the problems of
-// data.
-func readSession(name, path string, data *Data) (*Trainer, error) {
+// readSession reads the stored trainer name from path.
+func readSession(name, path string) (trainerFile, error) {
 	tf, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
+		return tf, fmt.Errorf("ssvmnb: session %q: %w (ssvmnb.Forget(%q) starts over)", name, err, name)
 	}
+	return tf, nil
+}
+
+// openSession restores the stored trainer name, read from path, on the
+// problems of data.
+func openSession(name, path string, tf trainerFile, data *Data) (*Trainer, error) {
 	t, err := fromFile(tf, data)
 	if err != nil {
-		return nil, fmt.Errorf("ssvmnb: session %q: %w (Forget it to start over)", name, err)
+		return nil, fmt.Errorf("ssvmnb: session %q: %w (ssvmnb.Forget(%q) starts over)", name, err, name)
 	}
 	t.store = path
 	if t.data == nil {
@@ -195,59 +210,7 @@ func (t *Trainer) save() error {
 	if err := os.MkdirAll(filepath.Dir(t.store), 0o755); err != nil {
 		return err
 	}
-	return t.SaveFile(t.store)
-}
-
-// configDiff describes how the stored configuration differs from the one
-// asked for (both of one family, after its defaults), field by field; ""
-// when they are equal.
-func configDiff(stored, asked any) string {
-	stored, asked = withDefaults(stored), withDefaults(asked)
-	a, b := reflect.ValueOf(stored), reflect.ValueOf(asked)
-	if a.Type() != b.Type() {
-		return fmt.Sprintf("the run is a %T, the cell asks for a %T", stored, asked)
-	}
-	var diffs []string
-	for i := 0; i < a.NumField(); i++ {
-		x, y := a.Field(i).Interface(), b.Field(i).Interface()
-		if !reflect.DeepEqual(x, y) {
-			diffs = append(diffs, fmt.Sprintf("%s is %s, the cell asks for %s", a.Type().Field(i).Name, describe(x), describe(y)))
-		}
-	}
-	return strings.Join(diffs, "; ")
-}
-
-// withDefaults applies the defaults of a configuration's family.
-func withDefaults(cfg any) any {
-	switch c := cfg.(type) {
-	case solver.Config:
-		return c.WithDefaults()
-	case soft.Config:
-		return c.WithDefaults()
-	case kernel.Config:
-		return c.WithDefaults()
-	}
-	return cfg
-}
-
-func describe(v any) string {
-	switch x := v.(type) {
-	case *solver.Box:
-		if x == nil {
-			return "none"
-		}
-		return "a box"
-	case solver.Cache:
-		return cacheLabel(x)
-	}
-	return fmt.Sprint(v)
-}
-
-func cacheLabel(c solver.Cache) string {
-	if !c.Enabled {
-		return "off"
-	}
-	return fmt.Sprintf("on (F %g, nu %g, size %d)", c.F, c.Nu, c.MaxSize)
+	return t.saveFile(t.store)
 }
 
 // changes lists what changed during the stored run (events of its trace),

@@ -12,14 +12,15 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-// Runs of one problem and configuration at several worker counts
+// Runs of one problem and method at several worker counts
 // (Trainer.Workers) and executions of BCFW's block steps (Wang et al.
 // 2016: sequential, a mini-batch, asynchronous, the delay simulator; see
-// the package documentation of solver, "Every core"): what they take to a
+// package solver/execution): what they take to a
 // target duality gap (SpeedupTable), the share of the solver time the
 // workers can take (WorkerShare), and the figure "passes and time against
 // workers" with the time Amdahl's law predicts (WorkersFigures).
@@ -35,7 +36,7 @@ func reachedAt(t *Trainer, eps float64) (run.Point, bool) {
 	return run.Point{}, false
 }
 
-// SpeedupTable tabulates runs of one problem and configuration that differ
+// SpeedupTable tabulates runs of one problem and method that differ
 // in their workers or execution, at the first trace point where each one's
 // duality gap reached target: its workers (Trainer.Workers), execution,
 // effective passes, solver seconds (the block steps: what the workers of
@@ -50,8 +51,8 @@ func reachedAt(t *Trainer, eps float64) (run.Point, bool) {
 // and pass, and no speedup ("-"); a whole-run time the trainer did not
 // measure (a point it did not make in Run, a file of an older version)
 // reads "not measured". The caption names the baseline and says when the
-// runs' configurations differ in more than their execution (Batch, Async,
-// SimulateWorkers): their times then compare more than workers.
+// runs differ in more than their workers and executions (their methods):
+// their times then compare more than workers.
 func SpeedupTable(target float64, ts ...*Trainer) *Table {
 	t := &Table{Columns: []string{"run", "workers", "execution", fmt.Sprintf("passes to gap %g", target),
 		"solver s", "whole run s", "speedup (solver)", "speedup (whole run)"}}
@@ -66,13 +67,13 @@ func SpeedupTable(target float64, ts ...*Trainer) *Table {
 	}
 	var differ []string
 	for _, tr := range ts {
-		if d := configDiff(sansExecution(ts[0].Config()), sansExecution(tr.Config())); d != "" && tr != ts[0] {
+		if d := methodDiff(ts[0].current(), ts[0].Method(), tr.Method()); d != "" && tr != ts[0] {
 			differ = append(differ, fmt.Sprintf("%s (%s)", tr.Name, d))
 		}
 		p, ok := reachedAt(tr, target)
 		if !ok {
 			last := tr.Current()
-			t.AddRow(tr.Name, tr.Workers, execution(tr.Config()), fmt.Sprintf("not reached (gap %s at pass %s)", Cell(last.Gap), Cell(last.Pass)),
+			t.AddRow(tr.Name, tr.Workers, executionLabel(tr.s.Execution()), fmt.Sprintf("not reached (gap %s at pass %s)", Cell(last.Gap), Cell(last.Pass)),
 				"not reached", "not reached", math.NaN(), math.NaN())
 			continue
 		}
@@ -81,10 +82,10 @@ func SpeedupTable(target float64, ts ...*Trainer) *Table {
 		if math.IsNaN(whole) {
 			wholeCell = "not measured"
 		}
-		t.AddRow(tr.Name, tr.Workers, execution(tr.Config()), p.Pass, p.Seconds, wholeCell, baseSolver/p.Seconds, baseWhole/whole)
+		t.AddRow(tr.Name, tr.Workers, executionLabel(tr.s.Execution()), p.Pass, p.Seconds, wholeCell, baseSolver/p.Seconds, baseWhole/whole)
 	}
 	t.Caption = fmt.Sprintf("to duality gap %g; speedups over %s (workers %d, %s); solver time leaves out the exact evaluations, the whole run includes them",
-		target, ts[0].Name, ts[0].Workers, execution(ts[0].Config()))
+		target, ts[0].Name, ts[0].Workers, executionLabel(ts[0].s.Execution()))
 	if len(differ) > 0 {
 		t.Caption += "; the configurations differ in more than their execution: " + strings.Join(differ, "; ")
 	}
@@ -147,9 +148,9 @@ func (s Share) P() float64 {
 // the workers.
 func WorkerShare(t *Trainer) (Share, error) {
 	unknown := Share{Oracle: math.NaN(), Scoring: math.NaN()}
-	e, ok := t.eng.(bcfwEngine)
+	s, ok := t.s.(*solver.Solver)
 	if !ok {
-		return unknown, fmt.Errorf("ssvmnb: %s: WorkerShare needs a run of package solver (a solver.Config), not of the %s family", t.Name, t.eng.family())
+		return unknown, fmt.Errorf("ssvmnb: %s: WorkerShare needs a run of package solver (solver.BCFW, ...), not %s", t.Name, t.Method().Name())
 	}
 	cur := t.Current()
 	if share := cur.OracleTimeShare; !math.IsNaN(share) && !math.IsInf(share, 0) {
@@ -158,7 +159,7 @@ func WorkerShare(t *Trainer) (Share, error) {
 	if !(cur.Seconds > 0) {
 		return unknown, fmt.Errorf("ssvmnb: %s: WorkerShare needs a run with solver time: call Run first", t.Name)
 	}
-	call, score, err := readSeconds(e.Problem(), t.Weights(), oracleShareSamples)
+	call, score, err := readSeconds(s.Problem(), t.Weights(), oracleShareSamples)
 	if err != nil {
 		return unknown, fmt.Errorf("ssvmnb: %s: timing the oracle: %w", t.Name, err)
 	}
@@ -171,7 +172,7 @@ func WorkerShare(t *Trainer) (Share, error) {
 // blockOracleCalls returns the oracle calls of t's block steps (or
 // iterations) so far: every oracle call but the n of each exact gap pass.
 func blockOracleCalls(t *Trainer) int64 {
-	calls, n := t.eng.OracleCalls(), int64(t.on.Train.Len())
+	calls, n := t.s.OracleCalls(), int64(t.on.Train.Len())
 	for _, q := range t.Trace() {
 		if q.Refresh {
 			calls -= n
@@ -301,13 +302,13 @@ func readSeconds(p oracles.Problem, w []float64, samples int) (call, score float
 const simulatedName = "delay simulator"
 
 // WorkersFigures returns the figure "passes and time against workers"
-// (viz.WorkerFigures) of runs of one problem and configuration to the
+// (viz.WorkerFigures) of runs of one problem and method to the
 // duality gap target, in two panels over a log axis of workers 1, 2, 4,
 // ...: the effective passes to the target, and the solver time to it as
 // viz.AmdahlSeconds predicts it, with the measured runs drawn on both.
 //
-// simulated are runs of the delay simulator (solver.Config.SimulateWorkers
-// = K, a sequential run being K = 1), drawn as one curve against K;
+// simulated are runs of the delay simulator (execution.Simulated with
+// Workers = K, a sequential run being K = 1), drawn as one curve against K;
 // measured are real runs (sequential, mini-batch or asynchronous), drawn
 // as markers at their Trainer.Workers, each in its style. The first
 // measured run with one worker is the sequential run whose solver seconds
@@ -322,9 +323,9 @@ func WorkersFigures(target, share float64, simulated []*Trainer, measured ...*Tr
 	var pts []point
 	var left []string
 	for _, t := range simulated {
-		k, ok := simulatedWorkers(t.Config())
+		k, ok := simulatedWorkers(t.s.Execution())
 		if !ok {
-			left = append(left, fmt.Sprintf("%s (%s)", t.Name, execution(t.Config())))
+			left = append(left, fmt.Sprintf("%s (%s)", t.Name, executionLabel(t.s.Execution())))
 			continue
 		}
 		pts = append(pts, point{k, run.PassesToGap(t.Trace(), target)})

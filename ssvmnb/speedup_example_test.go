@@ -7,6 +7,8 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/ssvmnb"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -17,24 +19,22 @@ import (
 // passes are reproducible, the seconds and speedups depend on the machine
 // (printed here: the workers, the execution and the passes only).
 func ExampleSpeedupTable() {
-	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
+	data := ssvmnb.Must(ssvmnb.Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}}))
 	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
-	base := solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1}
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 2, Seed: 1}
 	var runs []*ssvmnb.Trainer
 	for _, r := range []struct {
 		name    string
 		workers int
-		edit    func(*solver.Config)
+		x       run.Execution
 	}{
-		{"sequential", 1, func(*solver.Config) {}},
-		{"mini-batch of 2", 2, func(c *solver.Config) { c.Batch = 2 }},
-		{"simulated, 8 workers", 1, func(c *solver.Config) { c.SimulateWorkers = 8 }},
+		{"sequential", 1, nil},
+		{"mini-batch of 2", 2, execution.MiniBatch{Batch: 2}},
+		{"simulated, 8 workers", 1, execution.Simulated{Workers: 8}},
 	} {
-		cfg := base
-		r.edit(&cfg)
-		t := ssvmnb.Must(ssvmnb.New(r.name, train, cfg))
+		t := ssvmnb.Must(ssvmnb.New(r.name, train, m, r.x))
 		t.Workers = r.workers // saved with the run: a resumed run has them too
-		t.MustRun(20)
+		ssvmnb.Must(t.Run(20))
 		runs = append(runs, t)
 	}
 	tab := ssvmnb.SpeedupTable(0.1, runs...)
@@ -56,13 +56,13 @@ func ExampleSpeedupTable() {
 // stored corners, estimated; this run stores none), with the measured runs
 // on it.
 func ExampleWorkersFigures() {
-	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
+	data := ssvmnb.Must(ssvmnb.Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}}))
 	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
 	var simulated []*ssvmnb.Trainer
 	for _, k := range []int{1, 4, 16} {
-		t := ssvmnb.Must(ssvmnb.New(fmt.Sprintf("K = %d", k), train, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1, SimulateWorkers: k}))
+		t := ssvmnb.Must(ssvmnb.New(fmt.Sprintf("K = %d", k), train, solver.BCFW{Lambda: 0.01, GapEvery: 2, Seed: 1}, execution.Simulated{Workers: k}))
 		t.Workers = 1
-		t.MustRun(20)
+		ssvmnb.Must(t.Run(20))
 		simulated = append(simulated, t)
 	}
 	seq := simulated[0] // K = 1 is BCFW bit for bit: the sequential run
@@ -96,11 +96,11 @@ func ExampleWorkersFigures() {
 // the scoring of the corners it stores (here the cache's; estimated). The
 // values depend on the machine; their signs and sum do not.
 func ExampleWorkerShare() {
-	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
+	data := ssvmnb.Must(ssvmnb.Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}}))
 	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
-	t := ssvmnb.Must(ssvmnb.New("cached", train, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}}))
+	t := ssvmnb.Must(ssvmnb.New("cached", train, solver.BCFW{Lambda: 0.01, GapEvery: 2, Seed: 1, Step: solver.Pairwise, Cache: &solver.Cache{}}))
 	t.Workers = 1
-	t.MustRun(10)
+	ssvmnb.Must(t.Run(10))
 	s := ssvmnb.Must(ssvmnb.WorkerShare(t))
 	fmt.Println("oracle calls of the block steps, share above 0:", s.Oracle > 0)
 	fmt.Println("scoring of the cached corners, share above 0:", s.Scoring > 0)

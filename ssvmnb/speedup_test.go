@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -18,23 +19,21 @@ import (
 // worker, a mini-batch of 2 with a lookahead of 1 on 2 workers, and the
 // delay simulator at K = 2 and 4.
 func executions(t *testing.T) []*Trainer {
-	base := solver.Config{Lambda: 0.01, GapEvery: 1, Seed: 4}
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 4}
 	var ts []*Trainer
 	for _, c := range []struct {
 		name    string
 		workers int
-		edit    func(*solver.Config)
+		x       run.Execution
 	}{
-		{"sequential", 1, func(*solver.Config) {}},
-		{"mini-batch", 2, func(c *solver.Config) { c.Batch, c.Lookahead = 2, 1 }},
-		{"simulated 2", 1, func(c *solver.Config) { c.SimulateWorkers = 2 }},
-		{"simulated 4", 1, func(c *solver.Config) { c.SimulateWorkers = 4 }},
+		{"sequential", 1, nil},
+		{"mini-batch", 2, execution.MiniBatch{Batch: 2, Lookahead: 1}},
+		{"simulated 2", 1, execution.Simulated{Workers: 2}},
+		{"simulated 4", 1, execution.Simulated{Workers: 4}},
 	} {
-		cfg := base
-		c.edit(&cfg)
-		tr := Must(New(c.name, chainData(t), cfg))
+		tr := Must(New(c.name, chainData(t), m, c.x))
 		tr.Live, tr.Workers = false, c.workers
-		tr.MustRun(8)
+		Must(tr.Run(8))
 		ts = append(ts, tr)
 	}
 	return ts
@@ -91,9 +90,9 @@ func TestSpeedupTable(t *testing.T) {
 	}
 
 	// Nobody reaches 1e-12; a run without a clock; another lambda.
-	other := Must(New("other lambda", chainData(t), solver.Config{Lambda: 0.02, GapEvery: 1, Seed: 4}))
+	other := Must(New("other lambda", chainData(t), solver.BCFW{Lambda: 0.02, GapEvery: 1, Seed: 4}))
 	other.Live = false
-	other.MustRun(4)
+	Must(other.Run(4))
 	none := SpeedupTable(1e-12, ts[0], other)
 	for _, row := range none.Rows {
 		last := Cell(ts[0].Current().Gap)
@@ -126,14 +125,14 @@ func TestSpeedupTable(t *testing.T) {
 // saying why.
 func TestWorkerShare(t *testing.T) {
 	isolated(t)
-	plain := Must(New("plain", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1}))
-	cached := Must(New("cached", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 1, Cache: solver.Cache{Enabled: true}}))
+	plain := Must(New("plain", chainData(t), solver.BCFW{Lambda: 0.01, GapEvery: 2, Seed: 1}))
+	cached := Must(New("cached", chainData(t), solver.BCFW{Lambda: 0.01, GapEvery: 2, Seed: 1, Cache: &solver.Cache{}}))
 	if _, err := WorkerShare(plain); err == nil || !strings.Contains(err.Error(), "call Run first") {
 		t.Errorf("before Run: %v", err)
 	}
 	for _, tr := range []*Trainer{plain, cached} {
 		tr.Live = false
-		tr.MustRun(10)
+		Must(tr.Run(10))
 	}
 	if got, want := blockOracleCalls(plain), plain.Current().Steps; got != want {
 		t.Errorf("plain BCFW: %d oracle calls of block steps, %d steps", got, want)
@@ -153,14 +152,14 @@ func TestWorkerShare(t *testing.T) {
 	if scoredCorners(cached.Trace()) <= 0 || scoredCorners(plain.Trace()) != 0 {
 		t.Errorf("scored corners: %v with the cache, %v without", scoredCorners(cached.Trace()), scoredCorners(plain.Trace()))
 	}
-	mp := Must(New("mp", chainData(t), families[2].cfg))
+	mp := Must(New("mp", chainData(t), families[2].method))
 	mp.Live = false
-	mp.MustRun(4)
+	Must(mp.Run(4))
 	ms := Must(WorkerShare(mp))
 	if want := mp.Current().OracleTimeShare; ms.Oracle != want || math.IsNaN(want) || !math.IsNaN(ms.Scoring) || !math.IsNaN(ms.P()) {
 		t.Errorf("multi-plane: %+v (p = %v), its own measurement %v", ms, ms.P(), want)
 	}
-	sf := Must(New("soft", factorData(t), families[6].cfg))
+	sf := Must(New("soft", factorData(t), families[6].method))
 	if _, err := WorkerShare(sf); err == nil || !strings.Contains(err.Error(), "needs a run of package solver") {
 		t.Errorf("soft run: %v", err)
 	}

@@ -36,7 +36,7 @@ func synthetic(t testing.TB) (*oracles.Chain, *oracles.Chain) {
 	return train, test
 }
 
-// recorder is a Display that records everything shown.
+// recorder is a display that records everything shown.
 type recorder struct {
 	html, updates []string
 	ids           []string
@@ -56,9 +56,9 @@ func (r *recorder) UpdateHTML(id, h string) {
 
 func record(t *testing.T) *recorder {
 	r := &recorder{}
-	old := Output
-	Output = r
-	t.Cleanup(func() { Output = old })
+	old := output
+	output = r
+	t.Cleanup(func() { output = old })
 	return r
 }
 
@@ -121,9 +121,9 @@ func sameWeights(t *testing.T, a, b *Trainer) {
 // N/2 across a save/load give the same weights and trace.
 func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 	tr, te := synthetic(t)
-	for _, cfg := range []solver.Config{
+	for _, cfg := range []solver.BCFW{
 		{Lambda: 0.01, Seed: 3, GapEvery: 2},
-		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling, Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true},
+		{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling, Step: solver.Pairwise, Cache: &solver.Cache{}, Average: run.WeightedAverage},
 	} {
 		a, err := New("a", NewData("test", tr, te), cfg)
 		if err != nil {
@@ -137,10 +137,10 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "trainer.gob")
-		if err := b.SaveFile(path); err != nil {
+		if err := b.saveFile(path); err != nil {
 			t.Fatal(err)
 		}
-		c, err := LoadTrainerFile(path, NewData("test", tr, te))
+		c, err := loadTrainerFile(path, NewData("test", tr, te))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 			t.Fatalf("gap passes differ:\n%v\n%v", ra, rc)
 		}
 	}
-	if _, err := LoadTrainerFile(filepath.Join(t.TempDir(), "missing"), NewData("test", tr, te)); err == nil {
+	if _, err := loadTrainerFile(filepath.Join(t.TempDir(), "missing"), NewData("test", tr, te)); err == nil {
 		t.Fatal("loaded a missing file")
 	}
 }
@@ -188,7 +188,7 @@ func decodePNG(t *testing.T, b []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := img.Bounds(); r.Dx() != FigureWidth || r.Dy() != FigureHeight {
+	if r := img.Bounds(); r.Dx() != figureWidth || r.Dy() != figureHeight {
 		t.Fatalf("figure of %v", r)
 	}
 }
@@ -198,7 +198,7 @@ func decodePNG(t *testing.T, b []byte) {
 func TestLiveChart(t *testing.T) {
 	tr, te := synthetic(t)
 	rec := record(t)
-	tn, err := New("live", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1})
+	tn, err := New("live", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +223,8 @@ func TestLiveChart(t *testing.T) {
 	decodePNG(t, rec.pngs[0])
 
 	// Outside a notebook the same calls only compute.
-	Output = gonbDisplay{}
-	tn2, _ := New("quiet", NewData("test", tr, te), solver.Config{Lambda: 0.01})
+	output = gonbDisplay{}
+	tn2, _ := New("quiet", NewData("test", tr, te), solver.BCFW{Lambda: 0.01})
 	if _, err := tn2.Run(2); err != nil || tn2.Passes() < 2 {
 		t.Fatalf("run outside a notebook: %v", err)
 	}
@@ -240,11 +240,11 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	rec := record(t)
 	ctx := context.Background()
 	stop := run.Stop{Passes: 8}
-	uni, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
+	uni, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 2}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gap, err := Seeds(ctx, "gap sampling", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
+	gap, err := Seeds(ctx, "gap sampling", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 2, Sampling: run.GapSampling}, []uint64{1, 2, 3}, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,12 +267,12 @@ func TestCompareSweepsAndTables(t *testing.T) {
 		}
 	}
 	table := SummaryTable([]float64{0.5, 0.2}, uni, gap)
-	if len(table.Rows) != 2 || !strings.Contains(table.HTML(), "passes to gap 0.5") || !strings.Contains(table.String(), "gap sampling") {
+	if len(table.Rows) != 2 || !strings.Contains(table.toHTML(), "passes to gap 0.5") || !strings.Contains(table.String(), "gap sampling") {
 		t.Fatalf("summary table:\n%s", table)
 	}
 	table.Show()
 
-	sweep, err := GapEverySweep(solver.Config{Lambda: 0.01, Sampling: run.GapSampling}, []float64{1, 5, math.Inf(1)},
+	sweep, err := GapEverySweep(solver.BCFW{Lambda: 0.01, Sampling: run.GapSampling}, []float64{1, 5, math.Inf(1)},
 		run.Stop{Passes: 8}, 0.5).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +280,7 @@ func TestCompareSweepsAndTables(t *testing.T) {
 	if len(sweep.Table().Rows) != 3 {
 		t.Fatal("sweep table")
 	}
-	cache, err := CacheSweep(solver.Config{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, NewData("test", tr, te))
+	cache, err := CacheSweep(solver.BCFW{Lambda: 0.01, GapEvery: 2}, []float64{0.1, 1}, []float64{0.01, 1}, run.Stop{Passes: 6}, 0.5).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,8 +289,8 @@ func TestCompareSweepsAndTables(t *testing.T) {
 		t.Fatalf("heat map %v", hm.Cells)
 	}
 	figures := map[string]*viz.Figure{
-		"compare": fig, "sweep bars": sweep.Figure(), "sweep curves": sweep.Curves(viz.Seconds), "heat map": hm,
-		"staleness": Staleness(gap.Trainers...), "speedup": Speedup(gap.Trainers...),
+		"compare": fig, "sweep bars": sweep.Figure(), "sweep curves": sweep.curves(viz.Seconds), "heat map": hm,
+		"staleness": viz.StalenessCurves(VizRuns(gap.Trainers...)), "speedup": Speedup(gap.Trainers...),
 		"hit rates": HitRates(cache.Trainers[0]...), "losses": Losses(uni.Trainers...), "gaps": Gaps(viz.Passes, uni.Trainers...),
 		"objectives": Objectives(viz.Seconds, uni.Trainers...),
 	}
@@ -319,38 +319,38 @@ func TestWords(t *testing.T) {
 	tr, _ := synthetic(t)
 	rec := record(t)
 	w := make([]float64, tr.Dim())
-	h, err := WordHTML(tr, 0, w)
+	h, err := wordHTML(tr, 0, w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(h, "data:image/png;base64,") || !strings.Contains(h, "truth: ") {
 		t.Fatalf("word HTML %q", h)
 	}
-	img, err := WordImage(tr, 0, 2)
+	img, err := wordImage(tr, 0, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := img.Bounds().Dx(), tr.SeqLen(0)*(8*2+2); got != want {
 		t.Fatalf("word image width %d, want %d", got, want)
 	}
-	if err := ShowWords(tr, w, 0, 1, 2); err != nil || len(rec.html) != 1 {
-		t.Fatalf("ShowWords: %v", err)
+	if err := ShowPredictions(tr, w, 0, 1, 2); err != nil || len(rec.html) != 1 {
+		t.Fatalf("ShowPredictions: %v", err)
 	}
 	other, _ := oracles.NewChain(3, 2, []oracles.Sequence{{Labels: []int32{0}, Features: []oracles.SparseVec{{}}}})
-	if _, err := WordHTML(other, 0, make([]float64, other.Dim())); err == nil {
+	if _, err := wordHTML(other, 0, make([]float64, other.Dim())); err == nil {
 		t.Fatal("non-OCR chain accepted")
 	}
-	if _, err := WordHTML(tr, tr.Len(), w); err == nil {
+	if _, err := wordHTML(tr, tr.Len(), w); err == nil {
 		t.Fatal("example out of range accepted")
 	}
 }
 
 func TestTrainerErrors(t *testing.T) {
 	tr, te := synthetic(t)
-	if _, err := New("bad", NewData("test", tr, te), solver.Config{}); err == nil {
+	if _, err := New("bad", NewData("test", tr, te), solver.BCFW{}); err == nil {
 		t.Fatal("lambda 0 accepted")
 	}
-	tn, _ := New("t", NewData("test", tr, te), solver.Config{Lambda: 1})
+	tn, _ := New("t", NewData("test", tr, te), solver.BCFW{Lambda: 1})
 	if _, err := tn.Run(0); err == nil {
 		t.Fatal("Run(0) accepted")
 	}
@@ -368,7 +368,7 @@ func TestTrainerErrors(t *testing.T) {
 func TestSessionContinuesAcrossCells(t *testing.T) {
 	tr, te := synthetic(t)
 	isolated(t)
-	cfg := solver.Config{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: run.GapSampling}
+	cfg := solver.BCFW{Lambda: 0.01, Seed: 4, GapEvery: 2, Sampling: run.GapSampling}
 	for cell := 1; cell <= 3; cell++ {
 		tn, err := Session("bcfw", NewData("synthetic", tr, te), cfg)
 		if err != nil {
@@ -420,7 +420,7 @@ func TestSessionContinuesAcrossCells(t *testing.T) {
 // not counted), and the progress figure ends there.
 func TestCurrent(t *testing.T) {
 	tr, te := synthetic(t)
-	tn, _ := New("cur", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 5})
+	tn, _ := New("cur", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 5})
 	if _, err := tn.Run(8); err != nil {
 		t.Fatal(err)
 	}
@@ -439,4 +439,24 @@ func TestCurrent(t *testing.T) {
 	if xs := f.Series[0].X; xs[len(xs)-1] != cur.Pass || len(f.Notes) != 0 {
 		t.Fatalf("figure ends at %v (notes %q), current pass %v", xs[len(xs)-1], f.Notes, cur.Pass)
 	}
+}
+
+// loadTrainerFile reads a trainer from a file written by saveFile.
+func loadTrainerFile(path string, data *Data) (*Trainer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := LoadTrainer(f, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// lambdaSweep varies the regularization parameter of any method.
+func lambdaSweep(base run.Method, values []float64, stop run.Stop, target float64) Sweep {
+	return Sweep{Param: "lambda", Values: values, Stop: stop, Target: target,
+		Method: func(v float64) run.Method { return base.WithLambda(v) }}
 }

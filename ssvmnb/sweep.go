@@ -11,9 +11,9 @@ import (
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-// Sweep varies one parameter of the solver: for every value (and seed) it
-// trains the configuration Config(value) until Stop, and reports how many
-// passes it took to reach the gap Target.
+// Sweep varies one parameter of a method: for every value (and seed) it
+// trains the method Method(value) until Stop, and reports how many passes
+// it took to reach the gap Target.
 type Sweep struct {
 	// Param names the parameter, e.g. "GapEvery" or "lambda".
 	Param string
@@ -21,8 +21,9 @@ type Sweep struct {
 	Values []float64
 	// Seeds are the seeds of every value (nil: seed 1 only).
 	Seeds []uint64
-	// Config builds the solver configuration of a value.
-	Config func(v float64) solver.Config
+	// Method builds the method of a value (its Seed is set per seed, see
+	// Seeds).
+	Method func(v float64) run.Method
 	// Stop says when every run ends.
 	Stop run.Stop
 	// Target is the gap whose passes-to-reach the result reports (0: the
@@ -45,8 +46,8 @@ type SweepResult struct {
 // Run runs the sweep on problem p (test may be nil); in a notebook a
 // progress line says which run is going.
 func (sw Sweep) Run(ctx context.Context, data *Data) (*SweepResult, error) {
-	if len(sw.Values) == 0 || sw.Config == nil || data == nil {
-		return nil, errors.New("ssvmnb: a sweep needs Values, Config and data")
+	if len(sw.Values) == 0 || sw.Method == nil || data == nil {
+		return nil, errors.New("ssvmnb: a sweep needs Values, Method and data")
 	}
 	seeds := sw.Seeds
 	if seeds == nil {
@@ -56,7 +57,7 @@ func (sw Sweep) Run(ctx context.Context, data *Data) (*SweepResult, error) {
 	prog := NewProgress("sweep over "+sw.Param, len(sw.Values)*len(seeds))
 	defer prog.End()
 	for _, v := range sw.Values {
-		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), data, sw.Config(v), seeds, sw.Stop, prog)
+		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), data, sw.Method(v), seeds, sw.Stop, prog)
 		if err != nil {
 			return res, err
 		}
@@ -96,7 +97,7 @@ func (r *SweepResult) Table() *Table {
 		}
 		to := "-"
 		if r.Target > 0 {
-			to = passesCell(g.PassesTo(r.Target))
+			to = passesCell(g.passesTo(r.Target))
 		}
 		t.AddRow(valueLabel(r.Param, r.Values[k], r.N), len(g.Trainers), to, Median(passes), Median(gap), Median(secs), Median(hits), Median(loss))
 	}
@@ -113,7 +114,7 @@ func (r *SweepResult) Figure() *viz.Figure {
 	s := viz.Series{Name: "median passes", Color: viz.MethodStyle(0).Color}
 	missed := 0
 	for k, g := range r.Groups {
-		m, _ := reachedMedian(g.PassesTo(r.Target))
+		m, _ := reachedMedian(g.passesTo(r.Target))
 		label := valueLabel(r.Param, r.Values[k], r.N)
 		if math.IsNaN(m) {
 			label += "\n(not reached)"
@@ -138,7 +139,7 @@ func budgetText(stop run.Stop) string {
 }
 
 // Curves plots the median gap curve of every value against x.
-func (r *SweepResult) Curves(x viz.XAxis) *viz.Figure {
+func (r *SweepResult) curves(x viz.XAxis) *viz.Figure {
 	return Compare(fmt.Sprintf("duality gap by %s", r.Param), x, nil, r.Groups...)
 }
 
@@ -147,10 +148,12 @@ func (r *SweepResult) Curves(x viz.XAxis) *viz.Figure {
 type Sweep2 struct {
 	ParamA, ParamB string
 	A, B           []float64
-	Seed           uint64
-	Config         func(a, b float64) solver.Config
-	Stop           run.Stop
-	Target         float64
+	// Seed is the Seed of every run (see Seeds).
+	Seed uint64
+	// Method builds the method of a cell of the grid.
+	Method func(a, b float64) run.Method
+	Stop   run.Stop
+	Target float64
 }
 
 // Sweep2Result holds the runs of a Sweep2, Trainers[i][j] for A[i], B[j].
@@ -167,8 +170,8 @@ type Sweep2Result struct {
 // Run runs every cell of the grid; in a notebook a progress line says
 // which run is going.
 func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
-	if len(sw.A) == 0 || len(sw.B) == 0 || sw.Config == nil || data == nil {
-		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B, Config and data")
+	if len(sw.A) == 0 || len(sw.B) == 0 || sw.Method == nil || data == nil {
+		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B, Method and data")
 	}
 	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target, N: data.Train.Len(), Stop: sw.Stop}
 	prog := NewProgress(fmt.Sprintf("sweep over %s x %s", sw.ParamA, sw.ParamB), len(sw.A)*len(sw.B))
@@ -176,9 +179,8 @@ func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 	for _, a := range sw.A {
 		var row []*Trainer
 		for _, b := range sw.B {
-			cfg := sw.Config(a, b)
-			cfg.Seed = sw.Seed
-			t, err := New(fmt.Sprintf("%s=%s %s=%s", sw.ParamA, valueLabel(sw.ParamA, a, res.N), sw.ParamB, valueLabel(sw.ParamB, b, res.N)), data, cfg)
+			m := withSeed(sw.Method(a, b), sw.Seed)
+			t, err := New(fmt.Sprintf("%s=%s %s=%s", sw.ParamA, valueLabel(sw.ParamA, a, res.N), sw.ParamB, valueLabel(sw.ParamB, b, res.N)), data, m)
 			if err != nil {
 				return res, err
 			}
@@ -199,7 +201,7 @@ func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 // values of A, columns those of B (nu = n labeled "n"). The metric gets
 // the cell's trainer; cells where it is NaN are labeled blank (e.g. "not
 // reached").
-func (r *Sweep2Result) HeatMap(title, blank string, metric func(*Trainer) float64) *viz.Figure {
+func (r *Sweep2Result) heatMap(title, blank string, metric func(*Trainer) float64) *viz.Figure {
 	f := &viz.Figure{Kind: viz.HeatMap, Title: title, XLabel: r.ParamB, YLabel: r.ParamA, BlankLabel: blank}
 	for _, b := range r.B {
 		f.Cols = append(f.Cols, valueLabel(r.ParamB, b, r.N))
@@ -218,7 +220,7 @@ func (r *Sweep2Result) HeatMap(title, blank string, metric func(*Trainer) float6
 // PassesHeatMap is the heat map of the passes every cell took to reach the
 // target gap, "not reached" where it did not within the budget.
 func (r *Sweep2Result) PassesHeatMap() *viz.Figure {
-	f := r.HeatMap(fmt.Sprintf("effective passes to reach gap %g", r.Target), "not reached", r.PassesToTarget)
+	f := r.heatMap(fmt.Sprintf("effective passes to reach gap %g", r.Target), "not reached", r.passesToTarget)
 	f.CellFormat = "%.0f"
 	return f
 }
@@ -226,13 +228,13 @@ func (r *Sweep2Result) PassesHeatMap() *viz.Figure {
 // HitRateHeatMap is the heat map of the overall cache hit rate of every
 // cell.
 func (r *Sweep2Result) HitRateHeatMap() *viz.Figure {
-	f := r.HeatMap("cache hit rate (whole run)", "no step", HitRate)
+	f := r.heatMap("cache hit rate (whole run)", "no step", HitRate)
 	f.CellFormat = "%.2f"
 	return f
 }
 
 // PassesToTarget is a HeatMap metric: passes to reach the target gap.
-func (r *Sweep2Result) PassesToTarget(t *Trainer) float64 {
+func (r *Sweep2Result) passesToTarget(t *Trainer) float64 {
 	return run.PassesToGap(t.Trace(), r.Target)
 }
 
@@ -240,25 +242,30 @@ func (r *Sweep2Result) PassesToTarget(t *Trainer) float64 {
 // the run.
 func HitRate(t *Trainer) float64 { return t.Current().HitRate() }
 
-// GapEverySweep varies the passes between exact gap passes (the "Gap 1 / 5
-// / 10 / 100 / Inf" settings of Osokin et al. 2016, Fig. 1).
-func GapEverySweep(base solver.Config, values []float64, stop run.Stop, target float64) Sweep {
+// GapEverySweep varies the passes between exact gap passes of BCFW (the
+// "Gap 1 / 5 / 10 / 100 / Inf" settings of Osokin et al. 2016, Fig. 1;
+// +Inf: never).
+func GapEverySweep(base solver.BCFW, values []float64, stop run.Stop, target float64) Sweep {
 	return Sweep{Param: "GapEvery", Values: values, Stop: stop, Target: target,
-		Config: func(v float64) solver.Config { c := base; c.GapEvery = v; return c }}
+		Method: func(v float64) run.Method {
+			m := base
+			m.GapEvery = v
+			return m
+		}}
 }
 
-// LambdaSweep varies the regularization parameter.
-func LambdaSweep(base solver.Config, values []float64, stop run.Stop, target float64) Sweep {
-	return Sweep{Param: "lambda", Values: values, Stop: stop, Target: target,
-		Config: func(v float64) solver.Config { c := base; c.Lambda = v; return c }}
-}
-
-// CacheSweep varies the cache factors F and nu (cache on).
-func CacheSweep(base solver.Config, F, Nu []float64, stop run.Stop, target float64) Sweep2 {
+// CacheSweep varies the factors F and nu of BCFW's gap-based cache (on,
+// with base's other cache settings when it has a cache).
+func CacheSweep(base solver.BCFW, F, Nu []float64, stop run.Stop, target float64) Sweep2 {
 	return Sweep2{ParamA: "F", ParamB: "nu", A: F, B: Nu, Stop: stop, Target: target, Seed: base.Seed,
-		Config: func(f, nu float64) solver.Config {
-			c := base
-			c.Cache.Enabled, c.Cache.F, c.Cache.Nu = true, f, nu
-			return c
+		Method: func(f, nu float64) run.Method {
+			m := base
+			c := solver.Cache{}
+			if base.Cache != nil {
+				c = *base.Cache
+			}
+			c.F, c.Nu = f, nu
+			m.Cache = &c
+			return m
 		}}
 }

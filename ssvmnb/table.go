@@ -42,7 +42,7 @@ func Cell(v any) string {
 }
 
 // HTML renders the table.
-func (t *Table) HTML() string {
+func (t *Table) toHTML() string {
 	var b strings.Builder
 	b.WriteString(`<table style="border-collapse:collapse;font-family:sans-serif;font-size:13px">`)
 	if t.Caption != "" {
@@ -101,4 +101,4 @@ func (t *Table) String() string {
 }
 
 // Show displays the table in a notebook (nothing elsewhere).
-func (t *Table) Show() { displayHTML(t.HTML()) }
+func (t *Table) Show() { displayHTML(t.toHTML()) }

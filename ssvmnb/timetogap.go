@@ -6,10 +6,10 @@ import (
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// SecondsTo returns, for every trainer of the group, the solver seconds at
-// which the duality gap first reached eps (NaN if never): PassesTo on the
+// secondsTo returns, for every trainer of the group, the solver seconds at
+// which the duality gap first reached eps (NaN if never): passesTo on the
 // time axis. Solver time excludes the exact evaluations (run.Point).
-func (g Group) SecondsTo(eps float64) []float64 {
+func (g Group) secondsTo(eps float64) []float64 {
 	out := make([]float64, len(g.Trainers))
 	for k, t := range g.Trainers {
 		out[k] = run.SecondsToGap(t.Trace(), eps)
@@ -36,15 +36,15 @@ func TimeToGapTable(targets []float64, groups ...Group) *Table {
 	base := make([]float64, len(targets))
 	for k, eps := range targets {
 		if len(groups) > 0 {
-			base[k], _ = reachedMedian(groups[0].SecondsTo(eps))
+			base[k], _ = reachedMedian(groups[0].secondsTo(eps))
 		}
 	}
 	for _, g := range groups {
 		row := []any{g.Name, len(g.Trainers)}
 		for k, eps := range targets {
-			secs := g.SecondsTo(eps)
+			secs := g.secondsTo(eps)
 			m, _ := reachedMedian(secs)
-			row = append(row, passesCell(g.PassesTo(eps)), passesCell(secs), base[k]/m)
+			row = append(row, passesCell(g.passesTo(eps)), passesCell(secs), base[k]/m)
 		}
 		t.AddRow(row...)
 	}

@@ -13,14 +13,14 @@ import (
 // The cache against plain BCFW, in passes and in solver time to a gap; the
 // last column is the speedup in time over the first group.
 func ExampleTimeToGapTable() {
-	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
+	data := ssvmnb.Must(ssvmnb.Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}}))
 	ctx := context.Background()
 	stop := run.Stop{Passes: 10}
 	train := ssvmnb.NewData("synthetic, training set only", data.Train, nil)
 	seeds := []uint64{1, 2, 3}
-	plain := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw", train, solver.Config{Lambda: 0.01, GapEvery: 2}, seeds, stop))
+	plain := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw", train, solver.BCFW{Lambda: 0.01, GapEvery: 2}, seeds, stop))
 	cached := ssvmnb.Must(ssvmnb.Seeds(ctx, "bcfw + cache", train,
-		solver.Config{Lambda: 0.01, GapEvery: 2, Cache: solver.Cache{Enabled: true}}, seeds, stop))
+		solver.BCFW{Lambda: 0.01, GapEvery: 2, Cache: &solver.Cache{}}, seeds, stop))
 	tab := ssvmnb.TimeToGapTable([]float64{0.3, 1e-9}, plain, cached)
 	fmt.Println(tab.Columns)
 	for _, row := range tab.Rows {

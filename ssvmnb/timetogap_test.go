@@ -20,8 +20,8 @@ func TestTimeToGapTable(t *testing.T) {
 	record(t)
 	ctx := context.Background()
 	stop := run.Stop{Passes: 6}
-	plain := Must(Seeds(ctx, "bcfw", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, stop))
-	cached := Must(Seeds(ctx, "bcfw + cache", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1, Cache: solver.Cache{Enabled: true}}, []uint64{1, 2, 3}, stop))
+	plain := Must(Seeds(ctx, "bcfw", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, stop))
+	cached := Must(Seeds(ctx, "bcfw + cache", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1, Cache: &solver.Cache{}}, []uint64{1, 2, 3}, stop))
 	groups := []Group{plain, cached}
 
 	// first returns the passes and seconds of the first point with gap <= eps.

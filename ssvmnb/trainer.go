@@ -1,7 +1,8 @@
 // Package ssvmnb is the notebook layer of fwstruct: datasets by name
-// (Load), resumable trainers of every solver family (BCFW and its
-// variants, soft constraints, kernels) whose state carries over between
-// GoNB cells (Session, Resume), variants warm-started from a run (Fork, Change), live
+// (Load), resumable trainers of every method of the solver packages (a
+// run.Method: BCFW and its variants, soft constraints, kernels) whose state
+// carries over between GoNB cells (Session, Resume), variants
+// warm-started from a run (Fork, Change), live
 // and static figures of their traces, comparisons of runs aggregated over
 // seeds, parameter sweeps with tables and figures, runs at several worker
 // counts and executions with the speedups they reach and the time Amdahl's
@@ -13,8 +14,8 @@
 // exact evaluation of their final iterate, tables say at which pass they
 // stand, a knob changed mid-run is recorded in the trace and drawn as a
 // mark, a figure with nothing to draw is replaced by a note saying why,
-// and a cell that asks for a configuration other than the stored one gets
-// an error, not the stored run.
+// and a cell that asks for a method other than the stored one gets an
+// error, not the stored run.
 //
 // Inside a GoNB notebook the Show functions display their output in the
 // cell (live charts and progress lines are updated in place through
@@ -30,29 +31,26 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"time"
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver"
-	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
-	"github.com/fwstruct/fwstruct/solver/soft"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-// Trainer is a named, resumable training run of any solver family: the
-// example-level solvers of package solver (BCFW, MP-BCFW, FW, SSG, the
-// cutting plane; a solver.Config), the soft-constraint solver (a
-// soft.Config) and the kernelized solver (a kernel.Config), all driven
+// Trainer is a named, resumable training run of any method of the solver
+// packages (run.Method): the example-level methods of package solver (BCFW
+// and its variants, MP-BCFW, FW, SSG, the cutting plane, online EG, exact
+// block steps, LP-hard), the soft-constraint solver (soft.BCFW) and the
+// kernelized ones (kernel.BCFW, kernel.FW, kernel.Exact), all driven
 // through run.Solver. Run some passes, inspect it, Run more. Its state
 // (iterate, dual variables, caches, random state, trace) lives in the
 // underlying solver and can be saved to a file and loaded back after a
 // kernel restart; the continued run is identical.
 //
-// Every family means the same by every method: Run and RunUntil end with
+// Every method means the same by every call: Run and RunUntil end with
 // an exact evaluation of the iterate they stop at, which ends the stored
 // trace too; Run(5) twice ends where Run(10) does; Current is an exact
 // evaluation of the current iterate. Passes are effective passes, oracle
@@ -70,53 +68,93 @@ type Trainer struct {
 	// 500 ms.
 	LiveEvery time.Duration
 	// Workers is the number of goroutines of the run's parallel parts: the
-	// exact gap passes and evaluations of every family, and for package
-	// solver the read parts of the block steps (oracle calls, scores of
-	// the cached corners) of a mini-batch (solver.Config.Batch) or of the
-	// asynchronous execution (Config.Async) too (see the solvers'
-	// WithWorkers). New sets it to the number of CPUs (GOMAXPROCS); zero
-	// means the same when the run starts. Run and RunUntil apply it. It is
-	// saved with the trainer (Save, the session), so that a resumed run
-	// (Resume, LoadTrainer) runs with the stored count on any machine and
-	// says which it is here. It never changes the trajectory of a
-	// sequential or mini-batch run, only its speed; an asynchronous run's
-	// trajectory depends on timing, and so on it.
+	// exact gap passes and evaluations of every method, and the read parts
+	// of the block steps (oracle calls, scores of the cached corners) of a
+	// mini-batch or of the asynchronous execution too (run.WithWorkers).
+	// New sets it to the number of CPUs (GOMAXPROCS); zero means the same
+	// when the run starts. Run and RunUntil apply it. It is saved with the
+	// trainer (Save, the session), so that a resumed run (Resume,
+	// LoadTrainer) runs with the stored count on any machine and says which
+	// it is here. It never changes the trajectory of a sequential or
+	// mini-batch run, only its speed; an asynchronous run's trajectory
+	// depends on timing, and so on it.
 	Workers int
 
-	eng     engine
-	on      *Data     // the problems the run trains on
-	store   string    // session file, saved after every change (see Session)
-	data    *dataSpec // how to load the problems again (Resume), nil when unknown
-	initial any       // the configuration the run started with
-	origin  string    // "bcfw at pass 10" for a fork
-	carry   float64   // budget left by the last Run, < 1 pass: a deferred gap pass
+	s     run.Solver
+	on    *Data     // the problems the run trains on
+	store string    // session file, saved after every change (see Session)
+	data  *dataSpec // how to load the problems again (Resume), nil when unknown
+	// asked is the method as the cells asked for it (New, Session, Fork,
+	// Change), without the defaults filled in; its Lambda may be stale
+	// (a SetLambda of the solver itself): see current.
+	asked run.Method
+	// started is the method the run started with, as asked (a fork's:
+	// the method of the Fork call), Lambda included.
+	started run.Method
+	origin  string  // "bcfw at pass 10" for a fork
+	carry   float64 // budget left by the last Run, < 1 pass: a deferred gap pass
 	onPoint func(run.Point)
-	applied int       // the workers the engine runs with (0: not set yet)
+	applied int       // the workers the solver runs with (0: not set yet)
 	clock   wallClock // the wall-clock time of the runs (clock.go)
 }
 
-// New returns a trainer on data with configuration cfg: a solver.Config,
-// soft.Config or kernel.Config, which selects the solver family (the soft
-// solver needs factor-graph data such as yeast, the kernelized one
-// multiclass data). When the features are too large for lambda
-// (solver.MeasureConditioning) a note says so and what to do. It is not
-// kept in the session: see Session for trainers that live across cells.
-func New(name string, data *Data, cfg any) (*Trainer, error) {
+// New returns a trainer called name on data with method m (solver.BCFW,
+// solver.Recommended(lambda), soft.BCFW, kernel.BCFW, ...: its New says
+// what data it trains on; the soft solver and LP-hard need factor-graph
+// data such as yeast, the kernelized methods multiclass data), its block
+// steps run by the execution x when one is given (at most one; none: the
+// sequential execution; package solver/execution). When the features are
+// too large for lambda (solver.MeasureConditioning) a note says so and what
+// to do. It is not kept in the session: see Session for trainers that live
+// across cells.
+func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, error) {
 	if data == nil {
 		return nil, fmt.Errorf("ssvmnb: %s: a run needs data (see Load and NewData)", name)
 	}
-	e, err := newEngine(data, cfg)
+	if m == nil {
+		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)", name)
+	}
+	exec, err := oneExecution(x)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
 	}
-	if e.family() != familyKernel {
-		warnIll(data, e.lambda(), name)
+	opts := data.wiring()
+	if exec != nil {
+		opts = append(opts, run.WithExecution(exec))
 	}
-	t := &Trainer{Name: name, Live: true, Workers: runtime.GOMAXPROCS(0), eng: e, on: data, data: data.spec, initial: e.config()}
+	s, err := m.New(data.Train, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
+	}
+	if s.Weights() != nil { // a kernel run's features are not those of its kernel
+		warnIll(data, s.Lambda(), name)
+	}
+	m = recordable(m)
+	t := &Trainer{Name: name, Live: true, Workers: runtime.GOMAXPROCS(0), s: s, on: data, data: data.spec, asked: m, started: m}
 	if err := t.applyWorkers(); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// oneExecution returns the execution of x (nil: none), refusing more than
+// one.
+func oneExecution(x []run.Execution) (run.Execution, error) {
+	switch len(x) {
+	case 0:
+		return nil, nil
+	case 1:
+		return x[0], nil
+	}
+	return nil, fmt.Errorf("at most one execution, got %d", len(x))
+}
+
+// wiring returns what connects a run to d: its test set when it has one.
+func (d *Data) wiring() []run.Option {
+	if d.Test == nil {
+		return nil
+	}
+	return []run.Option{run.WithTest(d.Test)}
 }
 
 // Run runs passes further effective passes: it raises the trainer's pass
@@ -130,10 +168,10 @@ func (t *Trainer) Run(passes float64) (run.Status, error) {
 	if !(passes > 0) || math.IsInf(passes, 0) {
 		return 0, fmt.Errorf("ssvmnb: %s: passes must be positive and finite, got %v", t.Name, passes)
 	}
-	budget := t.eng.Passes() + t.carry + passes
+	budget := t.s.Passes() + t.carry + passes
 	st, err := t.RunUntil(context.Background(), run.Stop{Passes: budget})
 	if err == nil && st == run.StatusPasses {
-		if c := budget - t.eng.Passes(); c > 1e-9 && c < 1 {
+		if c := budget - t.s.Passes(); c > 1e-9 && c < 1 {
 			t.carry = c
 			return st, t.save()
 		}
@@ -141,12 +179,9 @@ func (t *Trainer) Run(passes float64) (run.Status, error) {
 	return st, err
 }
 
-// MustRun is Run that panics on error (for notebook cells).
-func (t *Trainer) MustRun(passes float64) run.Status { return Must(t.Run(passes)) }
-
-// RunUntil runs until stop (Stop.Passes is a total, as in solver.Run) or
-// ctx is canceled, and ends with an exact evaluation of the final iterate
-// (an observe-only trace point when the trace does not end there).
+// RunUntil runs until stop (Stop.Passes is a total, as in run.Solver.Run)
+// or ctx is canceled, and ends with an exact evaluation of the final
+// iterate (an observe-only trace point when the trace does not end there).
 func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, error) {
 	if err := t.applyWorkers(); err != nil {
 		return 0, err
@@ -155,7 +190,7 @@ func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, erro
 	live := t.startLive()
 	defer live.finish()
 	timer := t.clock.start()
-	t.eng.SetProgress(func(p run.Point) {
+	t.s.SetProgress(func(p run.Point) {
 		timer.mark(p)
 		defer timer.pause()()
 		live.update()
@@ -163,14 +198,14 @@ func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, erro
 			t.onPoint(p)
 		}
 	})
-	defer t.eng.SetProgress(nil)
+	defer t.s.SetProgress(nil)
 	defer timer.stop()
-	res, err := t.eng.Run(ctx, stop)
+	res, err := t.s.Run(ctx, stop)
 	if err != nil {
 		return res.Status, fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
 	}
 	if !res.Current {
-		if _, err := t.eng.Current(); err != nil {
+		if _, err := t.s.Current(); err != nil {
 			return res.Status, fmt.Errorf("ssvmnb: %s: evaluating the final iterate: %w", t.Name, err)
 		}
 	}
@@ -183,41 +218,41 @@ func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, erro
 // through it directly are saved with the session at the next Run only,
 // and are not recorded at the pass they happen: prefer Change and
 // SetLambda of the trainer.
-func (t *Trainer) Solver() run.Solver { return t.eng.unwrap() }
+func (t *Trainer) Solver() run.Solver { return t.s }
 
-// Config returns the current configuration (lambda included, with the
-// family's defaults): a solver.Config, soft.Config or kernel.Config.
-func (t *Trainer) Config() any { return t.eng.config() }
+// Method returns the run's current method (run.Solver.Method: the
+// settings the run reads, the defaults filled in, Lambda the current one).
+func (t *Trainer) Method() run.Method { return t.s.Method() }
+
+// current returns the method as the cells asked for it, at the run's
+// current lambda.
+func (t *Trainer) current() run.Method { return t.asked.WithLambda(t.s.Lambda()) }
 
 // Lambda returns the current regularization parameter.
-func (t *Trainer) Lambda() float64 { return t.eng.lambda() }
+func (t *Trainer) Lambda() float64 { return t.s.Lambda() }
 
 // Data returns the data the run trains on.
 func (t *Trainer) Data() *Data { return t.on }
 
 // Test returns the test problem the run measures its test loss on (nil
-// if none): the data's test set, or for a soft run its factorgraph.Rounded
-// view (the LP relaxation and a rounding, as Meshi et al. predict).
+// if none): the data's test set, or the view the method predicts it with
+// (for the soft solver and LP-hard, its factorgraph.Rounded view: the LP
+// relaxation and a rounding, as Meshi et al. predict).
 func (t *Trainer) Test() oracles.Problem {
-	switch e := t.eng.(type) {
-	case softEngine:
-		return e.test
-	case kernelEngine:
-		if e.test == nil {
-			return nil
-		}
+	if v, ok := t.s.(interface{ Test() oracles.Problem }); ok {
+		return v.Test()
 	}
 	return t.on.Test
 }
 
 // Trace returns a copy of the trace.
-func (t *Trainer) Trace() []run.Point { return t.eng.Trace() }
+func (t *Trainer) Trace() []run.Point { return t.s.Trace() }
 
 // Last returns the last trace point (run.Blank before the first, every
 // value NaN). After Run it describes the current iterate; Current says so
 // for sure.
 func (t *Trainer) Last() run.Point {
-	p, ok := t.eng.Last()
+	p, ok := t.s.Last()
 	if !ok {
 		return run.Blank()
 	}
@@ -230,11 +265,11 @@ func (t *Trainer) Last() run.Point {
 // calls). Its Pass is Passes(). When the evaluation fails (an oracle
 // error), the objective values are NaN and the error is in Event.
 func (t *Trainer) Current() run.Point {
-	p, err := t.eng.Current()
+	p, err := t.s.Current()
 	if err != nil {
 		pt := run.Blank()
-		pt.Pass, pt.OracleCalls, pt.Steps, pt.Seconds = t.eng.Passes(), t.eng.OracleCalls(), t.eng.Steps(), t.eng.Elapsed().Seconds()
-		pt.Lambda, pt.Event = t.eng.lambda(), "evaluation failed: "+err.Error()
+		pt.Pass, pt.OracleCalls, pt.Steps, pt.Seconds = t.s.Passes(), t.s.OracleCalls(), t.s.Steps(), t.s.Elapsed().Seconds()
+		pt.Lambda, pt.Event = t.s.Lambda(), "evaluation failed: "+err.Error()
 		return pt
 	}
 	return p
@@ -242,93 +277,98 @@ func (t *Trainer) Current() run.Point {
 
 // Weights returns a copy of the current weights; nil for a kernel run,
 // whose iterate is a kernel expansion (see kernel.Solver.Model).
-func (t *Trainer) Weights() []float64 { return t.eng.weights() }
+func (t *Trainer) Weights() []float64 { return t.s.Weights() }
 
 // AverageWeights returns the weights of the averaged iterate of a run of
-// package solver with Config.Averaging, nil for the other runs.
+// package solver that keeps an average (the Average or Averaging of its
+// method), nil for the other runs.
 func (t *Trainer) AverageWeights() []float64 {
-	if e, ok := t.eng.(bcfwEngine); ok && e.Config().Averaging {
-		return e.AverageWeights()
+	if a, ok := t.s.(interface{ AverageWeights() []float64 }); ok {
+		return a.AverageWeights()
 	}
 	return nil
 }
 
 // Passes returns the effective passes made so far: oracle calls / n, the
 // exact gap passes included (the x axis of the figures).
-func (t *Trainer) Passes() float64 { return t.eng.Passes() }
+func (t *Trainer) Passes() float64 { return t.s.Passes() }
 
 // TestLoss returns the task loss of the current iterate on the test set
-// (NaN without one).
+// (NaN without one), its examples predicted as the method predicts them
+// (run.Solver.Predict).
 func (t *Trainer) TestLoss() float64 {
-	test := t.Test()
-	if test == nil {
+	if t.on.Test == nil {
 		return math.NaN()
 	}
-	if e, ok := t.eng.(kernelEngine); ok {
-		l, err := e.Model().MeanLoss(e.test)
-		if err != nil {
-			return math.NaN()
-		}
-		return l
+	pred, p, err := t.s.Predict(t.on.Test)
+	if err != nil || len(pred) == 0 {
+		return math.NaN()
 	}
-	return oracles.MeanLoss(test, t.eng.weights())
+	var sum float64
+	for i, y := range pred {
+		sum += p.Loss(i, y)
+	}
+	return sum / float64(len(pred))
 }
 
+// sessionVersion is the version of the files Save writes (a session's
+// files among them); a file of another version is refused: "made by an
+// older fwstruct: train again". Version 2 records the run's method as
+// run.Encode writes it; the files before it (no version) recorded a
+// configuration of its family.
+const sessionVersion = 2
+
 // trainerFile is what Save writes: the trainer's own fields and the
-// solver checkpoint of its family.
+// solver's checkpoint.
 type trainerFile struct {
+	Version   int
 	Name      string
 	Live      bool
 	LiveEvery time.Duration
-	Family    family
-	Solver    []byte
-	Data      *dataSpec
-	// Initial is the configuration the run started with, in the field of
-	// its family.
-	Initial       solver.Config
-	InitialSoft   soft.Config
-	InitialKernel kernel.Config
-	Origin        string
-	Carry         float64
-	// Workers is Trainer.Workers (0 in files written before it: the number
-	// of CPUs of the machine that loads the file).
+	// Method is the run's method with its current settings
+	// (run.Solver.Method, the defaults filled in) as run.Encode writes
+	// it: the record a model file of the command line holds too.
+	Method []byte
+	// Asked and Started are the method as the cells asked for it, now and
+	// when the run started (run.Encode).
+	Asked, Started []byte
+	Solver         []byte
+	Data           *dataSpec
+	Origin         string
+	Carry          float64
+	// Workers is Trainer.Workers.
 	Workers int
-	// Clock is the wall-clock time of the runs (clock.go; nil in files
-	// written before it: not measured).
+	// Clock is the wall-clock time of the runs (clock.go).
 	Clock *wallClock
 }
+
+// errOlder is the error of a file made before the current format.
+var errOlder = errors.New("made by an older fwstruct: train again")
 
 // Save writes the trainer to w (see the Save of its solver).
 func (t *Trainer) Save(w io.Writer) error {
 	var buf bytes.Buffer
-	if err := t.eng.Save(&buf); err != nil {
+	if err := t.s.Save(&buf); err != nil {
 		return err
 	}
-	tf := trainerFile{Name: t.Name, Live: t.Live, LiveEvery: t.LiveEvery, Family: t.eng.family(), Solver: buf.Bytes(),
+	tf := trainerFile{Version: sessionVersion, Name: t.Name, Live: t.Live, LiveEvery: t.LiveEvery, Solver: buf.Bytes(),
 		Data: t.data, Origin: t.origin, Carry: t.carry, Workers: t.Workers, Clock: &t.clock}
-	switch c := t.initial.(type) {
-	case solver.Config:
-		tf.Initial = c
-	case soft.Config:
-		tf.InitialSoft = c
-	case kernel.Config:
-		tf.InitialKernel = c
+	var err error
+	if tf.Method, err = run.Encode(t.s.Method()); err != nil {
+		return err
+	}
+	if tf.Asked, err = run.Encode(t.current()); err != nil {
+		return err
+	}
+	if tf.Started, err = run.Encode(t.started); err != nil {
+		return err
 	}
 	return gob.NewEncoder(w).Encode(tf)
 }
 
-// SaveFile writes the trainer to a file, atomically (internal/atomicfile).
-func (t *Trainer) SaveFile(path string) error {
+// saveFile writes the trainer to a file, atomically (internal/atomicfile).
+func (t *Trainer) saveFile(path string) error {
 	return atomicfile.WriteFile(path, 0o644, t.Save)
-}
-
-// family returns the solver family of the file's run (files written
-// before the families hold runs of package solver).
-func (tf trainerFile) family() family {
-	if tf.Family == "" {
-		return familyBCFW
-	}
-	return tf.Family
 }
 
 // readTrainerFile decodes what Save writes.
@@ -337,30 +377,39 @@ func readTrainerFile(r io.Reader) (trainerFile, error) {
 	if err := gob.NewDecoder(r).Decode(&tf); err != nil {
 		return tf, fmt.Errorf("ssvmnb: not a saved trainer: %w", err)
 	}
+	if tf.Version != sessionVersion {
+		return tf, fmt.Errorf("ssvmnb: a saved trainer of version %d, not %d: %w", tf.Version, sessionVersion, errOlder)
+	}
 	return tf, nil
+}
+
+// method returns the run's method the file records.
+func (tf trainerFile) method() (run.Method, error) {
+	m, err := run.Decode(tf.Method)
+	if err != nil {
+		return nil, fmt.Errorf("ssvmnb: saved trainer %q: %w", tf.Name, err)
+	}
+	return m, nil
 }
 
 // fromFile restores a trainer from its file contents on data.
 func fromFile(tf trainerFile, data *Data) (*Trainer, error) {
-	e, err := loadEngine(tf.family(), tf.Solver, data)
+	asked, err := run.Decode(tf.Asked)
+	if err != nil {
+		return nil, fmt.Errorf("saved trainer %q: %w", tf.Name, err)
+	}
+	started, err := run.Decode(tf.Started)
+	if err != nil {
+		return nil, fmt.Errorf("saved trainer %q: %w", tf.Name, err)
+	}
+	s, err := run.Load(bytes.NewReader(tf.Solver), data.Train, data.wiring()...)
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{Name: tf.Name, Live: tf.Live, LiveEvery: tf.LiveEvery, Workers: tf.Workers, eng: e, on: data,
-		data: tf.Data, origin: tf.Origin, carry: tf.Carry}
+	t := &Trainer{Name: tf.Name, Live: tf.Live, LiveEvery: tf.LiveEvery, Workers: tf.Workers, s: s, on: data,
+		data: tf.Data, asked: asked, started: started, origin: tf.Origin, carry: tf.Carry}
 	if tf.Clock != nil {
 		t.clock = *tf.Clock
-	}
-	if t.Workers == 0 { // a file written before Workers: one per CPU, as the run had
-		t.Workers = runtime.GOMAXPROCS(0)
-	}
-	switch e.family() {
-	case familySoft:
-		t.initial = tf.InitialSoft
-	case familyKernel:
-		t.initial = tf.InitialKernel
-	default:
-		t.initial = tf.Initial
 	}
 	if err := t.applyWorkers(); err != nil {
 		return nil, err
@@ -379,20 +428,6 @@ func LoadTrainer(r io.Reader, data *Data) (*Trainer, error) {
 		return nil, err
 	}
 	return fromFile(tf, data)
-}
-
-// LoadTrainerFile reads a trainer from a file written by SaveFile.
-func LoadTrainerFile(path string, data *Data) (*Trainer, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := LoadTrainer(f, data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
 }
 
 // errNoTrace reports an empty trace where a figure needs points.

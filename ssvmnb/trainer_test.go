@@ -2,6 +2,7 @@ package ssvmnb
 
 import (
 	"bytes"
+	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -22,11 +23,11 @@ import (
 	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
-// family is one solver family (or variant) of the trainer's contract test.
+// familyCase is one method of the trainer's contract test.
 type familyCase struct {
-	name string
-	data func(t *testing.T) *Data
-	cfg  any
+	name   string
+	data   func(t *testing.T) *Data
+	method run.Method
 	// lambda says what SetLambda does: "both" (either direction), "down"
 	// (decrease only) or "" (refused, saying why).
 	lambda string
@@ -57,16 +58,15 @@ func multiclassData(*testing.T) *Data {
 }
 
 var families = []familyCase{
-	{"bcfw", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2}, "both"},
-	{"bcfw-gap-pairwise-cache", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling,
-		Step: solver.Pairwise, Cache: solver.Cache{Enabled: true}, Averaging: true}, "both"},
-	{"mp-bcfw", chainData, solver.Config{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.Permutation,
-		MultiPlane: solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 40}}, "both"},
-	{"fw", chainData, solver.Config{Lambda: 0.01, Algorithm: run.FW}, "both"},
-	{"ssg", chainData, solver.Config{Lambda: 0.01, Seed: 3, Algorithm: run.SSG, GapEvery: 2}, "both"},
-	{"cp", chainData, solver.Config{Lambda: 0.01, Algorithm: run.CuttingPlane}, "both"},
-	{"soft", factorData, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 4}, "both"},
-	{"kernel", multiclassData, kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, GapEvery: 2, Seed: 2}, "both"},
+	{"bcfw", chainData, solver.BCFW{Lambda: 0.01, Seed: 3, GapEvery: 2}, "both"},
+	{"bcfw-gap-pairwise-cache", chainData, solver.BCFW{Lambda: 0.01, Seed: 3, GapEvery: 2, Sampling: run.GapSampling,
+		Step: solver.Pairwise, Cache: &solver.Cache{}, Average: run.WeightedAverage}, "both"},
+	{"mp-bcfw", chainData, solver.MultiPlane{Lambda: 0.01, Seed: 3, GapEvery: 2, Cost: &solver.CostRule{Ratio: 40}}, "both"},
+	{"fw", chainData, solver.FW{Lambda: 0.01}, "both"},
+	{"ssg", chainData, solver.SSG{Lambda: 0.01, Seed: 3, GapEvery: 2}, "both"},
+	{"cp", chainData, solver.CuttingPlane{Lambda: 0.01}, "both"},
+	{"soft", factorData, soft.BCFW{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 4}, "both"},
+	{"kernel", multiclassData, kernel.BCFW{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.3}, GapEvery: 2, Seed: 2}, "both"},
 }
 
 // gapPasses returns the exact gap passes of a trace
@@ -100,8 +100,8 @@ func endsAtCurrent(t *testing.T, tn *Trainer) {
 	t.Helper()
 	tr := tn.Trace()
 	last := tr[len(tr)-1]
-	if last.Steps != tn.eng.Steps() || last.Pass != tn.Passes() || math.IsNaN(last.Primal) {
-		t.Fatalf("%s: trace ends at step %d pass %v primal %v; the run is at step %d pass %v", tn.Name, last.Steps, last.Pass, last.Primal, tn.eng.Steps(), tn.Passes())
+	if last.Steps != tn.s.Steps() || last.Pass != tn.Passes() || math.IsNaN(last.Primal) {
+		t.Fatalf("%s: trace ends at step %d pass %v primal %v; the run is at step %d pass %v", tn.Name, last.Steps, last.Pass, last.Primal, tn.s.Steps(), tn.Passes())
 	}
 	if cur := tn.Current(); fmt.Sprint(cur) != fmt.Sprint(last) || len(tn.Trace()) != len(tr) {
 		t.Fatalf("%s: Current %+v is not the last point %+v", tn.Name, cur, last)
@@ -119,7 +119,7 @@ func TestTrainerContract(t *testing.T) {
 		t.Run(fc.name, func(t *testing.T) {
 			isolated(t)
 			data := fc.data(t)
-			whole, err := New("whole", data, fc.cfg)
+			whole, err := New("whole", data, fc.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestTrainerContract(t *testing.T) {
 			endsAtCurrent(t, whole)
 
 			// Split: Run(3) + save/load + Run(4).
-			split, _ := New("split", data, fc.cfg)
+			split, _ := New("split", data, fc.method)
 			if _, err := split.Run(3); err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestTrainerContract(t *testing.T) {
 
 			// Cells: each a fresh program asking the session for the run.
 			for cell, passes := range []float64{2, 1, 4} {
-				s, err := Session("run", data, fc.cfg)
+				s, err := Session("run", data, fc.method)
 				if err != nil {
 					t.Fatalf("cell %d: %v", cell, err)
 				}
@@ -161,7 +161,7 @@ func TestTrainerContract(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			s, err := Session("run", data, fc.cfg)
+			s, err := Session("run", data, fc.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,8 +221,12 @@ func TestTrainerContract(t *testing.T) {
 					t.Fatalf("SetLambda on %s: %v", fc.name, errDown)
 				}
 			}
-			if err := s.Change(func(*int) {}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%T", fc.cfg)) {
-				t.Fatalf("a change of another type: %v", err)
+			other := run.Method(kernel.BCFW{Lambda: 0.1})
+			if fc.name == "kernel" {
+				other = solver.BCFW{Lambda: 0.1}
+			}
+			if err := s.Change(other); err == nil || !strings.Contains(err.Error(), "cannot continue as "+other.Name()) {
+				t.Fatalf("a change to a method of another package: %v", err)
 			}
 		})
 	}
@@ -234,25 +238,25 @@ func TestTrainerContract(t *testing.T) {
 func TestTrainerRefusesDataItCannotTrain(t *testing.T) {
 	chain := chainData(t)
 	for _, c := range []struct {
-		cfg  any
-		want string
+		method run.Method
+		want   string
 	}{
-		{soft.Config{Lambda: 0.1, Rho: 1}, "factor-graph data"},
-		{kernel.Config{Lambda: 0.1}, "multiclass data"},
-		{nil, "needs a configuration"},
-		{3, "not a int"},
+		{soft.BCFW{Lambda: 0.1, Rho: 1}, "factor-graph problem"},
+		{kernel.BCFW{Lambda: 0.1}, "multiclass data"},
+		{solver.LPHard{BCFW: solver.BCFW{Lambda: 0.1}}, "factor-graph problem"},
+		{nil, "needs a method"},
 	} {
-		_, err := New("x", chain, c.cfg)
+		_, err := New("x", chain, c.method)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%T: %v, want an error saying %q", c.cfg, err, c.want)
+			t.Errorf("%T: %v, want an error saying %q", c.method, err, c.want)
 		}
 	}
 	isolated(t)
-	if _, err := Session("x", chain, solver.Config{Lambda: 0.1}); err != nil {
+	if _, err := Session("x", chain, solver.BCFW{Lambda: 0.1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Session("x", multiclassData(t), kernel.Config{Lambda: 0.1}); err == nil || !strings.Contains(err.Error(), "family") {
-		t.Fatalf("a session of another family: %v", err)
+	if _, err := Session("x", multiclassData(t), kernel.BCFW{Lambda: 0.1}); err == nil || !strings.Contains(err.Error(), "holds a bcfw run, the cell asks for kernel") {
+		t.Fatalf("a session of another method: %v", err)
 	}
 }
 
@@ -265,14 +269,14 @@ func TestNewWarnsWhenIllConditioned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New("raw", MustLoad(path), soft.Config{Lambda: 0.01, Rho: 1}); err != nil {
+	if _, err := New("raw", Must(Load(path)), soft.BCFW{Lambda: 0.01, Rho: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if s := notes.String(); !strings.Contains(s, "ill-conditioned") || !strings.Contains(s, "datasets.ScaleStandardize") {
 		t.Fatalf("notes for unscaled data: %q", s)
 	}
 	notes.Reset()
-	if _, err := New("scaled", MustLoad(path, datasets.Options{Scaling: datasets.ScaleStandardize}), solver.Config{Lambda: 0.01}); err != nil {
+	if _, err := New("scaled", Must(Load(path, datasets.Options{Scaling: datasets.ScaleStandardize})), solver.BCFW{Lambda: 0.01}); err != nil {
 		t.Fatal(err)
 	}
 	if notes.Len() != 0 {
@@ -303,11 +307,11 @@ func TestFailedEvaluationIsAnErrorPoint(t *testing.T) {
 	tr, te := synthetic(t)
 	p := &failing{Problem: tr}
 	p.ok.Store(math.MaxInt64)
-	tn, err := New("fails", NewData("failing", p, te), solver.Config{Lambda: 0.01, GapEvery: 2})
+	tn, err := New("fails", NewData("failing", p, te), solver.BCFW{Lambda: 0.01, GapEvery: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tn.MustRun(3)
+	Must(tn.Run(3))
 	good := tn.Current()
 	p.ok.Store(int64(tr.Len())) // the steps of the next pass succeed, the gap pass after them fails
 	if _, err := tn.Run(2); err == nil || !strings.Contains(err.Error(), "fails") {
@@ -350,22 +354,23 @@ func TestResumeAfterRestartEveryFamily(t *testing.T) {
 	std := datasets.Options{Scaling: datasets.ScaleStandardize}
 	for _, c := range []struct {
 		name, path string
-		cfg        any
+		method     run.Method
 	}{
-		{"bcfw", arff, solver.Config{Lambda: 0.05, GapEvery: 2, Seed: 1}},
-		{"soft", arff, soft.Config{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 1}},
-		{"kernel", svmTrain, kernel.Config{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}, GapEvery: 2, Seed: 1}},
+		{"bcfw", arff, solver.BCFW{Lambda: 0.05, GapEvery: 2, Seed: 1}},
+		{"lp-hard", arff, solver.LPHard{BCFW: solver.BCFW{Lambda: 0.05, GapEvery: 2, Seed: 1}}},
+		{"soft", arff, soft.BCFW{Lambda: 0.05, Rho: 1, GapEvery: 2, Seed: 1}},
+		{"kernel", svmTrain, kernel.BCFW{Lambda: 0.05, Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}, GapEvery: 2, Seed: 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			data := MustLoad(c.path, std)
-			MustSession(c.name, data, c.cfg).MustRun(3)
+			data := Must(Load(c.path, std))
+			Must(Must(Session(c.name, data, c.method)).Run(3))
 			r, err := Resume(c.name) // a restarted kernel: the data reloaded by name
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.MustRun(3)
-			whole := Must(New("whole", MustLoad(c.path, std), c.cfg))
-			whole.MustRun(6)
+			Must(r.Run(3))
+			whole := Must(New("whole", Must(Load(c.path, std)), c.method))
+			Must(whole.Run(6))
 			sameIterate(t, whole, r)
 		})
 	}
@@ -383,4 +388,56 @@ func multiLabel(t testing.TB, n, L, F int, seed uint64) (train, test *factorgrap
 		t.Fatal(err)
 	}
 	return train, test
+}
+
+// TestOlderSessionIsRefused: a session file made before the method types
+// (no version, a configuration of its family) is an error that says to
+// train again, for Session, Resume and LoadTrainer, and Forget starts
+// over.
+func TestOlderSessionIsRefused(t *testing.T) {
+	isolated(t)
+	data := syntheticData(t)
+	type oldConfig struct{ Lambda, GapEvery float64 }
+	old := struct {
+		Name    string
+		Live    bool
+		Family  string
+		Solver  []byte
+		Data    *dataSpec
+		Initial oldConfig
+		Workers int
+	}{Name: "bcfw", Live: true, Family: "bcfw", Solver: []byte("a checkpoint"), Data: data.spec, Initial: oldConfig{0.01, 5}, Workers: 2}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(old); err != nil {
+		t.Fatal(err)
+	}
+	path := Must(sessionFile("bcfw"))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := solver.BCFW{Lambda: 0.01, GapEvery: 5}
+	for name, open := range map[string]func() error{
+		"Session":     func() error { _, err := Session("bcfw", data, m); return err },
+		"Resume":      func() error { _, err := Resume("bcfw"); return err },
+		"LoadTrainer": func() error { _, err := LoadTrainer(bytes.NewReader(buf.Bytes()), data); return err },
+	} {
+		if err := open(); err == nil || !strings.Contains(err.Error(), "made by an older fwstruct: train again") {
+			t.Errorf("%s of an older session file: %v", name, err)
+		}
+	}
+	Check(Forget("bcfw"))
+	tn, err := Session("bcfw", data, m)
+	if err != nil || tn.Passes() != 0 {
+		t.Fatalf("a new session after Forget: %v", err)
+	}
+	// The session records the run's method as run.Encode writes it, the
+	// record of the command line's model files.
+	Must(tn.Run(1))
+	tf := Must(readFile(path))
+	if want := Must(run.Encode(tn.Method())); tf.Version != sessionVersion || string(tf.Method) != string(want) {
+		t.Fatalf("session file: version %d, method %s; want %d, %s", tf.Version, tf.Method, sessionVersion, want)
+	}
 }

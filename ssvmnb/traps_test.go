@@ -22,14 +22,14 @@ import (
 func TestSessionComparesLambda(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	cfg := solver.Config{Lambda: 0.01, GapEvery: 5}
+	cfg := solver.BCFW{Lambda: 0.01, GapEvery: 5}
 	for _, how := range []string{"solver", "trainer"} {
 		Forget("bcfw")
-		tn := MustSession("bcfw", data, cfg)
-		tn.MustRun(3)
+		tn := Must(Session("bcfw", data, cfg))
+		Must(tn.Run(3))
 		if how == "solver" {
 			Check(tn.Solver().(*solver.Solver).SetLambda(0.001))
-			tn.MustRun(2) // saved with the run
+			Must(tn.Run(2)) // saved with the run
 		} else {
 			Check(tn.SetLambda(0.001)) // saved at once
 		}
@@ -42,7 +42,7 @@ func TestSessionComparesLambda(t *testing.T) {
 				t.Errorf("%s: error %q does not say %q", how, err, want)
 			}
 		}
-		r := MustResume("bcfw")
+		r := Must(Resume("bcfw"))
 		if r.Lambda() != 0.001 {
 			t.Fatalf("%s: resumed at lambda %v", how, r.Lambda())
 		}
@@ -67,7 +67,7 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	res, err := LambdaSweep(solver.Config{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, NewData("test", tr, te))
+	res, err := lambdaSweep(solver.BCFW{GapEvery: 10}, []float64{0.01, 0.003}, run.Stop{Passes: 20}, 0.05).Run(ctx, NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,14 +83,14 @@ func TestSummariesDescribeTheCurrentIterate(t *testing.T) {
 			t.Errorf("lambda %v: table says passes %s, final gap %s; the final iterate is at pass %v with gap %s", res.Values[k], row[3], row[4], tn.Passes(), Cell(ev.Gap))
 		}
 	}
-	for name, f := range map[string]*viz.Figure{"sweep curves": res.Curves(viz.Passes), "compare": Compare("c", viz.Passes, nil, res.Groups...)} {
+	for name, f := range map[string]*viz.Figure{"sweep curves": res.curves(viz.Passes), "compare": Compare("c", viz.Passes, nil, res.Groups...)} {
 		for _, s := range f.Series {
 			if end := s.X[len(s.X)-1]; end != 20 {
 				t.Errorf("%s: curve %q ends at pass %v, the runs at 20", name, s.Name, end)
 			}
 		}
 	}
-	g, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 10}, []uint64{1, 2}, run.Stop{Passes: 20})
+	g, err := Seeds(ctx, "uniform", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 10}, []uint64{1, 2}, run.Stop{Passes: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	rec := record(t)
-	res, err := LambdaSweep(solver.Config{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), NewData("test", tr, te))
+	res, err := lambdaSweep(solver.BCFW{GapEvery: 2}, []float64{0.01, 0.001}, run.Stop{Passes: 4}, 1e-9).Run(context.Background(), NewData("test", tr, te))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,11 +138,11 @@ func TestEmptyFiguresSayWhy(t *testing.T) {
 		t.Fatalf("interactive: %q", h)
 	}
 
-	ssg, _ := New("ssg", NewData("test", tr, te), solver.Config{Lambda: 0.01, Algorithm: run.SSG, GapEvery: 2})
-	bcfw, _ := New("bcfw", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 2})
+	ssg, _ := New("ssg", NewData("test", tr, te), solver.SSG{Lambda: 0.01, GapEvery: 2})
+	bcfw, _ := New("bcfw", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 2})
 	for _, tn := range []*Trainer{ssg, bcfw} {
 		tn.Live = false
-		tn.MustRun(4)
+		Must(tn.Run(4))
 	}
 	gaps := Gaps(viz.Passes, bcfw, ssg)
 	for _, s := range gaps.Series {
@@ -169,16 +169,16 @@ func TestPassCounts(t *testing.T) {
 	for _, ge := range []float64{1, 2, 5} {
 		for _, k := range []float64{1, 2.5, 3} {
 			Forget("p")
-			cfg := solver.Config{Lambda: 0.01, GapEvery: ge}
+			cfg := solver.BCFW{Lambda: 0.01, GapEvery: ge}
 			budget := 0.0
 			for cell := 0; cell < 4; cell++ {
-				tn := MustResumeOr(t, "p", data, cfg)
+				tn := resumeOr(t, "p", data, cfg)
 				tn.Live = false
 				if cell == 2 {
 					Check(tn.SetLambda(0.005))
 					cfg.Lambda = 0.005
 				}
-				tn.MustRun(k)
+				Must(tn.Run(k))
 				budget += k
 				cur := tn.Current()
 				calls := float64(tn.Solver().(*solver.Solver).OracleCalls()) / n
@@ -188,13 +188,13 @@ func TestPassCounts(t *testing.T) {
 				if !(tn.Passes() > budget-1 && tn.Passes() <= budget+1e-9) {
 					t.Fatalf("GapEvery %v, Run(%v) x %d: %v passes, budget %v", ge, k, cell+1, tn.Passes(), budget)
 				}
-				r := MustResume("p") // the next cell, a fresh program
+				r := Must(Resume("p")) // the next cell, a fresh program
 				if r.Current().Pass != r.Passes() || r.Passes() != tn.Passes() {
 					t.Fatalf("after a restart: Current().Pass %v, Passes() %v, before %v", r.Current().Pass, r.Passes(), tn.Passes())
 				}
 			}
 			if ge == 1 && k == 2.5 {
-				if tn := MustResume("p"); tn.Passes() != 10 {
+				if tn := Must(Resume("p")); tn.Passes() != 10 {
 					t.Fatalf("Run(2.5) x 4 with a gap pass every pass: %v passes, want 10", tn.Passes())
 				}
 			}
@@ -202,13 +202,13 @@ func TestPassCounts(t *testing.T) {
 	}
 }
 
-// MustResumeOr resumes a session or starts it (the first cell).
-func MustResumeOr(t *testing.T, name string, data *Data, cfg solver.Config) *Trainer {
+// resumeOr resumes a session or starts it (the first cell).
+func resumeOr(t *testing.T, name string, data *Data, cfg solver.BCFW) *Trainer {
 	t.Helper()
 	if tn, err := Resume(name); err == nil {
 		return tn
 	}
-	return MustSession(name, data, cfg)
+	return Must(Session(name, data, cfg))
 }
 
 // TestMedianOverSeedsAgainstTime: the median curve against time stops
@@ -217,7 +217,7 @@ func MustResumeOr(t *testing.T, name string, data *Data, cfg solver.Config) *Tra
 func TestMedianOverSeedsAgainstTime(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
-	g, err := Seeds(context.Background(), "bcfw", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, run.Stop{Passes: 6})
+	g, err := Seeds(context.Background(), "bcfw", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2, 3}, run.Stop{Passes: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,14 +252,14 @@ func TestMedianOverSeedsAgainstTime(t *testing.T) {
 func TestStylesFixedAcrossFigures(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
-	mk := func(name string, cfg solver.Config) *Trainer {
+	mk := func(name string, cfg solver.BCFW) *Trainer {
 		tn, _ := New(name, NewData("test", tr, te), cfg)
 		tn.Live = false
-		tn.MustRun(3)
+		Must(tn.Run(3))
 		return tn
 	}
-	a := mk("no cache", solver.Config{Lambda: 0.01, GapEvery: 1})
-	b := mk("only cache", solver.Config{Lambda: 0.01, GapEvery: 1, Cache: solver.Cache{Enabled: true, F: 1e-6, Nu: 1e-6}})
+	a := mk("no cache", solver.BCFW{Lambda: 0.01, GapEvery: 1})
+	b := mk("only cache", solver.BCFW{Lambda: 0.01, GapEvery: 1, Cache: &solver.Cache{F: 1e-6, Nu: 1e-6}})
 	color := func(f *viz.Figure, name string) string {
 		for _, s := range f.Series {
 			if s.Name == name {
@@ -291,8 +291,8 @@ func TestEqualTimeTable(t *testing.T) {
 	isolated(t)
 	tr, te := synthetic(t)
 	ctx := context.Background()
-	a := Must(Seeds(ctx, "short", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, run.Stop{Passes: 2}))
-	b := Must(Seeds(ctx, "long", NewData("test", tr, te), solver.Config{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, run.Stop{Passes: 20}))
+	a := Must(Seeds(ctx, "short", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1}, []uint64{1, 2}, run.Stop{Passes: 2}))
+	b := Must(Seeds(ctx, "long", NewData("test", tr, te), solver.BCFW{Lambda: 0.01, GapEvery: 1, TraceEvery: 1}, []uint64{1}, run.Stop{Passes: 20}))
 	T := math.Inf(1)
 	for _, g := range []Group{a, b} {
 		var ends []float64
@@ -318,5 +318,35 @@ func TestEqualTimeTable(t *testing.T) {
 	cur := long.Current()
 	if tab.Rows[1][2] != Cell(cur.Seconds/cur.Pass) {
 		t.Errorf("seconds per pass %s, want %s", tab.Rows[1][2], Cell(cur.Seconds/cur.Pass))
+	}
+}
+
+// TestSessionComparesDefaults: a field a cell leaves zero and the default
+// it stands for compare equal (GapEvery 0 and 10, a cache's F 0 and 0.25,
+// never as +Inf and as -1), any other value is refused, naming the field.
+func TestSessionComparesDefaults(t *testing.T) {
+	isolated(t)
+	data := syntheticData(t)
+	m := solver.BCFW{Lambda: 0.01, Cache: &solver.Cache{}, TraceEvery: 1, GapEvery: math.Inf(1)}
+	Must(Must(Session("bcfw", data, m)).Run(2))
+	same := []solver.BCFW{m,
+		{Lambda: 0.01, Cache: &solver.Cache{F: 0.25, Nu: 0.01, MaxSize: 10}, TraceEvery: 1, GapEvery: -1},
+	}
+	for _, asked := range same {
+		if _, err := Session("bcfw", data, asked); err != nil {
+			t.Errorf("%+v: %v", asked, err)
+		}
+	}
+	for _, c := range []struct {
+		asked solver.BCFW
+		want  string
+	}{
+		{solver.BCFW{Lambda: 0.01, Cache: &solver.Cache{F: 0.5}, TraceEvery: 1, GapEvery: -1}, "Cache.F is 0.25, the cell asks for 0.5"},
+		{solver.BCFW{Lambda: 0.01, TraceEvery: 1, GapEvery: -1}, "Cache is {F:0.25 Nu:0.01 MaxSize:10 InitialGap:0}, the cell asks for none"},
+		{solver.BCFW{Lambda: 0.01, Cache: &solver.Cache{}, TraceEvery: 1}, "GapEvery is -1, the cell asks for 0"},
+	} {
+		if _, err := Session("bcfw", data, c.asked); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error saying %q", c.asked, err, c.want)
+		}
 	}
 }

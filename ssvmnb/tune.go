@@ -9,21 +9,22 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/tune"
 )
 
-// Tune chooses lambda (and rho for a soft.Config, gamma for a
-// kernel.Config with an rbf or poly kernel) by k-fold or held-out
-// validation on the training set of data, on the task's own metric, then
-// trains the final model on the whole training set (tune.Run: cfg says
-// the grids, the folds and when each fit stops; base is the solver
-// configuration every fit keeps). In a notebook it shows a progress line,
+// Tune chooses lambda (and rho for soft.BCFW, gamma for a kernel method
+// with an rbf or poly kernel) by k-fold or held-out validation on the
+// training set of data, on the task's own metric, then trains the final
+// model on the whole training set (tune.Run: cfg says the grids, the folds
+// and when each fit stops; base is the method whose other settings every
+// fit keeps). In a notebook it shows a progress line,
 // then the validation table and the figure of the validation curve with
 // the chosen value marked, and a note when the features are too large for
 // the lambdas (solver.MeasureConditioning). data must come from Load: its
 // folds are rebuilt from the files with the preprocessing fitted on each
 // fold's training part.
-func Tune(ctx context.Context, data *Data, base any, cfg tune.Config) (*tune.Result, error) {
+func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*tune.Result, error) {
 	if data == nil || data.spec == nil {
 		return nil, errors.New("ssvmnb: Tune needs data loaded by ssvmnb.Load (it rebuilds the folds from the files)")
 	}

@@ -26,8 +26,8 @@ func TestTune(t *testing.T) {
 	for _, scaling := range []datasets.Scaling{datasets.ScaleNone, datasets.ScaleStandardize} {
 		notes.Reset()
 		r.html, r.pngs, r.updates = nil, nil, nil
-		data := MustLoad(train, datasets.Options{Scaling: scaling})
-		res, err := Tune(context.Background(), data, solver.Config{GapEvery: 5, Seed: 1},
+		data := Must(Load(train, datasets.Options{Scaling: scaling}))
+		res, err := Tune(context.Background(), data, solver.BCFW{GapEvery: 5, Seed: 1},
 			tune.Config{Lambdas: []float64{0.01, 0.001}, Folds: 2, Stop: run.Stop{Passes: 3}})
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestTune(t *testing.T) {
 		}
 	}
 	syn, tst := synthetic(t)
-	if _, err := Tune(context.Background(), NewData("by hand", syn, tst), solver.Config{}, tune.Config{}); err == nil || !strings.Contains(err.Error(), "data loaded by ssvmnb.Load") {
+	if _, err := Tune(context.Background(), NewData("by hand", syn, tst), solver.BCFW{}, tune.Config{}); err == nil || !strings.Contains(err.Error(), "data loaded by ssvmnb.Load") {
 		t.Errorf("hand-made data: %v", err)
 	}
 }

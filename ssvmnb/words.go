@@ -19,10 +19,10 @@ func isOCR(c *oracles.Chain) bool {
 	return c.NumFeatures() == datasets.LetterPixels && c.NumLabels() == datasets.NumLetters
 }
 
-// WordImage draws example i of an OCR chain (features = indices of the
+// wordImage draws example i of an OCR chain (features = indices of the
 // lit pixels of 16x8 letter images, see datasets.OCRChain) as one image,
 // the letters side by side, each pixel scale x scale.
-func WordImage(c *oracles.Chain, i, scale int) (image.Image, error) {
+func wordImage(c *oracles.Chain, i, scale int) (image.Image, error) {
 	if !isOCR(c) {
 		return nil, fmt.Errorf("ssvmnb: not an OCR chain (%d features, %d labels)", c.NumFeatures(), c.NumLabels())
 	}
@@ -57,10 +57,10 @@ func WordImage(c *oracles.Chain, i, scale int) (image.Image, error) {
 	return img, nil
 }
 
-// WordHTML renders example i of an OCR chain with the word predicted by w
+// wordHTML renders example i of an OCR chain with the word predicted by w
 // (letters in green when right, red when wrong) under the true word.
-func WordHTML(c *oracles.Chain, i int, w []float64) (string, error) {
-	img, err := WordImage(c, i, 3)
+func wordHTML(c *oracles.Chain, i int, w []float64) (string, error) {
+	img, err := wordImage(c, i, 3)
 	if err != nil {
 		return "", err
 	}
@@ -81,13 +81,4 @@ func WordHTML(c *oracles.Chain, i int, w []float64) (string, error) {
 	}
 	return fmt.Sprintf(`<div style="display:inline-block;margin:6px;font-family:monospace;font-size:16px">%s<br>predicted: %s<br>truth: %s (loss %.2f)</div>`,
 		imgTag(buf.Bytes()), p.String(), html.EscapeString(tr.String()), c.Loss(i, pred)), nil
-}
-
-// ShowWords displays the given OCR examples with their predictions (see
-// ShowPredictions, which does this for every task).
-func ShowWords(c *oracles.Chain, w []float64, examples ...int) error {
-	if !isOCR(c) {
-		return fmt.Errorf("ssvmnb: not an OCR chain (%d features, %d labels)", c.NumFeatures(), c.NumLabels())
-	}
-	return ShowPredictions(c, w, examples...)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -22,15 +23,15 @@ func TestWorkersEveryFamily(t *testing.T) {
 	for _, fc := range families {
 		t.Run(fc.name, func(t *testing.T) {
 			isolated(t)
-			one := Must(New("one", fc.data(t), fc.cfg))
+			one := Must(New("one", fc.data(t), fc.method))
 			if one.Workers != runtime.GOMAXPROCS(0) || one.applied != one.Workers {
 				t.Fatalf("a new trainer has %d workers (engine %d), want one per CPU, %d", one.Workers, one.applied, runtime.GOMAXPROCS(0))
 			}
 			one.Workers = 1
-			one.MustRun(4)
-			three := Must(New("three", fc.data(t), fc.cfg))
+			Must(one.Run(4))
+			three := Must(New("three", fc.data(t), fc.method))
 			three.Workers = 3
-			three.MustRun(2)
+			Must(three.Run(2))
 			if three.applied != 3 {
 				t.Fatalf("the engine runs with %d workers, the trainer says 3", three.applied)
 			}
@@ -42,7 +43,7 @@ func TestWorkersEveryFamily(t *testing.T) {
 			if loaded.Workers != 3 || loaded.applied != 3 {
 				t.Fatalf("loaded with %d workers (engine %d), saved with 3", loaded.Workers, loaded.applied)
 			}
-			loaded.MustRun(2)
+			Must(loaded.Run(2))
 			sameIterate(t, one, loaded)
 
 			f := Must(loaded.Fork("fork", nil))
@@ -60,7 +61,7 @@ func TestWorkersEveryFamily(t *testing.T) {
 				t.Errorf("negative workers: %v", err)
 			}
 			loaded.Workers = 0
-			loaded.MustRun(1)
+			Must(loaded.Run(1))
 			if loaded.Workers != runtime.GOMAXPROCS(0) {
 				t.Errorf("Workers = 0 runs with %d workers, want one per CPU", loaded.Workers)
 			}
@@ -68,29 +69,32 @@ func TestWorkersEveryFamily(t *testing.T) {
 	}
 }
 
-// TestWorkersSessionResume: a session run keeps its workers when a later
-// cell (a fresh program) resumes it by name or through Session, and a file
-// written before Workers existed (0) resumes with one worker per CPU, as
-// such runs had.
+// TestWorkersSessionResume: a session run keeps its workers and its
+// execution when a later cell (a fresh program) resumes it by name or
+// through Session, a cell asking for another execution is refused, and a
+// file whose Workers is 0 resumes with one worker per CPU.
 func TestWorkersSessionResume(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	cfg := solver.Config{Lambda: 0.01, GapEvery: 2, Batch: 2}
-	s := MustSession("batch", data, cfg)
+	m, batch := solver.BCFW{Lambda: 0.01, GapEvery: 2}, execution.MiniBatch{Batch: 2}
+	s := Must(Session("batch", data, m, batch))
 	s.Workers = 2
-	s.MustRun(3)
-	r := MustResume("batch")
+	Must(s.Run(3))
+	r := Must(Resume("batch"))
 	if r.Workers != 2 || r.applied != 2 {
 		t.Fatalf("resumed with %d workers (engine %d), saved with 2", r.Workers, r.applied)
 	}
-	r.MustRun(3)
-	if again := MustSession("batch", data, cfg); again.Workers != 2 || again.Passes() != r.Passes() {
+	Must(r.Run(3))
+	if again := Must(Session("batch", data, m, batch)); again.Workers != 2 || again.Passes() != r.Passes() {
 		t.Fatalf("Session gives %d workers at pass %v, the stored run has 2 at pass %v", again.Workers, again.Passes(), r.Passes())
 	}
+	if _, err := Session("batch", data, m); err == nil || !strings.Contains(err.Error(), "the execution is mini-batch of 2, the cell asks for sequential") {
+		t.Fatalf("a cell asking for the sequential run got the mini-batch one: %v", err)
+	}
 	// The same mini-batch run with one worker: the same trajectory.
-	whole := Must(New("whole", data, cfg))
+	whole := Must(New("whole", data, m, batch))
 	whole.Workers = 1
-	whole.MustRun(6)
+	Must(whole.Run(6))
 	sameIterate(t, whole, r)
 
 	var buf bytes.Buffer
@@ -98,17 +102,17 @@ func TestWorkersSessionResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	tf := Must(readTrainerFile(&buf))
-	tf.Workers, tf.Clock = 0, nil // as written before Workers and the clock
+	tf.Workers, tf.Clock = 0, nil // no workers, no clock
 	buf.Reset()
 	if err := gob.NewEncoder(&buf).Encode(tf); err != nil {
 		t.Fatal(err)
 	}
 	old := Must(LoadTrainer(&buf, data))
 	if old.Workers != runtime.GOMAXPROCS(0) {
-		t.Errorf("an older file resumes with %d workers, want one per CPU", old.Workers)
+		t.Errorf("a file without workers resumes with %d workers, want one per CPU", old.Workers)
 	}
 	if w := old.clock.at(old.Current()); !math.IsNaN(w) {
-		t.Errorf("an older file has no clock, yet the whole-run time is %v", w)
+		t.Errorf("a file without a clock resumes, yet the whole-run time is %v", w)
 	}
 }
 
@@ -119,9 +123,9 @@ func TestWorkersSessionResume(t *testing.T) {
 // clock); the time of the trainer's displays is left out.
 func TestWallClock(t *testing.T) {
 	isolated(t)
-	tr := Must(New("clock", chainData(t), solver.Config{Lambda: 0.01, GapEvery: 1, Seed: 2}))
+	tr := Must(New("clock", chainData(t), solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 2}))
 	tr.Live = false
-	tr.MustRun(3)
+	Must(tr.Run(3))
 	var buf bytes.Buffer
 	if err := tr.Save(&buf); err != nil {
 		t.Fatal(err)
@@ -131,7 +135,7 @@ func TestWallClock(t *testing.T) {
 	points := 0
 	tr.onPoint = func(run.Point) { points++; time.Sleep(pause) }
 	before, start := tr.clock.Total, time.Now()
-	tr.MustRun(3)
+	Must(tr.Run(3))
 	elapsed := time.Since(start)
 	tr.onPoint = nil
 	if spent := time.Duration((tr.clock.Total - before) * 1e9); points == 0 || spent > elapsed-time.Duration(points)*pause {
@@ -152,7 +156,7 @@ func TestWallClock(t *testing.T) {
 		}
 	}
 	check(tr, 0)
-	f := Must(tr.Fork("fork", func(c *solver.Config) { c.Sampling = run.GapSampling }))
+	f := Must(tr.Fork("fork", solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 2, Sampling: run.GapSampling}))
 	forkAt := len(f.Trace()) - 1
 	parentLast := tr.Trace()[len(tr.Trace())-1]
 	if w := f.clock.at(f.Trace()[forkAt]); w != tr.clock.at(parentLast) {
@@ -160,7 +164,7 @@ func TestWallClock(t *testing.T) {
 	}
 
 	f.Live = false
-	f.MustRun(2)
+	Must(f.Run(2))
 	check(f, forkAt+1)
 	for k, p := range f.Trace()[:forkAt] { // the shared history keeps the parent's clock
 		if f.clock.at(p) != tr.clock.at(p) {
@@ -171,38 +175,39 @@ func TestWallClock(t *testing.T) {
 
 // TestExecutionLabels: every execution of BCFW's block steps has its label
 // in SpeedupTable, only the first-in first-out delay simulator (and a
-// sequential run, K = 1) is a point of the simulated curve, and a
-// configuration without what selects its execution is the sequential one.
+// sequential run, K = 1) is a point of the simulated curve, and the method
+// of a run does not depend on its execution.
 func TestExecutionLabels(t *testing.T) {
-	base := solver.Config{Lambda: 0.01, Seed: 2}
-	train := chainData(t).Train
-	delays := &solver.DelayDistribution{Weights: []float64{3, 1}}
+	m := solver.BCFW{Lambda: 0.01, Seed: 2}
+	train := NewData("chain", chainData(t).Train, nil)
+	delays := &execution.Delays{Weights: []float64{3, 1}}
+	seq := Must(New("sequential", train, m))
 	for _, c := range []struct {
-		edit  func(*solver.Config)
+		x     run.Execution
 		label string
 		k     int
 		curve bool
 	}{
-		{func(*solver.Config) {}, "sequential", 1, true},
-		{func(c *solver.Config) { c.Batch = 4 }, "mini-batch of 4", 0, false},
-		{func(c *solver.Config) { c.Batch, c.Lookahead = 2, 1 }, "mini-batch of 2, lookahead 1", 0, false},
-		{func(c *solver.Config) { c.Async = true }, "asynchronous", 0, false},
-		{func(c *solver.Config) { c.SimulateWorkers = 8 }, "simulated, K = 8", 8, true},
-		{func(c *solver.Config) { c.SimulateWorkers, c.SimulateDelays = 2, delays }, "simulated, K = 2, delays of mean 0.25", 0, false},
+		{nil, "sequential", 1, true},
+		{execution.Sequential{}, "sequential", 1, true},
+		{execution.MiniBatch{Batch: 4}, "mini-batch of 4", 0, false},
+		{execution.MiniBatch{Batch: 2, Lookahead: 1}, "mini-batch of 2, lookahead 1", 0, false},
+		{execution.Async{}, "asynchronous", 0, false},
+		{execution.Simulated{Workers: 8}, "simulated, K = 8", 8, true},
+		{execution.Simulated{Workers: 2, Delays: delays}, "simulated, K = 2, delays of mean 0.25", 0, false},
 	} {
-		cfg := base
-		c.edit(&cfg)
-		if _, err := solver.New(train, cfg); err != nil { // a configuration the solver takes
+		tn, err := New(c.label, train, m, c.x) // an execution the method takes
+		if err != nil {
 			t.Fatalf("%s: %v", c.label, err)
 		}
-		if got := execution(cfg); got != c.label {
+		if got := executionLabel(tn.s.Execution()); got != c.label {
 			t.Errorf("execution: %q, want %q", got, c.label)
 		}
-		if k, ok := simulatedWorkers(cfg); k != c.k || ok != c.curve {
+		if k, ok := simulatedWorkers(tn.s.Execution()); k != c.k || ok != c.curve {
 			t.Errorf("%s: simulated workers %d, %v; want %d, %v", c.label, k, ok, c.k, c.curve)
 		}
-		if d := configDiff(sansExecution(base), sansExecution(cfg)); d != "" {
-			t.Errorf("%s: without its execution the configuration differs from the sequential one: %s", c.label, d)
+		if d := methodDiff(m, seq.Method(), tn.Method()); d != "" {
+			t.Errorf("%s: the run's method differs from the sequential one: %s", c.label, d)
 		}
 	}
 }

@@ -8,17 +8,19 @@
 //
 // Run takes loaded data (datasets.LoadData), whose Split rebuilds the
 // folds with the preprocessing fitted on each fold's training part, and a
-// solver configuration (solver.Config, soft.Config or kernel.Config) whose
-// other settings every fit keeps. The example-level BCFW solver walks the
-// lambda grid from the largest value down, warm-started by
-// solver.Solver.SetLambda (Osokin et al. 2016, Prop. 1: w is kept and the
-// dual variables rescaled, so the gaps stay certified); the other families
-// start every value cold. The Result holds the validation curve (every
+// method (run.Method: solver.BCFW, soft.BCFW, kernel.BCFW, ...) whose other
+// settings every fit keeps; the second hyperparameter is set through the
+// method's WithRho or WithGamma, the held-out examples are predicted by the
+// fold's solver (run.Solver.Predict). The methods of BCFW's block steps in
+// package solver walk the lambda grid from the largest value down,
+// warm-started by run.Solver.SetLambda (Osokin et al. 2016, Prop. 1: w is
+// kept and the dual variables rescaled, so the gaps stay certified); the
+// other methods start every value cold. The Result holds the validation curve (every
 // value computed, its metric on every fold, their mean and standard error,
 // the gaps and primal objectives reached), the chosen value, the final
 // solver and its test metric; Table and Figure (a viz.Figure) show the
 // curve with the chosen value marked, and the Result marshals to JSON.
 //
-// The package sits above datasets and the solver families and below the
+// The package sits above datasets and the solver packages and below the
 // notebook layer (ssvmnb.Tune) and the command line (fwstruct tune).
 package tune

@@ -41,7 +41,7 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := tune.Run(context.Background(), data, solver.Config{Seed: 1},
+	res, err := tune.Run(context.Background(), data, solver.BCFW{Seed: 1},
 		tune.Config{Lambdas: []float64{1, 0.1, 0.01}, Folds: 3, Stop: run.Stop{Passes: 20}})
 	if err != nil {
 		panic(err)
@@ -50,7 +50,7 @@ func ExampleRun() {
 	for _, p := range res.Curve {
 		fmt.Printf("lambda %-5g %d fold values\n", p.Lambda, len(p.Folds))
 	}
-	fmt.Println("final lambda is the chosen one:", res.Config.(solver.Config).Lambda == res.Chosen().Lambda)
+	fmt.Println("final lambda is the chosen one:", res.Method.(solver.BCFW).Lambda == res.Chosen().Lambda)
 	// Output:
 	// error_rate over 3 folds, warm-started: true
 	// lambda 1     3 fold values

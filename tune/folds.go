@@ -6,18 +6,18 @@ import (
 	"math/rand/v2"
 )
 
-// Fold is one split of the training examples for validation: the model is
+// split divides the training examples for validation: the model is
 // trained on Fit and measured on Held.
-type Fold struct {
+type split struct {
 	Fit, Held []int
 }
 
-// Folds splits the examples 0..n-1 into k folds for k-fold
+// kFolds splits the examples 0..n-1 into k folds for k-fold
 // cross-validation: the examples are shuffled with seed and dealt into k
 // held-out sets of sizes differing by at most one, which are disjoint and
 // cover 0..n-1; each fold fits on the other examples. Indices are sorted
 // within each set. It needs 2 <= k <= n.
-func Folds(n, k int, seed uint64) ([]Fold, error) {
+func kFolds(n, k int, seed uint64) ([]split, error) {
 	if k < 2 || k > n {
 		return nil, fmt.Errorf("tune: %d folds of %d examples (want 2 <= folds <= examples)", k, n)
 	}
@@ -27,7 +27,7 @@ func Folds(n, k int, seed uint64) ([]Fold, error) {
 	for r, i := range perm {
 		of[i] = r % k
 	}
-	folds := make([]Fold, k)
+	folds := make([]split, k)
 	for i := 0; i < n; i++ {
 		for f := range folds {
 			if of[i] == f {
@@ -40,20 +40,20 @@ func Folds(n, k int, seed uint64) ([]Fold, error) {
 	return folds, nil
 }
 
-// HoldOut splits the examples 0..n-1 into one fold: a fraction frac in
+// holdOut splits the examples 0..n-1 into one fold: a fraction frac in
 // (0, 1) of them (rounded, at least one), chosen at random with seed, held
 // out, the others fit.
-func HoldOut(n int, frac float64, seed uint64) (Fold, error) {
+func holdOut(n int, frac float64, seed uint64) (split, error) {
 	held := int(math.Round(frac * float64(n)))
 	if !(frac > 0 && frac < 1) || held < 1 || held >= n {
-		return Fold{}, fmt.Errorf("tune: holding out %v of %d examples leaves one side empty", frac, n)
+		return split{}, fmt.Errorf("tune: holding out %v of %d examples leaves one side empty", frac, n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x70e5))
 	out := make([]bool, n)
 	for _, i := range rng.Perm(n)[:held] {
 		out[i] = true
 	}
-	var f Fold
+	var f split
 	for i := 0; i < n; i++ {
 		if out[i] {
 			f.Held = append(f.Held, i)

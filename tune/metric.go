@@ -20,13 +20,13 @@ const (
 	MetricErrorRate = "error_rate"
 )
 
-// lowerIsBetter lists the metrics to minimize; every other one (accuracy,
+// minimized lists the metrics to minimize; every other one (accuracy,
 // F1, IoU) is maximized.
-var lowerIsBetter = []string{MetricLoss, MetricErrorRate, factorgraph.MetricHamming}
+var minimized = []string{MetricLoss, MetricErrorRate, factorgraph.MetricHamming}
 
-// LowerIsBetter reports whether the metric of that name is minimized (the
+// lowerIsBetter reports whether the metric of that name is minimized (the
 // losses and error rates) rather than maximized (accuracies, F1, IoU).
-func LowerIsBetter(metric string) bool { return slices.Contains(lowerIsBetter, metric) }
+func lowerIsBetter(metric string) bool { return slices.Contains(minimized, metric) }
 
 // DefaultMetric returns the task's own metric of a problem: the Hamming
 // loss of multi-label data, the chunk F1 of chunking, the pixel accuracy of
@@ -75,13 +75,4 @@ func metricOf(p oracles.Problem, pred [][]int32, name string) (float64, error) {
 func isMulticlass(p oracles.Problem) bool {
 	_, ok := p.(*oracles.Multiclass)
 	return ok
-}
-
-// predictAll returns the predictions of the weights w on every example of p.
-func predictAll(p oracles.Problem, w []float64) [][]int32 {
-	pred := make([][]int32, p.Len())
-	for i := range pred {
-		pred[i] = p.Predict(i, w, nil)
-	}
-	return pred
 }

@@ -20,12 +20,14 @@ type Config struct {
 	// Lambdas is the grid of lambda; nil means DefaultLambdas of the
 	// training set's size.
 	Lambdas []float64
-	// Rhos is the grid of the soft solver's rho; nil means the base
-	// configuration's rho alone. Other families refuse it.
+	// Rhos is the grid of the soft solver's rho (a method with WithRho,
+	// soft.BCFW); nil means the base method's rho alone, not searched.
+	// Other methods refuse it.
 	Rhos []float64
-	// Gammas is the grid of the kernel's gamma (rbf and poly kernels); nil
-	// means the base configuration's gamma alone. Other families, and the
-	// linear kernel, refuse it.
+	// Gammas is the grid of the kernel's gamma (a kernel method, with
+	// WithGamma, of an rbf or poly kernel); nil means the base method's
+	// gamma alone, not searched. Other methods, and the linear kernel,
+	// refuse it.
 	Gammas []float64
 	// Folds is k of k-fold cross-validation (2 <= k <= n); zero means 5,
 	// unless HoldOut is set.
@@ -33,12 +35,12 @@ type Config struct {
 	// HoldOut, in (0, 1), validates on one random held-out fraction of the
 	// training set instead of k folds (Folds must then be zero).
 	HoldOut float64
-	// Seed seeds the assignment of the examples to folds (the solvers keep
+	// Seed seeds the assignment of the examples to folds (the methods keep
 	// their own Seed).
 	Seed uint64
-	// Metric names the validation metric (see DefaultMetric, LowerIsBetter
-	// and the data's task metrics, e.g. "example_f1"); empty means the
-	// task's own.
+	// Metric names the validation metric (MetricLoss, MetricErrorRate or
+	// one of the data's task metrics, e.g. "example_f1"; see
+	// DefaultMetric); empty means the task's own.
 	Metric string
 	// Stop ends training at every value of the grid, on every fold, and
 	// of the final model; Stop.Passes counts the passes made at that
@@ -46,13 +48,14 @@ type Config struct {
 	// zero value means Stop{Passes: 30}.
 	Stop run.Stop
 	// Cold starts every value of the grid from scratch. By default the
-	// example-level BCFW solver walks the lambda grid from the largest
-	// value down, warm-started (solver.Solver.SetLambda keeps w and
-	// rescales the dual variables, Osokin et al. 2016, Prop. 1); the other
-	// families always start cold.
+	// methods of BCFW's block steps in package solver (bcfw, mp-bcfw,
+	// exact, lp-hard) walk the lambda grid from the largest value down,
+	// warm-started (run.Solver.SetLambda keeps w and rescales the dual
+	// variables, Osokin et al. 2016, Prop. 1); the other methods always
+	// start cold.
 	Cold bool
-	// Workers is the number of goroutines of the solvers' gap passes (0:
-	// one per CPU).
+	// Workers is the number of goroutines of the solvers' parallel parts
+	// (run.WithWorkers; 0: one per CPU).
 	Workers int
 	// Progress, when set, is called after every fit: every value of the
 	// grid on every fold, then the final model.
@@ -111,7 +114,7 @@ type Result struct {
 	Metric string
 	Lower  bool
 	// Aux names the second hyperparameter searched ("rho", "gamma"), ""
-	// for none.
+	// for none (Config.Rhos and Gammas nil).
 	Aux string
 	// Folds is the number of folds (1 for a held-out fraction) and HoldOut
 	// that fraction (0 for k folds).
@@ -125,10 +128,10 @@ type Result struct {
 	// Best indexes the chosen value of Curve: the best Mean (the first
 	// one, i.e. the largest lambda, on ties).
 	Best int
-	// Config is the final model's configuration (a solver.Config,
-	// soft.Config or kernel.Config with the chosen values), and Final its
-	// solver, trained on the whole training set with Stop.
-	Config any
+	// Method is the final model's method (the base method at the chosen
+	// values), and Final its solver, trained on the whole training set
+	// with Stop.
+	Method run.Method
 	Final  run.Solver
 	// Test is the metric of the final model on the test set (NaN without
 	// one).
@@ -172,15 +175,16 @@ func (r *Result) Edge() string {
 
 // Run chooses lambda (and rho for the soft solver, gamma for a kernel) by
 // validation on the training set of d, then trains the final model on the
-// whole training set. base is the solver configuration whose other fields
-// every fit keeps: a solver.Config (BCFW and its variants, FW, SSG,
-// cutting plane), a soft.Config (factor-graph data) or a kernel.Config
-// (multiclass data). The folds come from d.Split, which fits the
-// preprocessing of each fold on its training part. A canceled context
-// returns ctx.Err().
-func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, error) {
+// whole training set. base is the method whose other settings every fit
+// keeps (its Lambda is the grid's): any method of the solver packages that
+// can train on d (soft.BCFW and solver.LPHard on factor-graph data, the
+// kernel methods on multiclass data); the held-out examples are predicted
+// as the method predicts (run.Solver.Predict). The folds come from
+// d.Split, which fits the preprocessing of each fold on its training part.
+// A canceled context returns ctx.Err().
+func Run(ctx context.Context, d *datasets.Data, base run.Method, cfg Config) (*Result, error) {
 	start := time.Now()
-	fam, err := familyOf(base)
+	g, err := newGrid(base, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -202,25 +206,6 @@ func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, 
 	}
 	slices.SortFunc(lambdas, func(a, b float64) int { return compareDesc(a, b) })
 	lambdas = slices.Compact(lambdas)
-	auxes := []float64{fam.auxOf}
-	switch {
-	case cfg.Rhos != nil && fam.aux != "rho":
-		return nil, errors.New("tune: a rho grid applies to the soft solver only")
-	case cfg.Gammas != nil && fam.aux != "gamma":
-		return nil, errors.New("tune: a gamma grid applies to the rbf and poly kernels only")
-	case cfg.Rhos != nil:
-		auxes = cfg.Rhos
-	case cfg.Gammas != nil:
-		auxes = cfg.Gammas
-	}
-	if len(auxes) == 0 {
-		return nil, fmt.Errorf("tune: an empty %s grid", fam.aux)
-	}
-	for _, a := range auxes {
-		if fam.aux != "" && (!(a > 0) || math.IsInf(a, 1)) {
-			return nil, fmt.Errorf("tune: %s %v, want positive and finite values", fam.aux, a)
-		}
-	}
 	folds, err := makeFolds(n, cfg)
 	if err != nil {
 		return nil, err
@@ -233,9 +218,9 @@ func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, 
 	if stop == (run.Stop{}) {
 		stop = run.Stop{Passes: 30}
 	}
-	res := &Result{Metric: metric, Lower: LowerIsBetter(metric), Aux: fam.aux, Folds: len(folds), HoldOut: cfg.HoldOut,
-		Warm: !cfg.Cold && fam.setLambda != nil}
-	for _, a := range auxes {
+	res := &Result{Metric: metric, Lower: lowerIsBetter(metric), Aux: g.aux, Folds: len(folds), HoldOut: cfg.HoldOut,
+		Warm: !cfg.Cold && g.warm()}
+	for _, a := range g.auxes {
 		for _, l := range lambdas {
 			res.Curve = append(res.Curve, Point{Lambda: l, Aux: a})
 		}
@@ -260,14 +245,14 @@ func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, 
 				s = nil // a new rho or gamma, or cold starts
 			}
 			var passes float64
-			if s, passes, err = fitAt(ctx, fam, s, fit, pt.Lambda, pt.Aux, stop, cfg.Workers); err != nil {
-				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, describe(fam, pt.Lambda, pt.Aux), err)
+			if s, passes, err = fitAt(ctx, g, s, fit, pt.Lambda, pt.Aux, stop, cfg.Workers); err != nil {
+				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, g.describe(pt.Lambda, pt.Aux), err)
 			}
 			cur, err := s.Current()
 			if err != nil {
-				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, describe(fam, pt.Lambda, pt.Aux), err)
+				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, g.describe(pt.Lambda, pt.Aux), err)
 			}
-			value, err := score(fam, s, held, metric)
+			value, err := score(s, held, metric)
 			if err != nil {
 				return nil, err
 			}
@@ -283,13 +268,13 @@ func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, 
 	}
 	res.Best = best(res.Curve, res.Lower)
 	chosen := res.Curve[res.Best]
-	final, _, err := fitAt(ctx, fam, nil, d.Train, chosen.Lambda, chosen.Aux, stop, cfg.Workers)
+	final, _, err := fitAt(ctx, g, nil, d.Train, chosen.Lambda, chosen.Aux, stop, cfg.Workers)
 	if err != nil {
-		return nil, fmt.Errorf("tune: the final model (%s): %w", describe(fam, chosen.Lambda, chosen.Aux), err)
+		return nil, fmt.Errorf("tune: the final model (%s): %w", g.describe(chosen.Lambda, chosen.Aux), err)
 	}
-	res.Final, res.Config, res.Test = final, fam.config(chosen.Lambda, chosen.Aux), math.NaN()
+	res.Final, res.Method, res.Test = final, g.method(chosen.Lambda, chosen.Aux), math.NaN()
 	if d.Test != nil && d.Test.Len() > 0 {
-		if res.Test, err = score(fam, final, d.Test, metric); err != nil {
+		if res.Test, err = score(final, d.Test, metric); err != nil {
 			return nil, err
 		}
 	}
@@ -305,14 +290,14 @@ func Run(ctx context.Context, d *datasets.Data, base any, cfg Config) (*Result, 
 // fitAt trains at lambda and aux until stop (its Passes counted from
 // here): a new solver on train when s is nil, else s moved to lambda (a
 // warm start). It returns the solver and the passes it made.
-func fitAt(ctx context.Context, fam *family, s run.Solver, train oracles.Problem, lambda, aux float64, stop run.Stop, workers int) (run.Solver, float64, error) {
+func fitAt(ctx context.Context, g *grid, s run.Solver, train oracles.Problem, lambda, aux float64, stop run.Stop, workers int) (run.Solver, float64, error) {
 	var before float64
 	var err error
 	if s == nil {
-		s, err = fam.build(train, lambda, aux, workers)
+		s, err = g.method(lambda, aux).New(train, run.WithWorkers(workers))
 	} else {
 		before = s.Passes()
-		err = fam.setLambda(s, lambda)
+		err = s.SetLambda(lambda)
 	}
 	if err != nil {
 		return nil, 0, err
@@ -330,35 +315,18 @@ func fitAt(ctx context.Context, fam *family, s run.Solver, train oracles.Problem
 	return s, s.Passes() - before, nil
 }
 
-// score returns the metric of s's model on held.
-func score(fam *family, s run.Solver, held oracles.Problem, metric string) (float64, error) {
-	pred, p, err := fam.predict(s, held)
-	if err != nil {
-		return 0, err
-	}
-	return metricOf(p, pred, metric)
-}
-
-// describe names a value of the grid in messages.
-func describe(fam *family, lambda, aux float64) string {
-	if fam.aux == "" {
-		return fmt.Sprintf("lambda %g", lambda)
-	}
-	return fmt.Sprintf("lambda %g, %s %g", lambda, fam.aux, aux)
-}
-
 // makeFolds returns the folds cfg asks for on n examples.
-func makeFolds(n int, cfg Config) ([]Fold, error) {
+func makeFolds(n int, cfg Config) ([]split, error) {
 	switch {
 	case cfg.HoldOut != 0 && cfg.Folds != 0:
 		return nil, errors.New("tune: give folds or a held-out fraction, not both")
 	case cfg.HoldOut != 0:
-		f, err := HoldOut(n, cfg.HoldOut, cfg.Seed)
-		return []Fold{f}, err
+		f, err := holdOut(n, cfg.HoldOut, cfg.Seed)
+		return []split{f}, err
 	case cfg.Folds == 0:
-		return Folds(n, min(5, n), cfg.Seed)
+		return kFolds(n, min(5, n), cfg.Seed)
 	}
-	return Folds(n, cfg.Folds, cfg.Seed)
+	return kFolds(n, cfg.Folds, cfg.Seed)
 }
 
 // meanStdErr returns the mean of x and its standard error, the sample

@@ -58,7 +58,7 @@ func blobs(t testing.TB, n int) *datasets.Data {
 
 func TestFolds(t *testing.T) {
 	for _, tc := range []struct{ n, k int }{{10, 2}, {10, 3}, {7, 7}, {100, 5}, {101, 10}} {
-		folds, err := Folds(tc.n, tc.k, 1)
+		folds, err := kFolds(tc.n, tc.k, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,20 +85,20 @@ func TestFolds(t *testing.T) {
 				t.Errorf("n %d, k %d: example %d held out %d times, want once (disjoint folds that cover the data)", tc.n, tc.k, i, c)
 			}
 		}
-		again, _ := Folds(tc.n, tc.k, 1)
-		other, _ := Folds(tc.n, tc.k, 2)
+		again, _ := kFolds(tc.n, tc.k, 1)
+		other, _ := kFolds(tc.n, tc.k, 2)
 		if fmt.Sprint(again) != fmt.Sprint(folds) || (tc.k < tc.n && fmt.Sprint(other) == fmt.Sprint(folds)) {
 			t.Errorf("n %d, k %d: folds depend on the seed alone: same seed equal %v, other seed different %v", tc.n, tc.k, fmt.Sprint(again) == fmt.Sprint(folds), fmt.Sprint(other) != fmt.Sprint(folds))
 		}
 	}
 	for _, bad := range []struct{ n, k int }{{10, 1}, {3, 4}, {0, 2}} {
-		if _, err := Folds(bad.n, bad.k, 1); err == nil {
-			t.Errorf("Folds(%d, %d): no error", bad.n, bad.k)
+		if _, err := kFolds(bad.n, bad.k, 1); err == nil {
+			t.Errorf("kFolds(%d, %d): no error", bad.n, bad.k)
 		}
 	}
-	f, err := HoldOut(20, 0.25, 3)
+	f, err := holdOut(20, 0.25, 3)
 	if err != nil || len(f.Held) != 5 || len(f.Fit) != 15 {
-		t.Fatalf("HoldOut(20, 0.25): %+v, %v", f, err)
+		t.Fatalf("holdOut(20, 0.25): %+v, %v", f, err)
 	}
 	for _, i := range f.Held {
 		if slices.Contains(f.Fit, i) {
@@ -106,8 +106,8 @@ func TestFolds(t *testing.T) {
 		}
 	}
 	for _, frac := range []float64{0, 1, -0.5, 0.01, math.NaN()} {
-		if _, err := HoldOut(20, frac, 1); err == nil {
-			t.Errorf("HoldOut(20, %v): no error", frac)
+		if _, err := holdOut(20, frac, 1); err == nil {
+			t.Errorf("holdOut(20, %v): no error", frac)
 		}
 	}
 }
@@ -125,7 +125,7 @@ func TestRunChoosesTheArgmin(t *testing.T) {
 		reports = reports[:0]
 		cfg := Config{Lambdas: []float64{0.001, 1, 0.1, 0.01}, Folds: 3, Seed: 4, Stop: run.Stop{Passes: 8}, Cold: cold,
 			Progress: func(p Progress) { reports = append(reports, p) }}
-		res, err := Run(context.Background(), d, solver.Config{GapEvery: 4, Seed: 1}, cfg)
+		res, err := Run(context.Background(), d, solver.BCFW{GapEvery: 4, Seed: 1}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,8 +155,8 @@ func TestRunChoosesTheArgmin(t *testing.T) {
 			t.Errorf("cold %v: chose point %d, the argmin of the curve is %d", cold, res.Best, best)
 		}
 		final := res.Final.(*solver.Solver)
-		if got := res.Config.(solver.Config).Lambda; got != res.Chosen().Lambda || final.Config().Lambda != got {
-			t.Errorf("final lambda %v (config %v), chosen %v", final.Config().Lambda, got, res.Chosen().Lambda)
+		if got := res.Method.(solver.BCFW).Lambda; got != res.Chosen().Lambda || final.Method().(solver.BCFW).Lambda != got {
+			t.Errorf("final lambda %v (method %v), chosen %v", final.Method().(solver.BCFW).Lambda, got, res.Chosen().Lambda)
 		}
 		if test := oracles.MeanLoss(d.Test, final.Weights()); test != res.Test {
 			t.Errorf("test error %v reported, %v recomputed", res.Test, test)
@@ -177,7 +177,7 @@ func TestWarmEqualsCold(t *testing.T) {
 	curves := map[bool]*Result{}
 	for _, cold := range []bool{false, true} {
 		cfg := Config{Lambdas: []float64{1, 0.1, 0.01}, Folds: 3, Seed: 4, Stop: run.Stop{Gap: 1e-5, Passes: 20000}, Cold: cold}
-		base := solver.Recommended()
+		base := solver.Recommended(1) // its lambda is the grid's
 		base.GapEvery, base.Seed = 2, 1
 		res, err := Run(context.Background(), d, base, cfg)
 		if err != nil {
@@ -223,15 +223,15 @@ func TestSecondHyperparameter(t *testing.T) {
 	cases := []struct {
 		name  string
 		data  *datasets.Data
-		base  any
+		base  run.Method
 		cfg   Config
 		aux   string
-		check func(cfg any) (lambda, aux float64)
+		check func(m run.Method) (lambda, aux float64)
 	}{
-		{"soft", mulan, soft.Config{Rho: 1, GapEvery: 5, Seed: 1}, Config{Lambdas: []float64{0.1, 1}, Rhos: []float64{2, 0.5}, Folds: 2},
-			"rho", func(c any) (float64, float64) { return c.(soft.Config).Lambda, c.(soft.Config).Rho }},
-		{"kernel", blobs(t, 60), kernel.Config{Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 1}, GapEvery: 5, Seed: 1}, Config{Lambdas: []float64{0.01, 0.1}, Gammas: []float64{0.1, 3}, Folds: 2},
-			"gamma", func(c any) (float64, float64) { return c.(kernel.Config).Lambda, c.(kernel.Config).Kernel.Gamma }},
+		{"soft", mulan, soft.BCFW{Rho: 1, GapEvery: 5, Seed: 1}, Config{Lambdas: []float64{0.1, 1}, Rhos: []float64{2, 0.5}, Folds: 2},
+			"rho", func(m run.Method) (float64, float64) { return m.(soft.BCFW).Lambda, m.(soft.BCFW).Rho }},
+		{"kernel", blobs(t, 60), kernel.BCFW{Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 1}, GapEvery: 5, Seed: 1}, Config{Lambdas: []float64{0.01, 0.1}, Gammas: []float64{0.1, 3}, Folds: 2},
+			"gamma", func(m run.Method) (float64, float64) { return m.(kernel.BCFW).Lambda, m.(kernel.BCFW).Kernel.Gamma }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -254,9 +254,9 @@ func TestSecondHyperparameter(t *testing.T) {
 					t.Errorf("point %d: lambda %v, %s %v", k, p.Lambda, tc.aux, p.Aux)
 				}
 			}
-			lambda, aux := tc.check(res.Config)
+			lambda, aux := tc.check(res.Method)
 			if c := res.Chosen(); lambda != c.Lambda || aux != c.Aux {
-				t.Errorf("final configuration at lambda %v, %s %v; chosen %v, %v", lambda, tc.aux, aux, c.Lambda, c.Aux)
+				t.Errorf("final method at lambda %v, %s %v; chosen %v, %v", lambda, tc.aux, aux, c.Lambda, c.Aux)
 			}
 			fig := res.Figure()
 			if err := fig.Validate(); err != nil || len(fig.Series) != 3 || fig.Series[0].Name != fmt.Sprintf("%s = %g", tc.aux, auxes[0]) {
@@ -292,12 +292,12 @@ func TestTaskMetrics(t *testing.T) {
 		{mc, MetricErrorRate, true},
 		{syn, MetricLoss, true},
 	} {
-		if got := DefaultMetric(tc.p); got != tc.want || LowerIsBetter(got) != tc.lower {
-			t.Errorf("%T: metric %q (lower %v), want %q (%v)", tc.p, got, LowerIsBetter(got), tc.want, tc.lower)
+		if got := DefaultMetric(tc.p); got != tc.want || lowerIsBetter(got) != tc.lower {
+			t.Errorf("%T: metric %q (lower %v), want %q (%v)", tc.p, got, lowerIsBetter(got), tc.want, tc.lower)
 		}
 	}
 	for _, name := range []string{"chunk F1 %", oracles.MetricPixelAccuracy, factorgraph.MetricF1} {
-		if LowerIsBetter(name) {
+		if lowerIsBetter(name) {
 			t.Errorf("%s is minimized", name)
 		}
 	}
@@ -307,7 +307,7 @@ func TestTaskMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := must(datasets.LoadData(emotions, datasets.Options{Scaling: datasets.ScaleStandardize}))
-	res, err := Run(context.Background(), d, solver.Config{GapEvery: 5, Seed: 1}, Config{Lambdas: []float64{10, 0.1, 0.001}, Folds: 2, Metric: factorgraph.MetricF1, Stop: run.Stop{Passes: 4}})
+	res, err := Run(context.Background(), d, solver.BCFW{GapEvery: 5, Seed: 1}, Config{Lambdas: []float64{10, 0.1, 0.001}, Folds: 2, Metric: factorgraph.MetricF1, Stop: run.Stop{Passes: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,24 +333,26 @@ func TestRunErrors(t *testing.T) {
 	d := blobs(t, 12)
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
-	bcfw := solver.Config{Seed: 1}
+	bcfw := solver.BCFW{Seed: 1}
 	for _, tc := range []struct {
 		ctx  context.Context
-		base any
+		base run.Method
 		cfg  Config
 		want string
 	}{
-		{nil, nil, Config{}, "no solver configuration"},
-		{nil, 0.1, Config{}, "float64 is not a solver configuration"},
+		{nil, nil, Config{}, "no method"},
 		{nil, bcfw, Config{Rhos: []float64{1}}, "rho grid applies to the soft solver only"},
 		{nil, bcfw, Config{Gammas: []float64{1}}, "gamma grid applies to the rbf and poly kernels only"},
-		{nil, kernel.Config{}, Config{Gammas: []float64{1}}, "gamma grid applies"},
+		{nil, kernel.BCFW{}, Config{Gammas: []float64{1}}, "gamma grid applies"},
+		{nil, soft.BCFW{Rho: 1}, Config{Rhos: []float64{1}, Gammas: []float64{1}}, "a rho grid and a gamma grid"},
+		{nil, soft.BCFW{Rho: 1}, Config{Rhos: []float64{}}, "empty rho grid"},
+		{nil, soft.BCFW{Rho: 1}, Config{Rhos: []float64{1, -2}}, "rho -2"},
 		{nil, bcfw, Config{Lambdas: []float64{0.1, -1}}, "lambda -1"},
 		{nil, bcfw, Config{Lambdas: []float64{}}, "empty lambda grid"},
 		{nil, bcfw, Config{Folds: 13}, "13 folds of 12 examples"},
 		{nil, bcfw, Config{Folds: 3, HoldOut: 0.2}, "not both"},
 		{nil, bcfw, Config{Metric: "auc"}, `no metric "auc" on this data (it has error_rate, loss)`},
-		{nil, soft.Config{Rho: 1}, Config{}, "factor-graph data"},
+		{nil, soft.BCFW{Rho: 1}, Config{}, "factor-graph problem"},
 		{canceled, bcfw, Config{}, context.Canceled.Error()},
 	} {
 		ctx := tc.ctx
@@ -369,7 +371,7 @@ func TestRunErrors(t *testing.T) {
 // or null, never 0.
 func TestResultJSON(t *testing.T) {
 	d := blobs(t, 30)
-	res, err := Run(context.Background(), d, solver.Config{Algorithm: run.SSG, Seed: 1}, Config{Lambdas: []float64{0.1, 0.01}, HoldOut: 0.3, Stop: run.Stop{Passes: 3}})
+	res, err := Run(context.Background(), d, solver.SSG{Seed: 1}, Config{Lambdas: []float64{0.1, 0.01}, HoldOut: 0.3, Stop: run.Stop{Passes: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

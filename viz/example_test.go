@@ -22,7 +22,7 @@ func ExampleGapCurves() {
 	}
 	var runs []viz.Run
 	for _, s := range []run.Sampling{run.Uniform, run.GapSampling} {
-		sv, err := solver.New(train, solver.Config{Lambda: 0.01, Sampling: s, GapEvery: 2})
+		sv, err := solver.BCFW{Lambda: 0.01, Sampling: s, GapEvery: 2}.New(train)
 		if err != nil {
 			panic(err)
 		}

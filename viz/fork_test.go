@@ -21,24 +21,24 @@ func forkedRuns(t *testing.T) (parent, same, gap Run) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	s, err := solver.New(train, solver.Config{Lambda: 0.01, GapEvery: 2})
+	s, err := solver.BCFW{Lambda: 0.01, GapEvery: 2}.New(train)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Run(ctx, run.Stop{Passes: 6}); err != nil {
 		t.Fatal(err)
 	}
-	sm, err := s.Fork(s.Config())
+	sm, err := s.Fork(s.Method())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.Config()
+	c := s.Method().(solver.BCFW)
 	c.Sampling = run.GapSampling
 	g, err := s.Fork(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, x := range []*solver.Solver{s, sm, g} {
+	for _, x := range []run.Solver{s, sm, g} {
 		if _, err := x.Run(ctx, run.Stop{Passes: 12}); err != nil {
 			t.Fatal(err)
 		}

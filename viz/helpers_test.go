@@ -30,17 +30,17 @@ func solverRuns(t testing.TB) []Run {
 			return
 		}
 		for _, c := range []struct {
-			name string
-			cfg  solver.Config
-			opts []solver.Option
+			name   string
+			method run.Method
+			opts   []run.Option
 		}{
-			{"BCFW", solver.Config{Lambda: 0.01, GapEvery: 4, TraceEvery: 1}, []solver.Option{solver.WithTest(test)}},
-			{"BCPFW gap cache", solver.Config{Lambda: 0.01, GapEvery: 1, Sampling: run.GapSampling, Step: solver.Pairwise,
-				Cache: solver.Cache{Enabled: true}, Averaging: true, Seed: 2}, []solver.Option{solver.WithTest(test), solver.WithTrainLoss(true)}},
-			{"FW", solver.Config{Lambda: 0.01, Algorithm: run.FW, GapEvery: 1}, nil},
-			{"SSG", solver.Config{Lambda: 0.01, Algorithm: run.SSG, GapEvery: 1}, nil},
+			{"BCFW", solver.BCFW{Lambda: 0.01, GapEvery: 4, TraceEvery: 1}, []run.Option{run.WithTest(test)}},
+			{"BCPFW gap cache", solver.BCFW{Lambda: 0.01, GapEvery: 1, Sampling: run.GapSampling, Step: solver.Pairwise,
+				Cache: &solver.Cache{}, Average: run.WeightedAverage, Seed: 2}, []run.Option{run.WithTest(test), run.WithTrainLoss(true)}},
+			{"FW", solver.FW{Lambda: 0.01, GapEvery: 1}, nil},
+			{"SSG", solver.SSG{Lambda: 0.01, GapEvery: 1}, nil},
 		} {
-			s, err := solver.New(train, c.cfg, c.opts...)
+			s, err := c.method.New(train, c.opts...)
 			if err != nil {
 				runsErr = err
 				return

@@ -14,8 +14,8 @@ import (
 //
 // t1 is T1, the sequential run's solver seconds to the target; passes1
 // and passesK are the effective passes one and k workers need to get there
-// (passes(k) from a run of the delay simulator, solver.Config.SimulateWorkers
-// = k: the staleness of k asynchronous workers, run on one core); p is the
+// (passes(k) from a run of the delay simulator, execution.Simulated with
+// Workers = k: the staleness of k asynchronous workers, run on one core); p is the
 // share of the sequential run's solver time that k workers split, the read
 // part of its block steps (the max oracle calls and the scoring of the
 // stored corners; ssvmnb.WorkerShare): the rest, 1 - p, the write part
@@ -53,8 +53,8 @@ type WorkerRun struct {
 
 // WorkerScaling is what the figure "passes and time against workers"
 // shows (WorkerFigures): the passes a run of one problem and
-// configuration needs to reach a target duality gap as the delay
-// simulator (Config.SimulateWorkers = K) puts them at K workers, the solver
+// method needs to reach a target duality gap as the delay
+// simulator (execution.Simulated, Workers = K) puts them at K workers, the solver
 // time that AmdahlSeconds predicts from them, and real runs at their
 // worker counts.
 type WorkerScaling struct {

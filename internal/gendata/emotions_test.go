@@ -194,7 +194,7 @@ func TestEmotionsNeedsScaling(t *testing.T) {
 	}
 
 	bcfw := func(d *datasets.MULANData) float64 {
-		s, err := solver.New(d.Train, solver.Config{Lambda: lambda, GapEvery: 10, Seed: 1})
+		s, err := solver.BCFW{Lambda: lambda, GapEvery: 10, Seed: 1}.New(d.Train)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func TestEmotionsNeedsScaling(t *testing.T) {
 		return oracles.MeanLoss(d.Test, s.Weights())
 	}
 	softLoss := func(d *datasets.MULANData) float64 {
-		s, err := soft.New(d.Train.Model(), soft.Config{Lambda: lambda, Rho: 1, GapEvery: 10, Seed: 1})
+		s, err := soft.BCFW{Lambda: lambda, Rho: 1, GapEvery: 10, Seed: 1}.New(d.Train)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,8 +26,8 @@ type Figure1Config struct {
 	Lambdas []float64
 	// Seeds are the seeds of the stochastic methods (BCFW, SSG), whose
 	// figures show the median and the min/max band over them; nil means 1
-	// to 3 (the paper: 10 runs; every seed adds about 15 s to a stochastic
-	// method on OCR-large with the default passes).
+	// to 3 (the paper: 10 runs; BenchmarkFigure1OCRLarge says what a seed
+	// costs).
 	Seeds []uint64
 	// Passes is the effective passes of every run; zero means 30.
 	Passes float64
@@ -47,21 +47,36 @@ var Figure1Methods = []string{"BCFW", "BCFW-wavg", "SSG", "SSG-wavg", "FW", "cut
 // iterate is the BCFW or SSG of the same seed).
 var Figure1AppendixMethods = []string{"BCFW-tavg", "SSG-tavg", "SSG-avg", "online-EG"}
 
-// figure1Runs are the runs of Figure1: a configuration and the names of
-// its plain and averaged curves ("" for none).
+// figure1Runs are the runs of Figure1: the method at a lambda and a seed,
+// and the names of its plain and averaged curves ("" for none). The
+// stochastic methods make no gap passes of their own (GapEvery never) and
+// are evaluated every pass (TraceEvery 1); the batch ones at every
+// iteration.
 var figure1Runs = []struct {
 	plain, avg string
 	batch      bool // deterministic: one run, drawn as its lower envelope
-	cfg        solver.Config
+	method     func(lambda float64, seed uint64) run.Method
 }{
-	{"BCFW", "BCFW-wavg", false, solver.Config{Algorithm: run.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}},
-	{"", "BCFW-tavg", false, solver.Config{Algorithm: run.BCFW, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: math.Inf(1), TraceEvery: 1}},
-	{"SSG", "SSG-wavg", false, solver.Config{Algorithm: run.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}},
-	{"", "SSG-tavg", false, solver.Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.SuffixAverage, GapEvery: math.Inf(1), TraceEvery: 1}},
-	{"", "SSG-avg", false, solver.Config{Algorithm: run.SSG, Averaging: true, AverageKind: run.UniformAverage, GapEvery: math.Inf(1), TraceEvery: 1}},
-	{"online-EG", "", false, solver.Config{Algorithm: run.OnlineEG, GapEvery: math.Inf(1), TraceEvery: 1}},
-	{"FW", "", true, solver.Config{Algorithm: run.FW, GapEvery: 1}},
-	{"cutting plane", "", true, solver.Config{Algorithm: run.CuttingPlane, GapEvery: 1}},
+	{"BCFW", "BCFW-wavg", false, func(l float64, seed uint64) run.Method {
+		return solver.BCFW{Lambda: l, Average: run.WeightedAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}},
+	{"", "BCFW-tavg", false, func(l float64, seed uint64) run.Method {
+		return solver.BCFW{Lambda: l, Average: run.SuffixAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}},
+	{"SSG", "SSG-wavg", false, func(l float64, seed uint64) run.Method {
+		return solver.SSG{Lambda: l, Average: run.WeightedAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}},
+	{"", "SSG-tavg", false, func(l float64, seed uint64) run.Method {
+		return solver.SSG{Lambda: l, Average: run.SuffixAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}},
+	{"", "SSG-avg", false, func(l float64, seed uint64) run.Method {
+		return solver.SSG{Lambda: l, Average: run.UniformAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}},
+	{"online-EG", "", false, func(l float64, seed uint64) run.Method {
+		return solver.OnlineEG{Lambda: l, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}},
+	{"FW", "", true, func(l float64, _ uint64) run.Method { return solver.FW{Lambda: l, GapEvery: 1} }},
+	{"cutting plane", "", true, func(l float64, _ uint64) run.Method { return solver.CuttingPlane{Lambda: l, GapEvery: 1} }},
 }
 
 // Figure1Method is one curve of a panel: a method and its runs (one per
@@ -96,10 +111,7 @@ type Figure1Panel struct {
 // pass, as the paper's offline curves), FW and the cutting-plane method are
 // evaluated at every iteration (a pass each). The test error of the
 // averaged iterates is computed at every trace point (outside the solver
-// time). On OCR-large (n = 6,251) one method at one lambda with the
-// defaults takes under a minute (BCFW with BCFW-wavg about 45 s, SSG with
-// SSG-wavg 30 s, FW and the cutting plane 4 s each, measured by
-// BenchmarkFigure1OCRLarge on a shared 2-core machine).
+// time).
 func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config) ([]Figure1Panel, error) {
 	if train == nil {
 		return nil, errors.New("papers: Figure1 needs a training problem")
@@ -143,9 +155,7 @@ func Figure1(ctx context.Context, train, test oracles.Problem, cfg Figure1Config
 				runSeeds = []uint64{1}
 			}
 			for _, seed := range runSeeds {
-				c := alg.cfg
-				c.Lambda, c.Seed = lambda, seed
-				tr, trAvg, err := figure1Run(ctx, train, test, c, passes)
+				tr, trAvg, err := figure1Run(ctx, train, test, alg.method(lambda, seed), alg.avg != "", passes)
 				if err != nil {
 					return panels, fmt.Errorf("papers: Figure1: %s at lambda %g: %w", cmp.Or(alg.plain, alg.avg), lambda, err)
 				}
@@ -181,26 +191,28 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// figure1Run runs one configuration and returns its trace and, with
-// averaging, the trace of the averaged iterate (nil without).
-func figure1Run(ctx context.Context, train, test oracles.Problem, cfg solver.Config, passes float64) (plain, avg []run.Point, err error) {
+// figure1Run runs one method of package solver and returns its trace and,
+// for a method that keeps an average (averaged), the trace of the averaged
+// iterate (nil otherwise).
+func figure1Run(ctx context.Context, train, test oracles.Problem, m run.Method, averaged bool, passes float64) (plain, avg []run.Point, err error) {
 	var avgLoss []float64
-	opts := []solver.Option{}
+	var opts []run.Option
 	if test != nil {
-		opts = append(opts, solver.WithTest(test))
+		opts = append(opts, run.WithTest(test))
 	}
-	s, err := solver.New(train, cfg, opts...)
+	rs, err := m.New(train, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.Averaging && test != nil {
+	s := rs.(*solver.Solver) // the averaged weights are package solver's
+	if averaged && test != nil {
 		s.SetProgress(func(run.Point) { avgLoss = append(avgLoss, oracles.MeanLoss(test, s.AverageWeights())) })
 	}
 	if _, err := s.Run(ctx, run.Stop{Passes: passes}); err != nil {
 		return nil, nil, err
 	}
 	plain = s.Trace()
-	if !cfg.Averaging {
+	if !averaged {
 		return plain, nil, nil
 	}
 	avg = make([]run.Point, len(plain))

@@ -10,8 +10,8 @@ import (
 )
 
 // Multi-plane BCFW (Shah, Kolmogorov and Lampert 2015) in a notebook: runs
-// are ordinary trainers with solver.Config.MultiPlane set (Session, Fork
-// and Change switch it like any knob); these helpers draw the paper's
+// are ordinary trainers of solver.MultiPlane (a Fork or Change of a BCFW
+// run switches to it and back); these helpers draw the paper's
 // figures from their traces: primal suboptimality against oracle calls
 // and against time (Fig. 4, 5), working-set size and approximate passes per
 // outer iteration against time (Fig. 6), and the share of the solver time

@@ -22,36 +22,35 @@ import (
 func TestMultiPlaneInSessions(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	base := solver.Config{Lambda: 0.01, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, Averaging: true}
-	mp := base
-	mp.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 20}
-	bcfw := ssvmnb.MustSession("bcfw", data, base)
-	bcfw.MustRun(4)
-	m := ssvmnb.MustSession("mp", data, mp)
-	m.MustRun(6)
-	// A cell asking for the stored run again gets it; BCFW's configuration
-	// does not.
-	if again := ssvmnb.MustSession("mp", data, mp); again.Passes() != m.Passes() {
+	base := solver.BCFW{Lambda: 0.01, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1, Average: run.WeightedAverage}
+	mp := solver.MultiPlane{Lambda: 0.01, GapEvery: math.Inf(1), TraceEvery: 1, Averaging: true, Cost: &solver.CostRule{Ratio: 20}}
+	bcfw := ssvmnb.Must(ssvmnb.Session("bcfw", data, base))
+	ssvmnb.Must(bcfw.Run(4))
+	m := ssvmnb.Must(ssvmnb.Session("mp", data, mp))
+	ssvmnb.Must(m.Run(6))
+	// A cell asking for the stored run again gets it; BCFW does not.
+	if again := ssvmnb.Must(ssvmnb.Session("mp", data, mp)); again.Passes() != m.Passes() {
 		t.Fatalf("stored multi-plane run at pass %v, the session returned pass %v", m.Passes(), again.Passes())
 	}
-	if _, err := ssvmnb.Session("mp", data, base); err == nil || !strings.Contains(err.Error(), "MultiPlane") {
+	if _, err := ssvmnb.Session("mp", data, base); err == nil || !strings.Contains(err.Error(), "holds a mp-bcfw run, the cell asks for bcfw") {
 		t.Fatalf("asking for the multi-plane run without it: %v", err)
 	}
 
-	on := func(c *solver.Config) { c.MultiPlane = mp.MultiPlane }
-	f := ssvmnb.MustResume("bcfw").MustFork("bcfw then mp", on)
+	on := mp
+	on.Lambda = 0 // the run's
+	f := ssvmnb.Must(ssvmnb.Must(ssvmnb.Resume("bcfw")).Fork("bcfw then mp", on))
 	tr := f.Trace()
 	if ev := tr[len(tr)-1].Event; !strings.Contains(ev, "multi-plane off -> N=1000 T=10 M=1000 rule cost 20") {
 		t.Fatalf("fork event %q", ev)
 	}
-	f.MustRun(3)
-	if again := ssvmnb.MustResume("bcfw").MustFork("bcfw then mp", on); again.Passes() != f.Passes() {
+	ssvmnb.Must(f.Run(3))
+	if again := ssvmnb.Must(ssvmnb.Must(ssvmnb.Resume("bcfw")).Fork("bcfw then mp", on)); again.Passes() != f.Passes() {
 		t.Fatal("running the fork cell again did not return the stored fork")
 	}
 	// Another fork under that name is refused, and the message says which
 	// multi-plane settings the stored one has.
-	_, err := ssvmnb.MustResume("bcfw").Fork("bcfw then mp", func(c *solver.Config) { c.MultiPlane = solver.MultiPlane{Enabled: true, T: 3} })
-	if err == nil || !strings.Contains(err.Error(), "multi-plane N=1000 T=10 M=1000 rule cost") {
+	_, err := ssvmnb.Must(ssvmnb.Resume("bcfw")).Fork("bcfw then mp", solver.MultiPlane{T: 3})
+	if err == nil || !strings.Contains(err.Error(), "mp-bcfw (N=1000 T=10 M=1000 rule cost 20)") {
 		t.Fatalf("a different fork under a stored name: %v", err)
 	}
 
@@ -92,7 +91,7 @@ func TestMultiPlaneInSessions(t *testing.T) {
 		if len(fig.Series) != 2 || len(fig.Notes) != 1 || !strings.Contains(fig.Notes[0], "bcfw") {
 			t.Fatalf("%s: %d curves, notes %q: want mp and the fork, bcfw noted", fig.Title, len(fig.Series), fig.Notes)
 		}
-		if err := fig.WritePNG(io.Discard, ssvmnb.FigureWidth, ssvmnb.FigureHeight); err != nil {
+		if err := fig.WritePNG(io.Discard, 720, 420); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -154,16 +153,16 @@ func ExampleWorkingSets() {
 	ssvmnb.SessionDir = dir
 	ssvmnb.Check(ssvmnb.ForgetAll())
 
-	data := ssvmnb.MustLoad("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}})
-	cfg := solver.Config{Lambda: 0.02, Sampling: run.Permutation, GapEvery: math.Inf(1), TraceEvery: 1}
-	bcfw := ssvmnb.MustSession("bcfw", data, cfg)
-	bcfw.MustRun(3)
-	mp := bcfw.MustFork("mp-bcfw", func(c *solver.Config) {
-		c.MultiPlane = solver.MultiPlane{Enabled: true, Rule: solver.RuleCost, CostRatio: 50}
-	})
+	data := ssvmnb.Must(ssvmnb.Load("synthetic", datasets.Options{Synthetic: datasets.SyntheticConfig{TrainWords: 50, Seed: 1}}))
+	m := solver.BCFW{Lambda: 0.02, Sampling: run.Permutation, GapEvery: -1, TraceEvery: 1}
+	bcfw := ssvmnb.Must(ssvmnb.Session("bcfw", data, m))
+	ssvmnb.Must(bcfw.Run(3))
+	// The same run as multi-plane BCFW (its lambda the run's), with the
+	// deterministic cost rule.
+	mp := ssvmnb.Must(bcfw.Fork("mp-bcfw", solver.MultiPlane{GapEvery: -1, TraceEvery: 1, Cost: &solver.CostRule{Ratio: 50}}))
 	tr := mp.Trace()
 	fmt.Println(tr[len(tr)-1].Event)
-	mp.MustRun(5)
+	ssvmnb.Must(mp.Run(5))
 
 	sizes, passes := WorkingSets(viz.Seconds, bcfw, mp)
 	fmt.Println(len(sizes.Series), len(passes.Series), sizes.Notes)

@@ -24,19 +24,19 @@ type NamedGrid struct {
 }
 
 // PathCost plots the cumulative cost to reach every lambda (Osokin et al.
-// 2016, Fig. 4, 7a and 8): effective passes (seconds=false) or solver
-// seconds against lambda on log axes, for paths (at their breakpoints) and
-// grid searches (at their grid points), each in its style (StyleOf).
-// Lambda decreases along every curve.
-func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
-	y := "cumulative effective passes"
-	if seconds {
-		y = "cumulative solver time (s)"
-	}
-	f := &viz.Figure{Title: "Cost to reach each lambda", XLabel: "lambda", YLabel: y, LogX: true, LogY: true}
-	cost := func(passes, secs float64) float64 {
-		if seconds {
+// 2016, Fig. 4, 7a and 8), measured as cost says (viz.Passes: effective
+// passes, viz.Seconds: solver seconds, viz.OracleCalls: oracle calls),
+// against lambda on log axes, for paths (at their breakpoints) and grid
+// searches (at their grid points), each in its style (StyleOf). Lambda
+// decreases along every curve.
+func PathCost(cost viz.XAxis, paths []NamedPath, grids []NamedGrid) *viz.Figure {
+	f := &viz.Figure{Title: "Cost to reach each lambda", XLabel: "lambda", YLabel: "cumulative " + cost.String(), LogX: true, LogY: true}
+	of := func(passes, secs float64, calls int64) float64 {
+		switch cost {
+		case viz.Seconds:
 			return secs
+		case viz.OracleCalls:
+			return float64(calls)
 		}
 		return passes
 	}
@@ -45,7 +45,7 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 		s := viz.Series{Name: p.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, b := range p.Path.Breakpoints {
 			s.X = append(s.X, b.Lambda)
-			s.Y = append(s.Y, cost(b.Passes, b.Seconds))
+			s.Y = append(s.Y, of(b.Passes, b.Seconds, b.OracleCalls))
 		}
 		f.Series = append(f.Series, s)
 	}
@@ -54,7 +54,7 @@ func PathCost(seconds bool, paths []NamedPath, grids []NamedGrid) *viz.Figure {
 		s := viz.Series{Name: g.Name, Color: st.Color, Dash: st.Dash, Markers: true}
 		for _, pt := range g.Points {
 			s.X = append(s.X, pt.Lambda)
-			s.Y = append(s.Y, cost(pt.Passes, pt.Seconds))
+			s.Y = append(s.Y, of(pt.Passes, pt.Seconds, pt.OracleCalls))
 		}
 		f.Series = append(f.Series, s)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/viz"
 )
 
 // TestPathFigures: the table and figures of Osokin et al. (2016) read
@@ -13,7 +14,7 @@ import (
 func TestPathFigures(t *testing.T) {
 	ctx := context.Background()
 	tr, _ := synthetic(t)
-	path, err := solver.RegPath(ctx, tr, solver.PathConfig{Epsilon: 0.3, LambdaMin: 0.05, Solver: solver.Config{Step: solver.Pairwise}})
+	path, err := solver.RegPath(ctx, tr, solver.PathConfig{Epsilon: 0.3, LambdaMin: 0.05, Method: solver.BCFW{Step: solver.Pairwise}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,13 +27,17 @@ func TestPathFigures(t *testing.T) {
 		t.Fatal("path table")
 	}
 	bps := path.Breakpoints
-	cost := PathCost(false, paths, []NamedGrid{{"warm grid", grid}})
+	cost := PathCost(viz.Passes, paths, []NamedGrid{{"warm grid", grid}})
 	if len(cost.Series) != 2 || len(cost.Series[0].X) != len(bps) || cost.Series[0].Y[len(bps)-1] != bps[len(bps)-1].Passes ||
-		len(cost.Series[1].X) != len(grid) {
+		len(cost.Series[1].X) != len(grid) || cost.YLabel != "cumulative effective passes" {
 		t.Fatalf("path cost: %+v", cost.Series)
 	}
-	if f := PathCost(true, paths, nil); len(f.Series) != 1 || f.Series[0].Y[len(bps)-1] != bps[len(bps)-1].Seconds {
+	if f := PathCost(viz.Seconds, paths, nil); len(f.Series) != 1 || f.Series[0].Y[len(bps)-1] != bps[len(bps)-1].Seconds || f.YLabel != "cumulative solver time (s)" {
 		t.Fatalf("path time: %+v", f.Series)
+	}
+	if f := PathCost(viz.OracleCalls, paths, []NamedGrid{{"warm grid", grid}}); f.Series[0].Y[len(bps)-1] != float64(bps[len(bps)-1].OracleCalls) ||
+		f.Series[1].Y[len(grid)-1] != float64(grid[len(grid)-1].OracleCalls) || f.YLabel != "cumulative oracle calls" {
+		t.Fatalf("path oracle calls: %+v", f.Series)
 	}
 	gaps := PathGaps(paths...)
 	if len(gaps.Series) == 0 || len(gaps.Series[0].X) != len(bps)-1 || len(gaps.HLines) != 2 {

@@ -53,8 +53,8 @@ type RhoSweep struct {
 	Rhos []float64
 	// Budgets are the passes at which every run is read, increasing.
 	Budgets []float64
-	// Base is the configuration of every run but Rho.
-	Base soft.Config
+	// Base is the method of every run but its Rho.
+	Base soft.BCFW
 }
 
 // RhoSweepResult holds the runs of a RhoSweep and, for every run and
@@ -84,9 +84,9 @@ func SweepRho(ctx context.Context, data *ssvmnb.Data, sw RhoSweep) (*RhoSweepRes
 	}
 	res := &RhoSweepResult{Rhos: sw.Rhos, Budgets: sw.Budgets}
 	for _, rho := range sw.Rhos {
-		cfg := sw.Base
-		cfg.Rho = rho
-		t, err := ssvmnb.New(fmt.Sprintf("rho = %g", rho), data, cfg)
+		m := sw.Base
+		m.Rho = rho
+		t, err := ssvmnb.New(fmt.Sprintf("rho = %g", rho), data, m)
 		if err != nil {
 			return res, err
 		}
@@ -154,23 +154,27 @@ type HardRun struct {
 	err   error // the first error of RelaxedPrimal
 }
 
-// NewHardRun returns a hard run of the solver configuration cfg on p
-// (test may be nil), measured on the relaxed view rel of the same model.
-func NewHardRun(name string, p oracles.Problem, rel *factorgraph.Relaxed, test oracles.Problem, cfg solver.Config) (*HardRun, error) {
+// NewHardRun returns a hard run of BCFW m on p (test may be nil), measured
+// on the relaxed view rel of the same model: LP-hard BCFW when p is rel.
+func NewHardRun(name string, p oracles.Problem, rel *factorgraph.Relaxed, test oracles.Problem, m solver.BCFW) (*HardRun, error) {
 	h := &HardRun{Name: name}
-	s, err := solver.New(p, cfg, solver.WithTest(test), solver.WithProgress(func(pt run.Point) {
+	opts := []run.Option{run.WithProgress(func(pt run.Point) {
 		switch {
 		case p == oracles.Problem(rel):
 			pt.HardPrimal = pt.Primal // the primal of LP-hard BCFW is the relaxed one
 		case h.err == nil:
-			pt.HardPrimal, h.err = soft.RelaxedPrimal(rel, cfg.Lambda, h.s.Weights(), 2)
+			pt.HardPrimal, h.err = soft.RelaxedPrimal(rel, m.Lambda, h.s.Weights(), 2)
 		}
 		h.trace = append(h.trace, pt)
-	}))
+	})}
+	if test != nil {
+		opts = append(opts, run.WithTest(test))
+	}
+	s, err := m.New(p, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("papers: %s: %w", name, err)
 	}
-	h.s = s
+	h.s = s.(*solver.Solver)
 	return h, nil
 }
 

@@ -34,7 +34,7 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 	trX, _ := factorgraph.NewExact(tr, 0)
 	teX, _ := factorgraph.NewExact(te, 0)
 	softData := ssvmnb.NewData("multilabel", trX, teX)
-	base := soft.Config{Lambda: 0.05, GapEvery: 5, Seed: 1}
+	base := soft.BCFW{Lambda: 0.05, GapEvery: 5, Seed: 1}
 	res, err := SweepRho(context.Background(), softData, RhoSweep{Rhos: []float64{0.1, 1, 10}, Budgets: []float64{2, 6}, Base: base})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 		name string
 		p    oracles.Problem
 	}{{"LP-hard", rel}, {"exact", exactView}} {
-		r, err := NewHardRun(h.name, h.p, rel, test, solver.Config{Lambda: 0.05, GapEvery: 2})
+		r, err := NewHardRun(h.name, h.p, rel, test, solver.BCFW{Lambda: 0.05, GapEvery: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

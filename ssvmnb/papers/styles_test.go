@@ -17,11 +17,11 @@ import (
 func TestMethodKeepsItsStyle(t *testing.T) {
 	isolated(t)
 	data := syntheticData(t)
-	a := ssvmnb.MustSession("a", data, solver.Config{Lambda: 0.01, GapEvery: 2})
-	b := ssvmnb.MustSession("b", data, solver.Config{Lambda: 0.01, GapEvery: 2, Seed: 7})
+	a := ssvmnb.Must(ssvmnb.Session("a", data, solver.BCFW{Lambda: 0.01, GapEvery: 2}))
+	b := ssvmnb.Must(ssvmnb.Session("b", data, solver.BCFW{Lambda: 0.01, GapEvery: 2, Seed: 7}))
 	a.Live, b.Live = false, false
-	a.MustRun(4)
-	b.MustRun(4)
+	ssvmnb.Must(a.Run(4))
+	ssvmnb.Must(b.Run(4))
 	want := map[string]string{"a": ssvmnb.StyleOf("a").Color, "b": ssvmnb.StyleOf("b").Color}
 	if want["a"] == want["b"] {
 		t.Fatalf("two methods share the color %s", want["a"])

@@ -45,9 +45,7 @@ type aerResult struct {
 // BCFW (gap sampling, pairwise steps, cache) until a certified duality gap
 // of 0.001 or 3,000 passes, and returns its weights and last trace point.
 func train(ctx context.Context, p oracles.Problem, lambda float64) ([]float64, run.Point, error) {
-	cfg := solver.Recommended()
-	cfg.Lambda = lambda
-	s, err := solver.New(p, cfg)
+	s, err := solver.Recommended(lambda).New(p)
 	if err != nil {
 		return nil, run.Point{}, err
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/fwstruct/fwstruct/ssvmnb/papers"
 )
 
-// fig5Method is one optimizer of Fig. 5: its configuration and the names
-// of its plain and averaged curves ("" when it has no averaged one).
+// fig5Method is one optimizer of Fig. 5: its method at a lambda and a
+// seed, and the names of its plain and averaged curves ("" when it has no
+// averaged one).
 type fig5Method struct {
 	plain, avg string
-	cfg        solver.Config
+	method     func(lambda float64, seed uint64) run.Method
 	stochastic bool
 }
 
@@ -28,25 +29,30 @@ type fig5Method struct {
 // observe-only evaluations every pass and no gap passes of their own;
 // batch FW and the cutting-plane method evaluated at every iteration.
 var fig5Methods = []fig5Method{
-	{"BCFW", "BCFW-wavg", solver.Config{Algorithm: run.BCFW, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, true},
-	{"SSG", "SSG-wavg", solver.Config{Algorithm: run.SSG, Averaging: true, GapEvery: math.Inf(1), TraceEvery: 1}, true},
-	{"FW", "", solver.Config{Algorithm: run.FW, GapEvery: 1}, false},
-	{"cutting plane", "", solver.Config{Algorithm: run.CuttingPlane, GapEvery: 1}, false},
+	{"BCFW", "BCFW-wavg", func(l float64, seed uint64) run.Method {
+		return solver.BCFW{Lambda: l, Average: run.WeightedAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}, true},
+	{"SSG", "SSG-wavg", func(l float64, seed uint64) run.Method {
+		return solver.SSG{Lambda: l, Average: run.WeightedAverage, GapEvery: -1, TraceEvery: 1, Seed: seed}
+	}, true},
+	{"FW", "", func(l float64, _ uint64) run.Method { return solver.FW{Lambda: l, GapEvery: 1} }, false},
+	{"cutting plane", "", func(l float64, _ uint64) run.Method { return solver.CuttingPlane{Lambda: l, GapEvery: 1} }, false},
 }
 
-// fig5Run runs one method with one seed and returns the traces of its
-// plain and (with averaging) averaged iterates, whose TestLoss holds the
-// test AER of the iterate (computed at every trace point, outside the
-// solver time).
-func fig5Run(ctx context.Context, train oracles.Problem, test *oracles.Matching, cfg solver.Config, passes float64) (plain, avg []run.Point, err error) {
-	s, err := solver.New(train, cfg)
+// fig5Run runs one method of package solver and returns the traces of its
+// plain and, for a method that keeps an average (averaged), averaged
+// iterates, whose TestLoss holds the test AER of the iterate (computed at
+// every trace point, outside the solver time).
+func fig5Run(ctx context.Context, train oracles.Problem, test *oracles.Matching, m run.Method, averaged bool, passes float64) (plain, avg []run.Point, err error) {
+	rs, err := m.New(train)
 	if err != nil {
 		return nil, nil, err
 	}
+	s := rs.(*solver.Solver) // the averaged weights are package solver's
 	var aer, aerAvg []float64
 	s.SetProgress(func(run.Point) {
 		aer = append(aer, test.Score(s.Weights()).AER())
-		if cfg.Averaging {
+		if averaged {
 			aerAvg = append(aerAvg, test.Score(s.AverageWeights()).AER())
 		}
 	})
@@ -63,7 +69,7 @@ func fig5Run(ctx context.Context, train oracles.Problem, test *oracles.Matching,
 	for k := range plain {
 		plain[k].TestLoss = at(aer, k)
 	}
-	if !cfg.Averaging {
+	if !averaged {
 		return plain, nil, nil
 	}
 	avg = make([]run.Point, len(plain))
@@ -87,9 +93,7 @@ func fig5Panel(ctx context.Context, train oracles.Problem, test *oracles.Matchin
 			runSeeds = seeds[:1]
 		}
 		for _, seed := range runSeeds {
-			cfg := m.cfg
-			cfg.Lambda, cfg.Seed = lambda, seed
-			tr, trAvg, err := fig5Run(ctx, train, test, cfg, passes)
+			tr, trAvg, err := fig5Run(ctx, train, test, m.method(lambda, seed), m.avg != "", passes)
 			if err != nil {
 				return nil, fmt.Errorf("%s, seed %d: %w", m.plain, seed, err)
 			}

@@ -129,7 +129,7 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 	if o.budgets == nil {
 		o.budgets = []float64{5, 20, 50, 100}
 	}
-	base := soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
+	base := soft.BCFW{Lambda: o.lambda, Sampling: samp, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
 	fmt.Fprintf(w, "Yeast: %d training and %d test examples, d = %d, lambda = %g, soft sampling %v\n", train.Len(), test.Len(), train.Dim(), o.lambda, samp)
 	rounded, err := factorgraph.NewRounded(test)
 	if err != nil {
@@ -154,7 +154,7 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 	if o.has("ref") {
 		// g* itself, bracketed by LP-hard BCFW in its fastest variant
 		// (pairwise steps, gap sampling; Osokin et al. 2016).
-		s, err := solver.New(rel, solver.Config{Lambda: o.lambda, Step: solver.Pairwise, Sampling: run.GapSampling, GapEvery: 5, Seed: 1})
+		s, err := solver.BCFW{Lambda: o.lambda, Step: solver.Pairwise, Sampling: run.GapSampling, GapEvery: 5, Seed: 1}.New(rel)
 		if err != nil {
 			return err
 		}
@@ -174,12 +174,12 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 		if err != nil {
 			return err
 		}
-		hcfg := solver.Config{Lambda: o.lambda, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
+		hardBCFW := solver.BCFW{Lambda: o.lambda, GapEvery: 10, TraceEvery: o.trace, Seed: 1}
 		for _, h := range []struct {
 			name string
 			p    oracles.Problem
 		}{{"LP-hard BCFW", rel}, {"exact BCFW", exact}} {
-			r, err := papers.NewHardRun(h.name, h.p, rel, rounded, hcfg)
+			r, err := papers.NewHardRun(h.name, h.p, rel, rounded, hardBCFW)
 			if err != nil {
 				return err
 			}
@@ -194,7 +194,7 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 	if o.has("fig1") || o.has("fig2") {
 		type variant struct {
 			name string
-			cfg  soft.Config
+			cfg  soft.BCFW
 			fig1 bool // drawn in Fig. 1
 		}
 		var variants []variant
@@ -282,7 +282,7 @@ func experiments(ctx context.Context, train, test *factorgraph.Model, o options,
 		}
 	}
 	if o.has("rho") {
-		res, err := papers.SweepRho(ctx, trainOnly, papers.RhoSweep{Rhos: o.sweep, Budgets: o.budgets, Base: soft.Config{Lambda: o.lambda, Sampling: samp, GapEvery: 10, Seed: 1}})
+		res, err := papers.SweepRho(ctx, trainOnly, papers.RhoSweep{Rhos: o.sweep, Budgets: o.budgets, Base: soft.BCFW{Lambda: o.lambda, Sampling: samp, GapEvery: 10, Seed: 1}})
 		if err != nil {
 			return err
 		}
@@ -349,7 +349,11 @@ func crossValidate(ctx context.Context, data *datasets.MultiLabelData, lambdas [
 			if err != nil {
 				return err
 			}
-			s, err := soft.New(fm, soft.Config{Lambda: lambda, Rho: 1, Sampling: run.GapSampling, GapEvery: 10, Seed: 1})
+			fx, err := factorgraph.NewExact(fm, 0)
+			if err != nil {
+				return err
+			}
+			s, err := soft.BCFW{Lambda: lambda, Rho: 1, Sampling: run.GapSampling, GapEvery: 10, Seed: 1}.New(fx)
 			if err != nil {
 				return err
 			}
