@@ -46,5 +46,5 @@ func ExampleNew() {
 	// solver.BCFW: lambda 0.01, gap >= 0: true
 	// soft.BCFW: pass 7, gap >= 0: true, test loss measured: true
 	// soft.BCFW: lambda 0.01, gap >= 0: true
-	// ssvmnb: soft.BCFW: soft: fork: the soft solver cannot change its method mid-run but for Lambda ({0.01 1 uniform 5 0 1} to {0.01 2 uniform 5 0 1}): start a new run
+	// ssvmnb: soft.BCFW: soft: fork: the soft solver cannot change its method mid-run but for Lambda ({"gap_every":5,"lambda":0.01,"method":"soft","rho":1,"sampling":"uniform","seed":1} to {"gap_every":5,"lambda":0.05,"method":"soft","rho":2,"sampling":"uniform","seed":1}): start a new run
 }

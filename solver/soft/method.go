@@ -160,7 +160,9 @@ func (s *Solver) Fork(m run.Method, opts ...run.Option) (run.Solver, error) {
 	same := want
 	same.Lambda = s.cfg.Lambda
 	if same != s.cfg {
-		return nil, fmt.Errorf("soft: fork: the soft solver cannot change its method mid-run but for Lambda (%v to %v): start a new run", s.Method(), methodOf(same))
+		from, _ := run.Encode(s.Method())
+		to, _ := run.Encode(methodOf(want))
+		return nil, fmt.Errorf("soft: fork: the soft solver cannot change its method mid-run but for Lambda (%s to %s): start a new run", from, to)
 	}
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
