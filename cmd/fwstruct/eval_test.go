@@ -76,7 +76,7 @@ func TestEvalNamesWhatItEvaluates(t *testing.T) {
 	train := writeToyMULAN(t, dir)
 	test := strings.Replace(train, "-train.arff", "-test.arff", 1)
 	model := filepath.Join(dir, "model.json")
-	if code, _, errOut := runBinary(t, "train", "--data", train, "--solver", "soft", "--lambda", "0.05", "--passes", "2", "--quiet", "--model", model); code != 0 {
+	if code, _, errOut := runBinary(t, "train", "--data", train, "--method", "soft", "--lambda", "0.05", "--passes", "2", "--quiet", "--model", model); code != 0 {
 		t.Fatal(errOut)
 	}
 	code, out, errOut := runBinary(t, "eval", "--model", model)
