@@ -88,6 +88,15 @@ func methodHelp(w io.Writer, usage string, f *flagSet, e methodEntry, entries []
 	}
 }
 
+// withExecutionHints adds to hints why the execution flags of train are
+// not those of a command whose steps are sequential (path, tune).
+func withExecutionHints(hints map[string]string) map[string]string {
+	for _, name := range []string{"batch", "lookahead", "async", "simulate-workers", "simulate-delays"} {
+		hints[name] = "applies to train only (the steps here are sequential; --workers runs the gap passes and evaluations in parallel)"
+	}
+	return hints
+}
+
 // workersAndMethod declares the Execution section of a command whose
 // steps are sequential (--workers alone, bound to workers) and the
 // section of method e, and returns e's method once f is parsed.

@@ -253,9 +253,10 @@ func finiteOrNil(v float64) *float64 {
 }
 
 // describeMethod renders a method (defaults filled in, as run.Solver.Method
-// returns it) as the line train prints, its settings under the names of
-// its JSON form, e.g. "bcfw (average none, cache (f 0.25, max_size 10, nu
-// 0.01), gap_every 10, sampling gap, seed 0, step pairwise), lambda 0.01".
+// returns it) as the lines of train and tune show it, its settings but
+// lambda under the names of its JSON form, e.g. "bcfw (average none, cache
+// (f 0.25, max_size 10, nu 0.01), gap_every 10, sampling gap, seed 0, step
+// pairwise)".
 func describeMethod(m run.Method) string {
 	b, err := run.Encode(m)
 	var fields map[string]any
@@ -267,10 +268,9 @@ func describeMethod(m run.Method) string {
 	if err != nil {
 		return m.Name()
 	}
-	lambda := fields["lambda"]
 	delete(fields, "method")
 	delete(fields, "lambda")
-	return fmt.Sprintf("%s %s, lambda %v", m.Name(), describeValue(fields), lambda)
+	return m.Name() + " " + describeValue(fields)
 }
 
 // describeValue renders a decoded JSON value: objects as (key value, ...)

@@ -119,10 +119,10 @@ func declarePath(f *flagSet, e methodEntry) *pathLine {
 }
 
 // pathHints say why flags of train are not path's.
-var pathHints = map[string]string{
+var pathHints = withExecutionHints(map[string]string{
 	"lambda":          "applies to train only (the path sweeps lambda from lambda_inf down to --lambda-min)",
 	"oracle-accuracy": "applies to train only (the path runs the exact oracle)",
-}
+})
 
 func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	e, err := chosenMethod(args, pathMethods, nil)

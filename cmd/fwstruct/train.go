@@ -275,7 +275,7 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 		ck.start(s)
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples%s, d = %d\n", describeData(loaded, spec), train.Len(), test.Len(), unseenNote(test), train.Dim())
-	fmt.Fprintf(stdout, "method %s; execution %s\n", describeMethod(s.Method()), describeExecution(s.Execution()))
+	fmt.Fprintf(stdout, "method %s, lambda %g; execution %s\n", describeMethod(s.Method()), s.Lambda(), describeExecution(s.Execution()))
 	if t.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", t.accuracy)
 	}

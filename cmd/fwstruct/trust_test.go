@@ -281,6 +281,7 @@ func TestUnusedFlagsRefused(t *testing.T) {
 		{[]string{"path", "--data", "synthetic", "--lambda", "0.1"}, "--lambda applies to train only"},
 		{[]string{"path", "--data", "synthetic", "--oracle-accuracy", "0.5"}, "--oracle-accuracy applies to train only"},
 		{[]string{"path", "--data", "synthetic", "--true-gaps"}, "--true-gaps needs --heuristic"},
+		{[]string{"path", "--data", "synthetic", "--batch", "2"}, "--batch applies to train only (the steps here are sequential"},
 		{[]string{"path", "--data", "synthetic", "--weights"}, "--weights needs --out FILE"},
 	}
 	for _, tc := range cases {

@@ -86,11 +86,11 @@ func declareTune(f *flagSet, e methodEntry) *tuneLine {
 }
 
 // tuneHints say why flags of train are not tune's.
-var tuneHints = map[string]string{
+var tuneHints = withExecutionHints(map[string]string{
 	"lambda":          "applies to train only (tune chooses lambda: give the grid with --lambdas)",
 	"time":            "applies to train only (bound each value of tune's grid with --passes or --gap-tol)",
 	"oracle-accuracy": "applies to train only (tune runs the exact oracle)",
-}
+})
 
 // parseTune parses the command line of tune. The first value of --gammas
 // is the default of --gamma (a kernel's gamma must be set).
