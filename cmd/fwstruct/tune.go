@@ -156,7 +156,6 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	m := t.method()
-	tc.Method = m
 	grid := tc.Lambdas
 	if grid == nil {
 		grid = tune.DefaultLambdas(loaded.Train.Len())
@@ -188,7 +187,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, " %s %-8s %6.1f passes, gap %-9s %.1fs\n", metricShown, fmtFloat(p.Value), p.Passes, fmtFloat(p.Gap), p.Elapsed.Seconds())
 		}
 	}
-	res, err := tune.Run(ctx, loaded, tc)
+	res, err := tune.Run(ctx, loaded, m, tc)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errors.New("interrupted (nothing written)")
