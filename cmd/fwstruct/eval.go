@@ -126,6 +126,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // evaluate prints what eval computes of model m on p.
 func evaluate(w io.Writer, e *evalLine, m *modelFile, d *datasets.Data, spec datasets.Spec, p oracles.Problem) error {
 	desc := describeData(d, spec)
+
 	if km := m.Kernel; km != nil {
 		which := "kernel model"
 		if e.average {
@@ -142,7 +143,7 @@ func evaluate(w io.Writer, e *evalLine, m *modelFile, d *datasets.Data, spec dat
 		if err != nil {
 			return err
 		}
-		printEvaluated(w, e.model, which, e.set, d, desc, p)
+		printEvaluated(w, e.model, m, which, e.set, d, desc, p)
 		fmt.Fprintf(w, "%s loss %.6f (%s, %d examples%s; kernel %v, %d support vectors)\n", e.set, loss, desc, mp.Len(), unseenNote(mp), km.Kernel, len(km.SV))
 		return nil
 	}
@@ -153,7 +154,7 @@ func evaluate(w io.Writer, e *evalLine, m *modelFile, d *datasets.Data, spec dat
 		}
 		which = "averaged weights"
 	}
-	printEvaluated(w, e.model, which, e.set, d, desc, p)
+	printEvaluated(w, e.model, m, which, e.set, d, desc, p)
 	printMetrics(w, e.set, desc, p, wts)
 	return nil
 }
@@ -172,12 +173,14 @@ func checkFingerprint(recorded string, p oracles.Problem) error {
 }
 
 // printEvaluated prints what eval evaluates, before the results: the model
-// file with the weights used, and the split with the file it was read from
-// (the data of the model, or the one the flags name) and its format, e.g.
+// file with the weights used, the split with the file it was read from
+// (the data of the model, or the one the flags name) and its format, and
+// the method the model records, e.g.
 //
 //	model:    model.json (averaged weights)
 //	test set: data/emotions-test.arff (mulan, 202 examples)
-func printEvaluated(w io.Writer, modelPath, which, set string, d *datasets.Data, desc string, p oracles.Problem) {
+//	method:   soft (gap_every 10, rho 1, sampling uniform, seed 0), lambda 0.01, 50.0 passes
+func printEvaluated(w io.Writer, modelPath string, m *modelFile, which, set string, d *datasets.Data, desc string, p oracles.Problem) {
 	file := d.TestPath
 	if set == "train" {
 		file = d.TrainPath
@@ -185,9 +188,12 @@ func printEvaluated(w io.Writer, modelPath, which, set string, d *datasets.Data,
 	fmt.Fprintf(w, "model:    %s (%s)\n", modelPath, which)
 	if file == "" {
 		fmt.Fprintf(w, "%s set: %s, %d examples (the dataset's %s split, no file of its own)\n", set, desc, p.Len(), set)
-		return
+	} else {
+		fmt.Fprintf(w, "%s set: %s (%s, %d examples)\n", set, file, desc, p.Len())
 	}
-	fmt.Fprintf(w, "%s set: %s (%s, %d examples)\n", set, file, desc, p.Len())
+	if method, _, err := m.decode(); err == nil { // checked by parseModel
+		fmt.Fprintf(w, "method:   %s, lambda %g, %.1f passes\n", describeMethod(method), lambdaOf(method), m.Passes)
+	}
 }
 
 // printMetrics prints the task loss of the weights on p and, when p has

@@ -31,6 +31,7 @@ func FuzzParseModel(f *testing.F) {
 	good, _ := json.Marshal(&modelFile{Format: modelFormat, runRecord: rec, TrainFingerprint: oracles.Fingerprint{}.String(), Dim: 3, Passes: 4, Gap: &gap,
 		Weights: []float64{1, -2, 0.5}, AverageWeights: []float64{0, 0, 1}})
 	f.Add(good)
+	f.Add(bytes.Replace(good, []byte(`"n=0 d=0 labels=0 data=0"`), []byte(`"1f"`), 1))
 	f.Add([]byte(`{"format":"fwstruct-model/2","data":"synthetic","dim":2,"weights":[1,2],"gap":null}`))
 	f.Add([]byte(`{"format":"fwstruct-model/3","dim":2,"weights":[1e308,2],"method":{"method":"bcfw","lambda":1},"data":{"name":"ocr","options":{"bogus":1}}}`))
 	f.Add([]byte(`{"format":"fwstruct-model/3","dim":-1,"weights":[]}`))

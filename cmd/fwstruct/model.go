@@ -190,8 +190,8 @@ func parseModel(b []byte) (*modelFile, error) {
 	if _, _, err := m.decode(); err != nil {
 		return nil, err
 	}
-	if _, _, err := oracles.ParseFingerprint(m.TrainFingerprint); err != nil {
-		return nil, fmt.Errorf("train_fingerprint: %w", err)
+	if _, full, err := oracles.ParseFingerprint(m.TrainFingerprint); err != nil || !full {
+		return nil, fmt.Errorf("train_fingerprint %s: want n=N d=D labels=HEX data=HEX", quote(m.TrainFingerprint))
 	}
 	if m.Kernel != nil {
 		if m.Weights != nil || m.AverageWeights != nil || m.Dim != 0 {
