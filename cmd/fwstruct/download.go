@@ -3,48 +3,66 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
 )
 
+const downloadUsage = `Usage: fwstruct download [--dir DIR] NAME...
+
+Fetches public datasets (ocr, usps), verifying their SHA-256 digests.`
+
+// downloadLine is the command line of fwstruct download.
+type downloadLine struct {
+	dir, base string
+	timeout   time.Duration
+}
+
+// declareDownload declares the flags of download.
+func declareDownload(f *flagSet) *downloadLine {
+	d := &downloadLine{timeout: datasets.DefaultTimeout}
+	f.section("Download", "")
+	f.String(&d.dir, "dir", "data root to download into (default: the user cache)")
+	f.String(&d.base, "base-url", "fetch the files from this mirror instead of their public addresses")
+	f.Duration(&d.timeout, "timeout", "give up when the server does not answer, or sends nothing, for this long (> 0)")
+	f.check(func() error {
+		if d.timeout <= 0 {
+			return fmt.Errorf("--timeout must be > 0, got %v", d.timeout)
+		}
+		return nil
+	})
+	return d
+}
+
 func runDownload(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("download", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct download [--dir DIR] NAME...\n\nFetches public datasets (ocr, usps), verifying their SHA-256 digests.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	dir := fs.String("dir", "", "data root to download into (default: the user cache)")
-	base := fs.String("base-url", "", "fetch the files from this mirror instead of their public addresses")
-	timeout := fs.Duration("timeout", datasets.DefaultTimeout, "give up when the server does not answer, or sends nothing, for this long (> 0)")
-	if err := parseCommandLine(fs, args); err != nil {
+	f := newFlagSet("download")
+	d := declareDownload(f)
+	f.help = f.simpleHelp(stderr, downloadUsage)
+	names, err := f.parseFiles(args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return usageErrorf(fs, "download needs the name of a dataset: ocr or usps")
+	if len(names) == 0 {
+		return usageErrorf("download", "download needs the name of a dataset: ocr or usps")
 	}
-	if *timeout <= 0 {
-		return fmt.Errorf("--timeout must be > 0, got %v", *timeout)
-	}
-	client := datasets.NewHTTPClient(*timeout)
-	for _, name := range fs.Args() {
+	client := datasets.NewHTTPClient(d.timeout)
+	for _, name := range names {
 		ds, err := datasets.ByName(name)
 		if err != nil {
 			return err
 		}
-		if *base != "" {
-			ds = ds.WithBaseURL(*base)
+		if d.base != "" {
+			ds = ds.WithBaseURL(d.base)
 		}
-		if err := datasets.Download(ctx, ds, *dir, client); err != nil {
-			if errors.Is(err, datasets.ErrUnreachable) && *base == "" {
+		if err := datasets.Download(ctx, ds, d.dir, client); err != nil {
+			if errors.Is(err, datasets.ErrUnreachable) && d.base == "" {
 				return fmt.Errorf("%w (or fetch from a mirror with --base-url URL)", err)
 			}
 			return err
 		}
-		root := *dir
+		root := d.dir
 		if root == "" {
 			root, _ = datasets.CacheDir()
 		}

@@ -1,177 +1,222 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
+const evalUsage = `Usage: fwstruct eval --model FILE [flags]
+
+Prints the task loss of a saved model (weights, or a kernel model's support
+vectors) on the test (or training) split, and its task metrics (e.g. pixel
+accuracy for segmentation, chunk F1 for chunking, Hamming loss and
+example-based F1 for multi-label data).
+The data is rebuilt as the model was trained (the model records its data);
+data flags given here replace the recorded ones, and a --data naming another
+dataset starts from the defaults. The model's feature scaling is applied.`
+
+// evalLine is the command line of fwstruct eval.
+type evalLine struct {
+	f       *flagSet
+	data    dataFlags
+	model   string
+	set     string
+	average bool
+}
+
+// declareEval declares the flags of eval, the data flags' defaults those
+// of from (the model's data).
+func declareEval(f *flagSet, from datasets.Spec) *evalLine {
+	e := &evalLine{f: f, set: "test"}
+	f.section("Model", "")
+	f.String(&e.model, "model", "model `FILE` written by fwstruct train --model or tune --model")
+	f.choice("set", "which split to evaluate: test or train", []string{"test", "train"},
+		func() string { return e.set }, func(s string) error { e.set = s; return nil })
+	f.Bool(&e.average, "average", "evaluate the averaged weights (of a run with --average or --averaging)")
+	e.data.declare(f, from, "Their defaults are those of the data the model records.")
+	return e
+}
+
+// parseEval parses the command line of eval and reads the model it names:
+// the data flags default to the model's data, unless --data names another
+// dataset (then to the defaults).
+func parseEval(args []string, stderr io.Writer) (*evalLine, *modelFile, error) {
+	parse := func(from datasets.Spec) (*evalLine, error) {
+		e := declareEval(newFlagSet("eval"), from)
+		e.f.help = e.f.simpleHelp(stderr, evalUsage)
+		return e, e.f.parse(args)
+	}
+	path := flagValue(args, "model")
+	if path == "" {
+		if _, err := parse(freshData("")); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, usageErrorf("eval", "eval needs --model FILE")
+	}
+	m, err := readModel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := parse(m.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.f.given("data") && !sameValue("data", e.data.name, m.Data.Name) {
+		e, err = parse(freshData(""))
+	}
+	return e, m, err
+}
+
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct eval --model FILE [flags]\n\nPrints the task loss of a saved model (weights, or a kernel model's support\n"+
-			"vectors) on the test (or training) split, and its task metrics (e.g. pixel\n"+
-			"accuracy for segmentation, chunk F1 for chunking, Hamming loss and\n"+
-			"example-based F1 for multi-label data).\n"+
-			"The data is rebuilt as the model was trained (every data option is recorded in the model);\n"+
-			"data flags given here replace the recorded ones, and a --data naming another dataset\n"+
-			"starts from the defaults.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	var data dataFlags
-	data.register(fs, "")
-	modelPath := fs.String("model", "", "model `FILE` written by fwstruct train --model")
-	set := fs.String("set", "test", "which split to evaluate: test or train")
-	average := fs.Bool("average", false, "evaluate the averaged weights (trained with --averaging; the kind --average chose)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	given := givenFlags(fs) // before the model's data options are applied
-	if *modelPath == "" {
-		return usageErrorf(fs, "eval needs --model FILE")
-	}
-	if *set != "test" && *set != "train" {
-		return fmt.Errorf("--set must be test or train, got %s", quote(*set))
-	}
-	if isKernelModel(*modelPath) {
-		return evalKernel(stdout, *modelPath, &data, fs, given, *set, *average)
-	}
-	m, err := readModel(*modelPath)
+	e, m, err := parseEval(args, stderr)
 	if err != nil {
 		return err
 	}
-	rebuilt, err := applyModelData(fs, &data, m.Data, m.recordedOptions())
+	spec, err := e.data.spec(e.f.givenNames())
 	if err != nil {
 		return err
 	}
-	if err := useModelScaler(fs, &data, m.Scaler); err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
+	rebuilt := sameValue("data", spec.Name, m.Data.Name)
+	for _, name := range e.f.givenNames() {
+		fl := e.f.fs.Lookup(name)
+		if _, isData := dataKinds[name]; (isData || name == "data-path") && !sameValue(name, fl.Value.String(), fl.DefValue) {
+			rebuilt = false
+		}
 	}
-	if err := checkEvalData(given, &data); err != nil {
-		return err
+	if sc := m.Scaler; sc != nil {
+		// The model's weights expect inputs scaled as its training file was,
+		// whichever data eval loads.
+		if o := &spec.Options; e.f.given("scale") && o.Scaling != datasets.ScaleNone && o.Scaling != sc.Scaling {
+			return fmt.Errorf("--scale %v: the model was trained on features scaled by %v, which eval applies (its scaler is stored in the model)", o.Scaling, sc.Scaling)
+		}
+		spec.Options.Scaling, spec.Options.Scaler = sc.Scaling, sc
 	}
-	loaded, name, err := data.load()
+	loaded, err := spec.Load()
 	if err != nil {
 		return err
 	}
-	train, test := loaded.Train, loaded.Test
-	if train.Dim() != m.Dim {
-		return fmt.Errorf("model has dimension %d but dataset %s has %d", m.Dim, name, train.Dim())
+	train := loaded.Train
+	if m.Kernel == nil && train.Dim() != m.Dim {
+		return fmt.Errorf("model has dimension %d but dataset %s has %d", m.Dim, loaded.Name, train.Dim())
 	}
-	if rebuilt && m.TrainFingerprint != "" {
+	if rebuilt {
 		if err := checkFingerprint(m.TrainFingerprint, train); err != nil {
-			return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained: %w", *modelPath, describeData(name, data.split), err)
+			return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained: %w", e.model, describeData(loaded, spec), err)
 		}
 	}
-	w := m.Weights
-	if *average {
-		if m.AverageWeights == nil {
-			return fmt.Errorf("%s has no average weights (train with --averaging)", *modelPath)
-		}
-		w = m.AverageWeights
-	}
-	p := test
-	if *set == "train" {
+	p := loaded.Test
+	if e.set == "train" {
 		p = train
 	}
-	which := "weights"
-	if *average {
+	var buf bytes.Buffer
+	if err := evaluate(&buf, e, m, loaded, spec, p); err != nil {
+		return err
+	}
+	_, err = stdout.Write(buf.Bytes())
+	return err
+}
+
+// evaluate prints what eval computes of model m on p.
+func evaluate(w io.Writer, e *evalLine, m *modelFile, d *datasets.Data, spec datasets.Spec, p oracles.Problem) error {
+	desc := describeData(d, spec)
+
+	if km := m.Kernel; km != nil {
+		which := "kernel model"
+		if e.average {
+			if km = m.AverageKernel; km == nil {
+				return fmt.Errorf("%s has no average kernel model (train with --averaging)", e.model)
+			}
+			which = "averaged kernel model"
+		}
+		mp, ok := p.(*oracles.Multiclass)
+		if !ok {
+			return fmt.Errorf("a kernel model needs multiclass data, not %s", d.Name)
+		}
+		loss, err := km.MeanLoss(mp)
+		if err != nil {
+			return err
+		}
+		printEvaluated(w, e.model, m, which, e.set, d, desc, p)
+		fmt.Fprintf(w, "%s loss %.6f (%s, %d examples%s; kernel %v, %d support vectors)\n", e.set, loss, desc, mp.Len(), unseenNote(mp), km.Kernel, len(km.SV))
+		return nil
+	}
+	wts, which := m.Weights, "weights"
+	if e.average {
+		if wts = m.AverageWeights; wts == nil {
+			return fmt.Errorf("%s has no average weights (train with --average or --averaging)", e.model)
+		}
 		which = "averaged weights"
 	}
-	// A path given as the data names the training file: the blocks name
-	// the format Recognize told, the header the file evaluated.
-	printEvaluated(stdout, *modelPath, which, *set, loaded, loaded.Name, data.split, p)
-	printMetrics(stdout, *set, describeData(loaded.Name, data.split), p, w)
+	printEvaluated(w, e.model, m, which, e.set, d, desc, p)
+	printMetrics(w, e.set, desc, p, wts)
+	return nil
+}
+
+// checkFingerprint returns nil when p is the training problem whose
+// fingerprint a model recorded, else an error naming what differs.
+func checkFingerprint(recorded string, p oracles.Problem) error {
+	want, _, err := oracles.ParseFingerprint(recorded)
+	if err != nil {
+		return err
+	}
+	if err := want.Check(oracles.FingerprintOf(p, 0)); err != nil {
+		return fmt.Errorf("it now has %w", err)
+	}
 	return nil
 }
 
 // printEvaluated prints what eval evaluates, before the results: the model
-// file with the weights used, and the split with the file it was read from
-// (the data of the model, or the one the flags name) and its format, e.g.
+// file with the weights used, the split with the file it was read from
+// (the data of the model, or the one the flags name) and its format, and
+// the method the model records, e.g.
 //
 //	model:    model.json (averaged weights)
 //	test set: data/emotions-test.arff (mulan, 202 examples)
-func printEvaluated(w io.Writer, modelPath, which, set string, d *datasets.Data, name, split string, p oracles.Problem) {
+//	method:   soft (gap_every 10, rho 1, sampling uniform, seed 0), lambda 0.01, 50.0 passes
+func printEvaluated(w io.Writer, modelPath string, m *modelFile, which, set string, d *datasets.Data, desc string, p oracles.Problem) {
 	file := d.TestPath
 	if set == "train" {
 		file = d.TrainPath
 	}
-	desc := describeData(name, split)
 	fmt.Fprintf(w, "model:    %s (%s)\n", modelPath, which)
 	if file == "" {
 		fmt.Fprintf(w, "%s set: %s, %d examples (the dataset's %s split, no file of its own)\n", set, desc, p.Len(), set)
-		return
+	} else {
+		fmt.Fprintf(w, "%s set: %s (%s, %d examples)\n", set, file, desc, p.Len())
 	}
-	fmt.Fprintf(w, "%s set: %s (%s, %d examples)\n", set, file, desc, p.Len())
+	if method, _, err := m.decode(); err == nil { // checked by parseModel
+		fmt.Fprintf(w, "method:   %s, lambda %g, %.1f passes\n", describeMethod(method), lambdaOf(method), m.Passes)
+	}
 }
 
-// recordedOptions returns the data options the model records: every data
-// flag for a version 2 model, those it kept for a version 1 model.
-func (m *modelFile) recordedOptions() map[string]string {
-	if m.DataOptions != nil {
-		return m.DataOptions
-	}
-	rec := map[string]string{"data": m.Data}
-	if m.Split != "" {
-		rec["split"] = m.Split
-	}
-	if m.Data == "synthetic" {
-		if m.SyntheticWords != 0 {
-			rec["synthetic-words"] = fmt.Sprint(m.SyntheticWords)
-		}
-		if m.SyntheticNoise != 0 {
-			rec["synthetic-noise"] = fmt.Sprint(m.SyntheticNoise)
-		}
-		rec["synthetic-seed"] = fmt.Sprint(m.SyntheticSeed)
-	}
-	return rec
-}
-
-// applyModelData sets the data flags that were not given on the command
-// line to the ones recorded in a model trained on the dataset modelData,
-// unless --data names another dataset, and reports whether the model's
-// training data was rebuilt as recorded (no data flag given).
-func applyModelData(fs *flag.FlagSet, data *dataFlags, modelData string, rec map[string]string) (rebuilt bool, err error) {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if data.name != "" && !sameFlagValue(fs, "data", data.name, modelData) {
-		return false, nil // another dataset, with the defaults
-	}
-	names := make([]string, 0, len(rec))
-	for k := range rec {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	rebuilt = true
-	for _, k := range names {
-		if given[k] {
-			rebuilt = rebuilt && sameFlagValue(fs, k, fs.Lookup(k).Value.String(), rec[k])
-			continue
-		}
-		if err := fs.Set(k, rec[k]); err != nil {
-			return false, fmt.Errorf("the model's data option --%s: %w", k, err)
+// printMetrics prints the task loss of the weights on p and, when p has
+// task metrics (oracles.Evaluator: Hamming loss and example-based F1 for
+// multi-label data), every metric. On factor-graph data it also prints
+// those of LP-plus-rounding prediction (Meshi et al. 2015, Sec. 6), and
+// labels each block with its prediction ("exact MAP", "LP + rounding").
+func printMetrics(w io.Writer, set, desc string, p oracles.Problem, weights []float64) {
+	show := func(head string, q oracles.Problem) {
+		loss, ms := soft.Metrics(q, weights, 0)
+		fmt.Fprintf(w, "%s loss %.6f (%s)\n", set, loss, head)
+		for _, m := range ms {
+			fmt.Fprintf(w, "  %-16s %.6f\n", m.Name, m.Value)
 		}
 	}
-	return rebuilt, nil
-}
-
-// useModelScaler makes the feature scaling a model stores the one applied
-// to the data eval loads (whichever data it is: the model's weights expect
-// scaled inputs). A --scale given on the command line must be that
-// scaling's kind.
-func useModelScaler(fs *flag.FlagSet, data *dataFlags, sc *datasets.Scaler) error {
-	if sc == nil {
-		return nil
+	head := fmt.Sprintf("%s, %d examples%s", desc, p.Len(), unseenNote(p))
+	if _, ok := p.(*factorgraph.Exact); ok {
+		m, _ := factorgraph.ModelOf(p)
+		if r, err := factorgraph.NewRounded(m); err == nil {
+			show("exact MAP, "+head, p)
+			show("LP + rounding, "+head, r)
+			return
+		}
 	}
-	if flagSet(fs, "scale") && data.scale != "none" && data.scale != sc.Scaling.String() {
-		return fmt.Errorf("--scale %s: the model was trained on features scaled by %v, which eval applies (its scaler is stored in the model)", data.scale, sc.Scaling)
-	}
-	data.scaler = sc
-	return nil
+	show(head, p)
 }

@@ -66,7 +66,7 @@ func TestEvalRebuildsTheTrainingData(t *testing.T) {
 }
 
 // TestEvalNamesWhatItEvaluates, through the binary: eval says which model
-// (and which of its weights) it evaluates on which file, the test file
+// (and which of its weights, which method) it evaluates on which file, the test file
 // beside a MULAN training file named as the data (not the training file),
 // the training file with --set train, and labels each block of results
 // by its prediction.
@@ -76,7 +76,7 @@ func TestEvalNamesWhatItEvaluates(t *testing.T) {
 	train := writeToyMULAN(t, dir)
 	test := strings.Replace(train, "-train.arff", "-test.arff", 1)
 	model := filepath.Join(dir, "model.json")
-	if code, _, errOut := runBinary(t, "train", "--data", train, "--solver", "soft", "--lambda", "0.05", "--passes", "2", "--quiet", "--model", model); code != 0 {
+	if code, _, errOut := runBinary(t, "train", "--data", train, "--method", "soft", "--lambda", "0.05", "--passes", "2", "--quiet", "--model", model); code != 0 {
 		t.Fatal(errOut)
 	}
 	code, out, errOut := runBinary(t, "eval", "--model", model)
@@ -87,6 +87,10 @@ func TestEvalNamesWhatItEvaluates(t *testing.T) {
 	n := regexp.MustCompile(`\(mulan, (\d+) examples\)$`).FindStringSubmatch(lines[1])
 	if len(lines) < 4 || lines[0] != "model:    "+model+" (weights)" || n == nil || lines[1] != "test set: "+test+" (mulan, "+n[1]+" examples)" {
 		t.Fatalf("eval's header:\n%s", out)
+	}
+	// The method the model records, read from it.
+	if !strings.HasPrefix(lines[2], "method:   soft (") || !strings.HasSuffix(lines[2], "), lambda 0.05, 2.0 passes") {
+		t.Errorf("eval's method line %q", lines[2])
 	}
 	blocks := regexp.MustCompile(`(?m)^test loss [\d.]+ \((.*)\)$`).FindAllStringSubmatch(out, -1)
 	if len(blocks) != 2 || blocks[0][1] != "exact MAP, mulan, "+n[1]+" examples" || blocks[1][1] != "LP + rounding, mulan, "+n[1]+" examples" {

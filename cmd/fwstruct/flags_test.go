@@ -15,7 +15,7 @@ func runCLIWithin(t *testing.T, limit time.Duration, args ...string) (code int, 
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	var out, errOut strings.Builder
-	code = run(ctx, args, &out, &errOut)
+	code = execute(ctx, args, &out, &errOut)
 	if ctx.Err() != nil {
 		t.Fatalf("%v: still running after %v", args, limit)
 	}
@@ -38,7 +38,7 @@ func TestRunsThatCannotStopAreRefused(t *testing.T) {
 		{[]string{"--passes", "0", "--gap-tol", "NaN"}, []string{"--gap-tol"}},
 		{[]string{"--passes", "0"}, []string{"at least one of --passes, --gap-tol or --time"}},
 		{[]string{"--time", "-1s"}, []string{"--time"}},
-		{[]string{"--passes", "0", "--gap-tol", "0.1", "--solver", "ssg"}, []string{"ssg", "--gap-tol can never stop it", "--passes or --time"}},
+		{[]string{"--passes", "0", "--gap-tol", "0.1", "--method", "ssg"}, []string{"ssg", "--gap-tol can never stop it", "--passes or --time"}},
 		{[]string{"--passes", "0", "--gap-tol", "0.1", "--gap-every", "inf"}, []string{"--gap-every inf", "--gap-tol can never stop the run"}},
 		{[]string{"--passes", "20", "--gap-tol", "0.1", "--gap-every", "inf"}, []string{"--gap-tol can never stop the run"}},
 		{[]string{"--early-check", "0.8"}, []string{"--early-check needs --gap-tol"}},
@@ -74,6 +74,9 @@ func TestZeroMeansWhatTheHelpSays(t *testing.T) {
 		want string
 	}{
 		{append(train, "--cache-size", "0"), "--cache-size must be >= 1, got 0"},
+		{append(train, "--method", "cp", "--cp-tol", "0"), "--cp-tol must be positive"},
+		{append(train, "--method", "mp-bcfw", "--mp-n", "-1"), "--mp-n must be >= 0, got -1"},
+		{append(train, "--method", "kernel", "--kernel-cache", "-1"), "--kernel-cache must be >= 0 (0: none)"},
 		{append(train, "--cache-size", "-1"), "--cache-size must be >= 1, got -1"},
 		{append(train, "--cache-f", "0"), "--cache-f must be positive"},
 		{append(train, "--cache-nu", "0"), "--cache-nu must be positive"},
@@ -84,8 +87,7 @@ func TestZeroMeansWhatTheHelpSays(t *testing.T) {
 		{append(train, "--synthetic-words", "0"), "--synthetic-words must be >= 1"},
 		{append(train, "--synthetic-noise", "0"), "--synthetic-noise must be in (0, 0.5]"},
 		{append(train, "--checkpoint", filepath.Join(t.TempDir(), "c"), "--checkpoint-every", "0"), "--checkpoint-every"},
-		{append(train, "--preset", "fast"), `--preset: want recommended or paper, got "fast"`},
-		{append(train, "--progress", "maybe"), `--progress: want auto, on or off, got "maybe"`},
+		{append(train, "--method", "fast"), `--method "fast": unknown method`},
 		{append(train, "--checkpoint-every", "10"), "--checkpoint-every needs --checkpoint FILE"},
 		{append(path, "--epsilon", "0"), "--epsilon must be positive"},
 		{append(path, "--kappa", "0"), "--kappa must be in (0, 1)"},
@@ -101,12 +103,19 @@ func TestZeroMeansWhatTheHelpSays(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args[len(tc.args)-2:], code, errOut, tc.want)
 		}
 	}
-	// The help of every command says what each meaningful zero means.
+	// A value that is not one of the flag's is an error of the command line.
+	if code, _, errOut := runCLIWithin(t, 30*time.Second, append(train, "--progress", "maybe")...); code != 2 || !strings.Contains(errOut, `--progress "maybe": want auto, on or off`) {
+		t.Errorf("--progress maybe: exit %d, stderr %q", code, errOut)
+	}
+	// The help of every command (and method) says what each meaningful
+	// zero means.
 	for cmd, wants := range map[string][]string{
-		"train": {"0: no pass budget", "0: off", "0: none", "0: one per CPU"},
-		"path":  {"0: one per CPU", "0: none"},
+		"train":                 {"0: no pass budget", "0: off", "0: none", "0: one per CPU"},
+		"path --method bcfw":    {"0: one per CPU", "0: none"},
+		"train --method cp":     {"0: no cache", "0: none"},
+		"train --method kernel": {"0: none"},
 	} {
-		_, _, help := runCLI(t, cmd, "-h")
+		_, _, help := runCLI(t, append(strings.Fields(cmd), "-h")...)
 		for _, w := range wants {
 			if !strings.Contains(help, w) {
 				t.Errorf("%s -h does not say %q", cmd, w)
@@ -124,9 +133,9 @@ func TestErrorsAreOneLine(t *testing.T) {
 	badType := writeTestFile(t, filepath.Join(dir, "t.json"), []byte(`[{"pass": "abc"}]`))
 	truncated := writeTestFile(t, filepath.Join(dir, "u.json"), []byte(`[{"pass": 1`))
 	cases := [][]string{
-		{"train", "--solver", long},
+		{"train", "--method", long},
 		{"train", "--data", "synthetic", "--box-lower", long + "=1"},
-		{"train", "--data", "synthetic", "--preset", long},
+		{"train", "--data", "synthetic", "--csv-comma", long},
 		{"eval", "--model", model},
 		{"report", badType},
 		{"report", truncated},

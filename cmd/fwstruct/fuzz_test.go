@@ -9,24 +9,32 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
 
 // FuzzParseModel: the model reader returns an error or a model whose
-// weights match its dimension, are finite, and whose data options are data
-// flags; what it accepts, written again, it accepts again.
+// weights match its dimension (or a valid kernel model), are finite, and
+// whose method, execution and data decode; what it accepts, written again,
+// it accepts again.
 func FuzzParseModel(f *testing.F) {
 	gap := 0.25
-	good, _ := json.Marshal(&modelFile{
-		Format: modelFormat, Data: "csv", DataOptions: map[string]string{"data": "csv", "data-path": "/x/train.csv", "scale": "minmax"},
-		TrainFingerprint: "1f", Dim: 3, Lambda: 0.01, Solver: "bcfw", Passes: 4, Gap: &gap,
-		Weights: []float64{1, -2, 0.5}, AverageWeights: []float64{0, 0, 1},
-	})
+	rec, err := newRecord(solver.Recommended(0.01), execution.MiniBatch{Batch: 2}, datasets.Spec{Name: "csv",
+		Options: datasets.Options{Path: "/x/train.csv", Scaling: datasets.ScaleMinMax}}, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, _ := json.Marshal(&modelFile{Format: modelFormat, runRecord: rec, TrainFingerprint: oracles.Fingerprint{}.String(), Dim: 3, Passes: 4, Gap: &gap,
+		Weights: []float64{1, -2, 0.5}, AverageWeights: []float64{0, 0, 1}})
 	f.Add(good)
-	f.Add([]byte(`{"format":"fwstruct-model/1","data":"synthetic","split":"small","synthetic_words":30,"dim":2,"weights":[1,2],"gap":null}`))
-	f.Add([]byte(`{"format":"fwstruct-model/2","dim":2,"weights":[1e308,2],"data_options":{"bogus":"1"}}`))
-	f.Add([]byte(`{"format":"fwstruct-model/2","dim":-1,"weights":[]}`))
+	f.Add(bytes.Replace(good, []byte(`"n=0 d=0 labels=0 data=0"`), []byte(`"1f"`), 1))
+	f.Add([]byte(`{"format":"fwstruct-model/2","data":"synthetic","dim":2,"weights":[1,2],"gap":null}`))
+	f.Add([]byte(`{"format":"fwstruct-model/3","dim":2,"weights":[1e308,2],"method":{"method":"bcfw","lambda":1},"data":{"name":"ocr","options":{"bogus":1}}}`))
+	f.Add([]byte(`{"format":"fwstruct-model/3","dim":-1,"weights":[]}`))
 	f.Add([]byte(`[1,2`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseModel(b)
@@ -36,8 +44,7 @@ func FuzzParseModel(f *testing.F) {
 			}
 			return
 		}
-		names := dataFlagNames()
-		if m.Dim < 1 || len(m.Weights) != m.Dim || (m.AverageWeights != nil && len(m.AverageWeights) != m.Dim) {
+		if m.Kernel == nil && (m.Dim < 1 || len(m.Weights) != m.Dim || (m.AverageWeights != nil && len(m.AverageWeights) != m.Dim)) {
 			t.Fatalf("accepted dimension %d with %d weights", m.Dim, len(m.Weights))
 		}
 		for _, v := range append(append([]float64(nil), m.Weights...), m.AverageWeights...) {
@@ -45,10 +52,8 @@ func FuzzParseModel(f *testing.F) {
 				t.Fatalf("accepted weight %v", v)
 			}
 		}
-		for k := range m.DataOptions {
-			if !names[k] {
-				t.Fatalf("accepted data option %q", k)
-			}
+		if _, _, err := m.decode(); err != nil {
+			t.Fatalf("accepted a model whose run does not decode: %v", err)
 		}
 		again, err := json.Marshal(m)
 		if err != nil {
@@ -129,11 +134,19 @@ func FuzzParseBounds(f *testing.F) {
 }
 
 // FuzzCheckpointHeader: the header reader of checkpoint files returns an
-// error or a header of the right format, and leaves the reader after it.
+// error or a header of the right format whose run decodes, and leaves the
+// reader after it.
 func FuzzCheckpointHeader(f *testing.F) {
-	h, _ := json.Marshal(checkpointHeader{Format: checkpointFormat, Flags: map[string]string{"data": "synthetic", "passes": "5"}, Passes: 2})
+	rec, err := newRecord(solver.BCFW{Lambda: 0.1}, nil, datasets.Spec{Name: "synthetic"}, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	h, err := encodeHeader(checkpointHeader{runRecord: rec, Stop: stopRecord{Passes: 5}, Passes: 2})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Add(append(h, []byte("\nSTATE")...))
-	f.Add([]byte("{\"format\":\"fwstruct-checkpoint/1\"}"))
+	f.Add([]byte("{\"format\":\"fwstruct-checkpoint/2\"}\n"))
 	f.Add([]byte(strings.Repeat("x", 5000) + "\n"))
 	f.Add([]byte("\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -142,8 +155,8 @@ func FuzzCheckpointHeader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if hd.Format != checkpointFormat {
-			t.Fatalf("accepted format %q", hd.Format)
+		if hd.Format != checkpointFormat || hd.method == nil {
+			t.Fatalf("accepted format %q, method %v", hd.Format, hd.method)
 		}
 		rest := b[bytes.IndexByte(b, '\n')+1:]
 		got, _ := io.ReadAll(r)

@@ -39,12 +39,12 @@ func TestTrainKernelModel(t *testing.T) {
 	dir := t.TempDir()
 	train := writeRings(t, dir)
 	trace, model := filepath.Join(dir, "trace.json"), filepath.Join(dir, "model.json")
-	code, out, errOut := runCLI(t, "train", "--data", train, "--kernel", "rbf", "--gamma", "2", "--lambda", "0.001",
+	code, out, errOut := runCLI(t, "train", "--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "2", "--lambda", "0.001",
 		"--passes", "20", "--gap-every", "5", "--averaging", "--trace", trace, "--model", model, "--kernel-cache", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "kernel rbf(gamma=2)") || !strings.Contains(out, "support vectors") {
+	if !strings.Contains(out, "method kernel (averaging true, cache_bytes 1048576, gap_every 5, kernel (gamma 2, kind rbf), ") || !strings.Contains(out, "support vectors") {
 		t.Fatalf("output:\n%s", out)
 	}
 	raw, err := os.ReadFile(trace)
@@ -91,8 +91,8 @@ func mustRead(t *testing.T, path string) []byte {
 // and BCFW with an approximate oracle from the command line.
 func TestTrainCuttingPlaneAndApproximateOracle(t *testing.T) {
 	base := []string{"train", "--data", "synthetic", "--synthetic-words", "40", "--quiet", "--gap-every", "1"}
-	code, out, errOut := runCLI(t, append(base, "--solver", "cp", "--passes", "8", "--cp-tol", "1e-4")...)
-	if code != 0 || !strings.Contains(out, "solver cp") || !strings.Contains(out, "done (passes) after 8.0 passes") {
+	code, out, errOut := runCLI(t, append(base, "--method", "cp", "--passes", "8", "--cp-tol", "1e-4")...)
+	if code != 0 || !strings.Contains(out, "method cp (cache 5, gap_every 1, tol 0.0001)") || !strings.Contains(out, "done (passes) after 8.0 passes") {
 		t.Fatalf("cp: exit %d: %s %s", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, append(base, "--oracle-accuracy", "0.5", "--passes", "4")...)
@@ -106,37 +106,38 @@ func TestKernelCommandLineErrors(t *testing.T) {
 	train := writeRings(t, t.TempDir())
 	for _, tc := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"--data", "synthetic", "--kernel", "rbf", "--gamma", "1"}, "multiclass data"},
-		{[]string{"--data", train, "--kernel", "sigmoid"}, "unknown kernel"},
-		{[]string{"--data", train, "--kernel", "rbf"}, "gamma > 0"},
-		{[]string{"--data", train, "--kernel", "poly", "--gamma", "1", "--degree", "0"}, "degree >= 1"},
-		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--solver", "ssg"}, "bcfw or fw"},
-		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--oracle-accuracy", "0.5"}, "--oracle-accuracy"},
-		{[]string{"--data", train, "--kernel", "rbf", "--gamma", "1", "--kernel-cache", "-1"}, "--kernel-cache"},
-		{[]string{"--data", "synthetic", "--oracle-accuracy", "0"}, "accuracy nu must be in (0, 1]"},
-		{[]string{"--data", "synthetic", "--solver", "cp", "--box-lower", "*=0"}, "--box-lower applies to the primal bcfw, fw and ssg solvers only"},
-		{[]string{"--data", "synthetic", "--solver", "cp", "--cp-tol", "-1"}, "CPTol"},
+		{[]string{"--data", "synthetic", "--method", "kernel", "--kernel", "rbf", "--gamma", "1"}, 1, "multiclass data"},
+		{[]string{"--data", train, "--method", "kernel", "--kernel", "sigmoid"}, 2, `--kernel "sigmoid": want linear, rbf or poly`},
+		{[]string{"--data", train, "--method", "kernel", "--kernel", "rbf"}, 1, "--gamma must be positive with --kernel rbf, got 0"},
+		{[]string{"--data", train, "--method", "kernel-fw", "--kernel", "poly", "--gamma", "1", "--degree", "0"}, 1, "--degree must be >= 1"},
+		{[]string{"--data", train, "--method", "ssg", "--kernel", "rbf", "--gamma", "1"}, 1, "--kernel does not apply to --method ssg (a flag of --method kernel, kernel-fw or kernel-exact)"},
+		{[]string{"--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--oracle-accuracy", "0.5"}, 1, "--oracle-accuracy does not apply to --method kernel"},
+		{[]string{"--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--kernel-cache", "-1"}, 1, "--kernel-cache must be >= 0"},
+		{[]string{"--data", "synthetic", "--oracle-accuracy", "0"}, 1, "--oracle-accuracy must be in (0, 1], got 0"},
+		{[]string{"--data", "synthetic", "--method", "cp", "--box-lower", "*=0"}, 1, "--box-lower does not apply to --method cp (a flag of --method recommended, bcfw, mp-bcfw, fw, ssg or lp-hard)"},
+		{[]string{"--data", "synthetic", "--method", "cp", "--cp-tol", "-1"}, 1, "--cp-tol must be positive and finite, got -1"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "2", "--quiet"}, tc.args...)...)
-		if code != 1 || !strings.Contains(errOut, tc.want) {
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, code, errOut, tc.want)
 		}
 	}
 }
 
-// TestTrainExactSteps: --step exact (with --shrinking) runs the exact block
-// steps of the primal solver on multiclass data and of the kernelized
-// solver (with the float32 row cache) to a certified gap.
+// TestTrainExactSteps: --method exact (with --shrinking) runs the exact
+// block steps on multiclass data, and --method kernel-exact those of the
+// kernelized solver (with the float32 row cache), to a certified gap.
 func TestTrainExactSteps(t *testing.T) {
 	isolateData(t)
 	dir := t.TempDir()
 	train := writeRings(t, dir)
 	for _, args := range [][]string{
-		{"--step", "exact", "--sampling", "perm", "--shrinking"},
-		{"--step", "exact"},
-		{"--kernel", "rbf", "--gamma", "2", "--step", "exact", "--sampling", "perm", "--shrinking", "--kernel-cache", "1", "--kernel-cache-float32"},
+		{"--method", "exact", "--sampling", "perm", "--shrinking"},
+		{"--method", "exact"},
+		{"--method", "kernel-exact", "--kernel", "rbf", "--gamma", "2", "--sampling", "perm", "--shrinking", "--kernel-cache", "1", "--kernel-cache-float32"},
 	} {
 		all := append([]string{"train", "--data", train, "--lambda", "0.01", "--gap-tol", "1e-4", "--passes", "2000", "--gap-every", "5"}, args...)
 		code, out, errOut := runCLI(t, all...)
@@ -144,7 +145,7 @@ func TestTrainExactSteps(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
 		}
 	}
-	if code, _, errOut := runCLI(t, "train", "--data", train, "--step", "exact", "--shrinking", "--sampling", "uniform"); code == 0 || !strings.Contains(errOut, "permutation sampling") {
+	if code, _, errOut := runCLI(t, "train", "--data", train, "--method", "exact", "--shrinking", "--sampling", "uniform"); code == 0 || !strings.Contains(errOut, "permutation sampling") {
 		t.Fatalf("shrinking with uniform sampling: exit %d, %s", code, errOut)
 	}
 }
@@ -153,14 +154,15 @@ func TestTrainExactSteps(t *testing.T) {
 // run, trace for trace (the steps' kernel rows and the gap passes on the
 // workers, the steps applied in order), under permutation sampling with
 // shrinking and under gap sampling; --batch, --async and
-// --simulate-workers are refused with one line naming the flag.
+// --simulate-workers are refused with one line naming the flag and the
+// method.
 func TestTrainKernelWorkers(t *testing.T) {
 	isolateData(t)
 	dir := t.TempDir()
 	train := writeRings(t, dir)
 	for _, args := range [][]string{
-		{"--step", "exact", "--sampling", "perm", "--shrinking"},
-		{"--sampling", "gap", "--averaging"},
+		{"--method", "kernel-exact", "--sampling", "perm", "--shrinking"},
+		{"--method", "kernel", "--sampling", "gap", "--averaging"},
 	} {
 		var traces []string
 		for _, W := range []string{"1", "2", "3"} {
@@ -186,10 +188,49 @@ func TestTrainKernelWorkers(t *testing.T) {
 		}
 	}
 	for _, flag := range [][]string{{"--batch", "2"}, {"--async"}, {"--simulate-workers", "4"}} {
-		all := append([]string{"train", "--data", train, "--kernel", "rbf", "--gamma", "2", "--passes", "2", "--quiet"}, flag...)
+		all := append([]string{"train", "--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "2", "--passes", "2", "--quiet"}, flag...)
 		code, out, errOut := runCLI(t, all...)
-		if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, flag[0]+" applies to the primal bcfw solver only") {
+		if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, flag[0]+" does not apply to --method kernel") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", flag, code, out, errOut)
 		}
+	}
+}
+
+// TestKernelResume: a kernel run checkpointed half way and resumed ends
+// with the model and the trace (but for the solver time) of an
+// uninterrupted run.
+func TestKernelResume(t *testing.T) {
+	isolateData(t)
+	dir := t.TempDir()
+	train := writeRings(t, dir)
+	base := []string{"train", "--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "2", "--sampling", "perm", "--seed", "5",
+		"--lambda", "0.01", "--gap-every", "2", "--quiet"}
+	ref, refTrace := filepath.Join(dir, "ref.json"), filepath.Join(dir, "ref-trace.json")
+	if code, _, errOut := runCLI(t, append(base, "--passes", "8", "--model", ref, "--trace", refTrace)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	ck, model, trace := filepath.Join(dir, "k.ckpt"), filepath.Join(dir, "model.json"), filepath.Join(dir, "trace.json")
+	if code, _, errOut := runCLI(t, append(base, "--passes", "4", "--checkpoint", ck)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := runCLI(t, "train", "--resume", ck, "--passes", "8", "--model", model, "--trace", trace); code != 0 || !strings.Contains(out, "resumed from") {
+		t.Fatalf("resume: exit %d: %s %s", code, out, errOut)
+	}
+	a, err := readModel(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := readModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ka, _ := json.Marshal(a.Kernel)
+	kb, _ := json.Marshal(b.Kernel)
+	if a.Kernel == nil || string(ka) != string(kb) || a.Passes != b.Passes {
+		t.Fatalf("resumed kernel model differs (%v vs %v passes)", b.Passes, a.Passes)
+	}
+	ta, tb := readTraceFile(t, refTrace), readTraceFile(t, trace)
+	if len(ta) != len(tb) || ta[len(ta)-1].Primal != tb[len(tb)-1].Primal {
+		t.Fatalf("traces of %d and %d points", len(ta), len(tb))
 	}
 }

@@ -3,17 +3,23 @@
 //
 // Usage:
 //
-//	fwstruct train    [flags]   train a model, print one line per gap evaluation
+//	fwstruct train    [--method NAME] [flags]   train a model, print one line per gap evaluation
 //	                            (--checkpoint FILE, then --resume FILE after an interruption)
 //	fwstruct eval     [flags]   print the task loss of a saved model
-//	fwstruct path     [flags]   compute an epsilon-approximate regularization path
-//	fwstruct tune     [flags]   choose lambda (rho, gamma) by validation, train the final model
+//	fwstruct path     [--method NAME] [flags]   compute an epsilon-approximate regularization path
+//	fwstruct tune     [--method NAME] [flags]   choose lambda (rho, gamma) by validation, train the final model
 //	fwstruct report   [flags] TRACE.json...   draw the figures of traces
 //	fwstruct download NAME      fetch a public dataset (ocr, usps) into the cache
 //
-// Run "fwstruct COMMAND -h" for the flags of a command. Errors are one
+// Run "fwstruct COMMAND --help" for the flags of a command, and "fwstruct
+// COMMAND --method NAME --help" for those of a method. Errors are one
 // line; outputs are checked before any work and written atomically; SIGINT
 // and SIGTERM stop a run at its next step and write its outputs.
+//
+// The reference of every flag, docs/cli.md's "Flag reference", is generated
+// from the flag definitions:
+//
+//go:generate go run . help-reference --update ../../docs/cli.md
 package main
 
 import (
@@ -32,7 +38,7 @@ func main() {
 	// like SIGINT: the run stops at the next step and writes its outputs.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(execute(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // command is a subcommand of fwstruct.
@@ -53,8 +59,14 @@ func commands() []command {
 	}
 }
 
-// run executes the command line args and returns the exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// hidden are the commands the usage does not list.
+var hidden = []command{
+	{"help-reference", "write the flag reference (Markdown)", runHelpReference},
+}
+
+// execute runs the command line args and returns the exit status: 0, 1
+// for a failure, 2 for an error in the command line.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -62,24 +74,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			err := c.run(ctx, args[1:], stdout, stderr)
-			var ue *usageError
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
-				return 0
-			case errors.Is(err, errUsage):
-				return 2
-			case errors.As(err, &ue):
-				fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
-				return 2
-			default:
-				fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
-				return 1
-			}
+	for _, c := range append(commands(), hidden...) {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdout, stderr)
+		var ue *usageError
+		switch {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
+			return 2
+		default:
+			fmt.Fprintf(stderr, "fwstruct %s: %s\n", c.name, errorLine(err))
+			return 1
 		}
 	}
 	fmt.Fprintf(stderr, "fwstruct: unknown command %q\n\n", args[0])
@@ -87,26 +96,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// errUsage marks a command-line error already reported (the usage of
-// fwstruct without a command).
-var errUsage = errors.New("usage error")
-
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "fwstruct trains structural SVMs with block-coordinate Frank-Wolfe.")
 	fmt.Fprintln(w, "\nUsage: fwstruct COMMAND [flags]\n\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'fwstruct COMMAND -h' for the flags of a command.")
-}
-
-// flagSet reports whether the flag was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			found = true
-		}
-	})
-	return found
+	fmt.Fprintln(w, "\nRun 'fwstruct COMMAND --help' for the flags of a command, 'fwstruct COMMAND --method NAME --help' for a method's.")
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ import (
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut)
+	code = execute(context.Background(), args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -30,7 +31,7 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 	dir := t.TempDir()
 	trace, model := filepath.Join(dir, "trace.json"), filepath.Join(dir, "model.json")
 	code, out, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "60", "--passes", "6",
-		"--gap-every", "2", "--averaging", "--trace", trace, "--model", model, "--seed", "3", "--preset", "paper")
+		"--gap-every", "2", "--average", "wavg", "--trace", trace, "--model", model, "--seed", "3", "--method", "bcfw")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -72,19 +73,19 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 }
 
 // TestTrainMultiPlane trains with multi-plane BCFW and the cost rule: the
-// header shows the settings (permutation sampling implied), the trace the
-// multi-plane fields, and the run is reproducible.
+// method line shows the settings, the trace the multi-plane fields, and the
+// run is reproducible.
 func TestTrainMultiPlane(t *testing.T) {
 	dir := t.TempDir()
 	var traces [2][]map[string]any
 	for k := range traces {
 		trace := filepath.Join(dir, "trace.json")
 		code, out, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "4", "--gap-every", "2",
-			"--multiplane", "--mp-t", "5", "--mp-rule", "cost", "--mp-cost-ratio", "30", "--trace", trace, "--progress", "off")
+			"--method", "mp-bcfw", "--mp-t", "5", "--mp-rule", "cost", "--mp-cost-ratio", "30", "--trace", trace, "--progress", "off")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		if !strings.Contains(out, "sampling perm") || !strings.Contains(out, "multi-plane N=1000 T=5 M=1000 rule cost 30") {
+		if !strings.Contains(out, "method mp-bcfw (cost (ratio 30), gap_every 2, m 1000, n 1000, seed 0, step fw, t 5)") {
 			t.Fatalf("header: %s", out)
 		}
 		raw, err := os.ReadFile(trace)
@@ -118,20 +119,20 @@ func TestCommandLineErrors(t *testing.T) {
 		{nil, 2, "Usage"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"train", "--data", "synthetic", "--lambda", "0"}, 1, "lambda"},
-		{[]string{"train", "--data", "synthetic", "--solver", "cg"}, 1, "unknown solver"},
-		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--solver", "fw"}, 1, "--sampling applies to the solvers that sample blocks only"},
-		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--solver", "ssg"}, 1, "needs the bcfw solver"},
+		{[]string{"train", "--data", "synthetic", "--method", "cg"}, 1, `--method "cg": unknown method (want recommended, bcfw, `},
+		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--method", "fw"}, 1, "--sampling does not apply to --method fw (a flag of --method recommended, bcfw, "},
+		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--method", "ssg"}, 1, "--sampling does not apply to --method ssg"},
 		{[]string{"train", "--data", "synthetic", "--passes", "0"}, 1, "at least one of"},
 		{[]string{"train", "--data", "synthetic", "--box-lower", "5000=0"}, 1, "coordinates"},
-		{[]string{"train", "--data", "synthetic", "--split", "medium"}, 1, "split"},
+		{[]string{"train", "--data", "synthetic", "--split", "medium"}, 2, `--split "medium": want small or large`},
 		{[]string{"train", "--data", "nowhere/letters.txt"}, 1, "not a readable path"},
 		{[]string{"train", "--no-such-flag"}, 2, "unknown flag --no-such-flag"},
 		{[]string{"eval"}, 2, "--model"},
 		{[]string{"eval", "--model", bad}, 1, "format"},
-		{[]string{"train", "--data", "synthetic", "--multiplane", "--sampling", "uniform"}, 1, "permutation sampling"},
-		{[]string{"train", "--data", "synthetic", "--multiplane", "--mp-rule", "cost"}, 1, "CostRatio"},
-		{[]string{"train", "--data", "synthetic", "--multiplane", "--mp-rule", "slope"}, 1, "unknown multi-plane pass rule"},
-		{[]string{"train", "--data", "synthetic", "--multiplane", "--cache", "--sampling", "perm"}, 1, "enable one of them"},
+		{[]string{"train", "--data", "synthetic", "--method", "mp-bcfw", "--sampling", "uniform"}, 1, "--sampling does not apply to --method mp-bcfw"},
+		{[]string{"train", "--data", "synthetic", "--method", "mp-bcfw", "--mp-rule", "cost"}, 1, "--mp-cost-ratio must be positive and finite, got 0"},
+		{[]string{"train", "--data", "synthetic", "--method", "mp-bcfw", "--mp-rule", "slope"}, 2, `--mp-rule "slope": want time or cost`},
+		{[]string{"train", "--data", "synthetic", "--method", "mp-bcfw", "--cache"}, 1, "--cache does not apply to --method mp-bcfw"},
 		{[]string{"download"}, 2, "download needs the name of a dataset"},
 		{[]string{"download", "mnist"}, 1, "unknown dataset"},
 	}
@@ -220,7 +221,7 @@ func TestReport(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, args := range [][]string{
-		{"--trace", a, "--preset", "paper"},
+		{"--trace", a, "--method", "bcfw"},
 		{"--trace", b, "--sampling", "gap", "--cache"},
 	} {
 		base := []string{"train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "6", "--gap-every", "2", "--quiet"}
@@ -263,11 +264,11 @@ func TestReport(t *testing.T) {
 
 // TestTrainSuffixAverage: --average tavg turns averaging on and the trace
 // reports the suffix average's primal, dual and gap (a certificate);
-// --average with the soft solver or an unknown kind is refused.
+// --average with the soft method or an unknown kind is refused.
 func TestTrainSuffixAverage(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace.json")
 	code, _, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "4",
-		"--gap-every", "1", "--average", "tavg", "--trace", trace, "--preset", "paper")
+		"--gap-every", "1", "--average", "tavg", "--trace", trace, "--method", "bcfw")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -286,10 +287,50 @@ func TestTrainSuffixAverage(t *testing.T) {
 	}
 	for _, c := range []struct{ args []string }{
 		{[]string{"train", "--data", "synthetic", "--average", "median"}},
-		{[]string{"train", "--data", "synthetic", "--solver", "soft", "--average", "tavg"}},
+		{[]string{"train", "--data", "synthetic", "--method", "soft", "--average", "tavg"}},
 	} {
 		if code, _, errOut := runCLI(t, c.args...); code == 0 || !strings.Contains(errOut, "--average") {
 			t.Errorf("%v: exit %d, %q", c.args, code, errOut)
 		}
+	}
+}
+
+// TestHelpShowsWhatApplies: train --help lists the common flags under
+// their headings and the methods, not a method's flags; train --method
+// NAME --help the common flags and NAME's only (the executions NAME takes).
+func TestHelpShowsWhatApplies(t *testing.T) {
+	flags := func(help string) []string {
+		var out []string
+		for _, line := range strings.Split(help, "\n") {
+			if strings.HasPrefix(line, "  --") {
+				out = append(out, strings.Fields(line)[0])
+			}
+		}
+		return out
+	}
+	_, _, all := runCLI(t, "train", "--help")
+	for _, want := range []string{"\nMethod:\n", "\nData:\n", "\nStopping:\n", "\nOutput:\n", "\nExecution:\n", "\nMethods (", "\n  kernel-exact "} {
+		if !strings.Contains(all, want) {
+			t.Errorf("train --help does not show %q", want)
+		}
+	}
+	common := flags(all)
+	if len(common) != 34 || strings.Contains(all, "--sampling") || strings.Contains(all, "\nMethod recommended:") {
+		t.Errorf("train --help lists %d flags (want the 34 common ones, no method's): %v", len(common), common)
+	}
+	_, _, exact := runCLI(t, "train", "--method", "exact", "--help")
+	got := flags(exact)
+	for _, name := range []string{"--sampling", "--shrinking", "--workers", "--passes"} {
+		if !slices.Contains(got, name) {
+			t.Errorf("train --method exact --help lacks %s", name)
+		}
+	}
+	for _, name := range []string{"--batch", "--async", "--cache", "--step", "--kernel", "--oracle-accuracy"} {
+		if slices.Contains(got, name) {
+			t.Errorf("train --method exact --help lists %s, which exact does not have", name)
+		}
+	}
+	if !strings.Contains(exact, "\nMethod exact:\n") || strings.Contains(exact, "\nMethods (") || len(got) != 35 {
+		t.Errorf("train --method exact --help: %d flags %v", len(got), got)
 	}
 }

@@ -69,7 +69,7 @@ func TestModelWrittenWhenTraceCannotBe(t *testing.T) {
 		}
 	}}
 	var stderr bytes.Buffer
-	code := run(context.Background(), []string{"train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "2", "--quiet",
+	code := execute(context.Background(), []string{"train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "2", "--quiet",
 		"--model", model, "--trace", trace}, stdout, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "write trace") || strings.Contains(stderr.String(), "write model") {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
@@ -99,9 +99,9 @@ func TestSummaryDescribesTheFinalIterate(t *testing.T) {
 		args   []string
 		passes func(float64) bool
 	}{
-		{"passes-paper", []string{"--passes", "5", "--gap-every", "2", "--preset", "paper"}, func(p float64) bool { return p == 5 }},
+		{"passes-paper", []string{"--passes", "5", "--gap-every", "2", "--method", "bcfw"}, func(p float64) bool { return p == 5 }},
 		{"passes-recommended", []string{"--passes", "7", "--gap-every", "3"}, func(p float64) bool { return p > 6 && p <= 7 }},
-		{"passes-unaligned", []string{"--passes", "4.5", "--preset", "paper"}, func(p float64) bool { return p == 4.5 }},
+		{"passes-unaligned", []string{"--passes", "4.5", "--method", "bcfw"}, func(p float64) bool { return p == 4.5 }},
 		{"time-1ns", []string{"--time", "1ns", "--passes", "0"}, func(p float64) bool { return p == 0 }},
 	}
 	for _, tc := range cases {

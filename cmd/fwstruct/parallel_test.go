@@ -13,12 +13,12 @@ func TestParallelFlags(t *testing.T) {
 	base := []string{"train", "--data", "synthetic", "--synthetic-words", "20", "--quiet", "--lambda", "0.1", "--gap-every", "1"}
 	for _, extra := range [][]string{
 		{"--workers", "2"},
-		{"--workers", "2", "--batch", "3", "--preset", "paper"},
+		{"--workers", "2", "--batch", "3", "--method", "bcfw"},
 		{"--simulate-workers", "8"},
 		{"--async", "--workers", "2"},
 		{"--workers", "2", "--batch", "4", "--lookahead", "2"},
-		{"--workers", "2", "--multiplane", "--mp-rule", "cost", "--mp-cost-ratio", "20"},
-		{"--batch", "3", "--lookahead", "1", "--multiplane"},
+		{"--workers", "2", "--method", "mp-bcfw", "--mp-rule", "cost", "--mp-cost-ratio", "20"},
+		{"--batch", "3", "--lookahead", "1", "--method", "mp-bcfw"},
 		{"--simulate-workers", "3", "--simulate-delays", "1,5,2,1"},
 		{"--workers", "2", "--lookahead", "3"}, // batches of one block, three ahead
 	} {
@@ -33,15 +33,16 @@ func TestParallelFlags(t *testing.T) {
 	}{
 		{[]string{"--batch", "-1"}, "--batch must be >= 0"},
 		{[]string{"--simulate-workers", "-2"}, "--simulate-workers must be >= 0"},
-		{[]string{"--batch", "2", "--solver", "fw"}, "--batch applies to --solver bcfw or lp-hard only"},
-		{[]string{"--async", "--solver", "ssg"}, "--async applies to --solver bcfw or lp-hard only"},
-		{[]string{"--async", "--workers", "2", "--multiplane"}, "--async applies to bcfw without --multiplane only"},
-		{[]string{"--simulate-workers", "3", "--multiplane"}, "--simulate-workers applies to bcfw without --multiplane only"},
-		{[]string{"--lookahead", "1", "--solver", "cp"}, "--lookahead applies to --solver bcfw or lp-hard only"},
+		{[]string{"--batch", "2", "--method", "fw"}, "--batch does not apply to --method fw (a flag of --method recommended, bcfw, mp-bcfw or lp-hard)"},
+		{[]string{"--async", "--method", "ssg"}, "--async does not apply to --method ssg (a flag of --method recommended, bcfw or lp-hard)"},
+		{[]string{"--async", "--workers", "2", "--method", "mp-bcfw"}, "--async does not apply to --method mp-bcfw"},
+		{[]string{"--simulate-workers", "3", "--method", "mp-bcfw"}, "--simulate-workers does not apply to --method mp-bcfw"},
+		{[]string{"--lookahead", "1", "--method", "cp"}, "--lookahead does not apply to --method cp"},
+		{[]string{"--batch", "2", "--method", "exact"}, "--batch does not apply to --method exact"},
 		{[]string{"--lookahead", "-1"}, "--lookahead must be >= 0"},
 		{[]string{"--simulate-delays", "0,1"}, "--simulate-delays needs --simulate-workers"},
 		{[]string{"--simulate-workers", "2", "--simulate-delays", "0,x"}, "--simulate-delays: weight 1 is"},
-		{[]string{"--simulate-workers", "2", "--simulate-delays", "0,0"}, "simulated delays must be finite weights"},
+		{[]string{"--simulate-workers", "2", "--simulate-delays", "0,0"}, "--simulate-delays: the weights must have a positive sum"},
 		{[]string{"--batch", "2", "--async"}, "choose one"},
 		{[]string{"--simulate-workers", "4", "--batch", "2"}, "choose one"},
 	} {
@@ -55,8 +56,8 @@ func TestParallelFlags(t *testing.T) {
 // TestWorkersResume: a run trained with --workers 2 as a mini-batch of 2
 // with a lookahead and resumed with --workers 1 continues the same run:
 // the batch size and lookahead are in the checkpoint, the workers are not;
-// --workers alone leaves bcfw's steps sequential (their trajectory is the
-// one-worker run's), only lp-hard takes a mini-batch from it.
+// --workers alone leaves the steps sequential (their trajectory is the
+// one-worker run's).
 func TestWorkersResume(t *testing.T) {
 	ck := t.TempDir() + "/ck"
 	base := []string{"train", "--data", "synthetic", "--synthetic-words", "30", "--quiet"}

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/run"
 )
 
 // pathOutput is the JSON written by fwstruct path.
@@ -45,63 +45,123 @@ type gridPt struct {
 	WallSeconds float64 `json:"wall_seconds"`
 }
 
+const pathUsage = `Usage: fwstruct path [--method NAME] [flags]
+
+Computes an epsilon-approximate regularization path (Osokin et al. 2016, Alg. 6-7):
+breakpoints lambda_j with weights epsilon-approximate on each segment, each
+solved by the method, whose dual variables and gap estimates the path rescales.`
+
+// pathMethods are the methods the path can run.
+var pathMethods = func() []methodEntry {
+	var out []methodEntry
+	for _, e := range methods {
+		switch e.name {
+		case "recommended", "bcfw", "mp-bcfw", "exact":
+			out = append(out, e)
+		}
+	}
+	return out
+}()
+
+// pathLine is the command line of fwstruct path.
+type pathLine struct {
+	f                   *flagSet
+	method              func() run.Method
+	data                dataFlags
+	workers             int
+	eps, kappa, lmin    float64
+	maxPasses           float64
+	maxBreakpoints      int
+	heuristic, trueGaps bool
+	grid, weights       bool
+	out                 string
+	quiet               bool
+}
+
+// declarePath declares the flags of path with method e.
+func declarePath(f *flagSet, e methodEntry) *pathLine {
+	p := &pathLine{f: f, eps: 0.1, kappa: 0.9, lmin: math.Ldexp(1, -15), maxPasses: 10000, maxBreakpoints: 10000}
+	name := e.name
+	f.section("Method", "")
+	f.String(&name, "method", "the method solving every breakpoint, by `NAME`: recommended, bcfw, mp-bcfw or exact")
+	p.data.declare(f, freshData("auto"), "")
+	f.section("Path", "")
+	f.Float(&p.eps, "epsilon", "accuracy epsilon of the path (> 0; the number of breakpoints grows as 1/epsilon)")
+	f.Float(&p.kappa, "kappa", "kappa in (0, 1): each breakpoint is solved to kappa*epsilon")
+	f.Float(&p.lmin, "lambda-min", "stop once the next breakpoint falls below this lambda (> 0)")
+	f.Bool(&p.heuristic, "heuristic", "stop each breakpoint on the stale gap estimate (faster, uncertified)")
+	f.Bool(&p.trueGaps, "true-gaps", "heuristic path: also compute the exact gap at every breakpoint")
+	f.Float(&p.maxPasses, "max-passes", "passes allowed per breakpoint (> 0)")
+	f.Int(&p.maxBreakpoints, "max-breakpoints", "stop the path after this many breakpoints (>= 1)")
+	f.Bool(&p.grid, "grid", "also run cold and warm-started grid search over the paper's grid within the path's range")
+	f.section("Output", "")
+	f.String(&p.out, "out", "write the path (JSON) to `FILE`")
+	f.Bool(&p.weights, "weights", "include the weights of every breakpoint in the JSON")
+	f.Bool(&p.quiet, "quiet", "print only the summary")
+	p.method = workersAndMethod(f, e, &p.workers)
+	f.check(func() error {
+		if err := checkFlags(
+			positive("epsilon", p.eps), flagCheck{"kappa", "in (0, 1)", p.kappa, p.kappa > 0 && p.kappa < 1},
+			positive("lambda-min", p.lmin), positive("max-passes", p.maxPasses),
+			flagCheck{"max-breakpoints", ">= 1", float64(p.maxBreakpoints), p.maxBreakpoints >= 1},
+		); err != nil {
+			return err
+		}
+		switch {
+		case p.trueGaps && !p.heuristic:
+			return errors.New("--true-gaps needs --heuristic (the gaps of the certified path are exact already)")
+		case p.weights && p.out == "":
+			return errors.New("--weights needs --out FILE (the weights go into its JSON)")
+		}
+		return nil
+	})
+	return p
+}
+
+// pathHints say why flags of train are not path's.
+var pathHints = withExecutionHints(map[string]string{
+	"lambda":          "applies to train only (the path sweeps lambda from lambda_inf down to --lambda-min)",
+	"oracle-accuracy": "applies to train only (the path runs the exact oracle)",
+})
+
 func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("path", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct path [flags]\n\nComputes an epsilon-approximate regularization path (Osokin et al. 2016, Alg. 6-7):\nbreakpoints lambda_j with weights epsilon-approximate on each segment.\n\nFlags:")
-		fs.PrintDefaults()
+	e, err := chosenMethod(args, pathMethods, nil)
+	if err != nil {
+		return offeredOnly("path", args, pathMethods, err)
 	}
-	var data dataFlags
-	data.register(fs, "auto")
-	var sf solverFlags
-	sf.register(fs)
-	eps := fs.Float64("epsilon", 0.1, "accuracy epsilon of the path (> 0; the number of breakpoints grows as 1/epsilon)")
-	kappa := fs.Float64("kappa", 0.9, "kappa in (0, 1): each breakpoint is solved to kappa*epsilon")
-	lmin := fs.Float64("lambda-min", math.Ldexp(1, -15), "stop once the next breakpoint falls below this lambda (> 0)")
-	heuristic := fs.Bool("heuristic", false, "stop each breakpoint on the stale gap estimate (faster, uncertified)")
-	trueGaps := fs.Bool("true-gaps", false, "heuristic path: also compute the exact gap at every breakpoint")
-	maxPasses := fs.Float64("max-passes", 10000, "passes allowed per breakpoint (> 0)")
-	maxBreakpoints := fs.Int("max-breakpoints", 10000, "stop the path after this many breakpoints (>= 1)")
-	grid := fs.Bool("grid", false, "also run cold and warm-started grid search over the paper's grid within the path's range")
-	out := fs.String("out", "", "write the path (JSON) to `FILE`")
-	withWeights := fs.Bool("weights", false, "include the weights of every breakpoint in the JSON")
-	quiet := fs.Bool("quiet", false, "print only the summary")
-	if err := parseFlags(fs, args); err != nil {
+	f := newFlagSet("path")
+	p := declarePath(f, e)
+	f.elsewhere = methodElsewhere(e, pathMethods, func(g *flagSet, o methodEntry) { declarePath(g, o) }, pathHints)
+	f.help = methodHelp(stderr, pathUsage, f, e, pathMethods, args)
+	if err := f.parse(args); err != nil {
 		return err
 	}
-	if err := checkRun("path", givenFlags(fs), &data, &sf, "", func(u *runUse) { u.heuristic, u.out = *heuristic, *out != "" }); err != nil {
+	if err := checkOutputs(output{"out", p.out}); err != nil {
 		return err
 	}
-	if err := checkFlags(
-		positive("epsilon", *eps), flagCheck{"kappa", "in (0, 1)", *kappa, *kappa > 0 && *kappa < 1},
-		positive("lambda-min", *lmin), positive("max-passes", *maxPasses),
-		flagCheck{"max-breakpoints", ">= 1", float64(*maxBreakpoints), *maxBreakpoints >= 1},
-	); err != nil {
+	spec, err := p.data.spec(f.givenNames())
+	if err != nil {
 		return err
 	}
-	if err := checkOutputs(output{"out", *out}); err != nil {
-		return err
-	}
-	loaded, name, err := data.load()
+	loaded, err := spec.Load()
 	if err != nil {
 		return err
 	}
 	train := loaded.Train
-	cfg, err := sf.config(train.Dim())
-	if err != nil {
+	if err := f.finish(train.Dim()); err != nil {
 		return err
 	}
+	m := p.method()
 	pcfg := solver.PathConfig{
-		Epsilon: *eps, Kappa: *kappa, LambdaMin: *lmin, Heuristic: *heuristic, TrueGaps: *trueGaps,
-		Solver: cfg, MaxPasses: *maxPasses, MaxBreakpoints: *maxBreakpoints,
+		Epsilon: p.eps, Kappa: p.kappa, LambdaMin: p.lmin, Heuristic: p.heuristic, TrueGaps: p.trueGaps,
+		Method: m, MaxPasses: p.maxPasses, MaxBreakpoints: p.maxBreakpoints,
 	}
-	if !*quiet {
+	if !p.quiet {
 		pcfg.Progress = func(b solver.Breakpoint) {
 			fmt.Fprintf(stdout, "lambda %-12.5g gap %-10s true %-10s passes %8.1f  %.2fs\n", b.Lambda, fmtFloat(b.Gap), fmtFloat(b.TrueGap), b.Passes, b.Seconds)
 		}
 	}
-	path, err := solver.RegPath(ctx, train, pcfg, solver.WithWorkers(sf.workers))
+	path, err := solver.RegPath(ctx, train, pcfg, run.WithWorkers(p.workers))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		err = errors.New("interrupted")
@@ -123,26 +183,26 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		end = fmt.Sprintf("complete (the last weights are %s for every smaller lambda)", approx)
 	case err != nil:
 		end = fmt.Sprintf("stopped early, %s down to lambda %.5g only", approx, path.LowerEnd)
-	case path.LowerEnd < *lmin:
-		end += fmt.Sprintf(" (below --lambda-min %.5g)", *lmin)
+	case path.LowerEnd < p.lmin:
+		end += fmt.Sprintf(" (below --lambda-min %.5g)", p.lmin)
 	}
 	fmt.Fprintf(stdout, "path on %s: %d breakpoints from lambda_inf = %.5g, %s; %.1f passes, %.2f s solver time, %.2f s wall\n",
-		describeData(name, data.split), len(path.Breakpoints), path.Breakpoints[0].Lambda, end, last.Passes, last.Seconds, last.WallSeconds)
-	res := pathOutput{Data: name, Epsilon: path.Epsilon, Kappa: path.Kappa, Heuristic: path.Heuristic, Complete: path.Complete, LowerEnd: path.LowerEnd}
+		describeData(loaded, spec), len(path.Breakpoints), path.Breakpoints[0].Lambda, end, last.Passes, last.Seconds, last.WallSeconds)
+	res := pathOutput{Data: loaded.Name, Epsilon: path.Epsilon, Kappa: path.Kappa, Heuristic: path.Heuristic, Complete: path.Complete, LowerEnd: path.LowerEnd}
 	if err != nil {
 		res.Stopped = errorLine(err)
 	}
 	for _, b := range path.Breakpoints {
 		bo := breakpointOutput{Lambda: b.Lambda, Gap: b.Gap, TrueGap: finiteOrNil(b.TrueGap), Delta: finiteOrNil(b.Delta), Passes: b.Passes,
 			OracleCalls: b.OracleCalls, Seconds: b.Seconds, WallSeconds: b.WallSeconds}
-		if *withWeights {
+		if p.weights {
 			bo.Weights = b.W
 		}
 		res.Breakpoints = append(res.Breakpoints, bo)
 	}
-	if *grid && err == nil {
+	if p.grid && err == nil {
 		var lambdas []float64
-		lo := math.Max(path.LowerEnd, *lmin)
+		lo := math.Max(path.LowerEnd, p.lmin)
 		for _, l := range solver.PaperGrid() {
 			if l >= lo {
 				lambdas = append(lambdas, l)
@@ -150,7 +210,7 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		res.Grid = map[string][]gridPt{}
 		for _, warm := range []bool{false, true} {
-			pts, gerr := solver.GridSearch(ctx, train, solver.GridConfig{Lambdas: lambdas, Tolerance: *eps, Warm: warm, Solver: cfg, MaxPasses: *maxPasses}, solver.WithWorkers(sf.workers))
+			pts, gerr := solver.GridSearch(ctx, train, solver.GridConfig{Lambdas: lambdas, Tolerance: p.eps, Warm: warm, Method: m, MaxPasses: p.maxPasses}, run.WithWorkers(p.workers))
 			if gerr != nil {
 				return gerr
 			}
@@ -162,13 +222,13 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "grid search (%s): %d lambdas, %.1f passes, %.2f s solver time\n", key, len(pts), l.Passes, l.Seconds)
 		}
 	}
-	if *out != "" {
-		if werr := writeJSON(*out, res); werr != nil {
+	if p.out != "" {
+		if werr := writeJSON(p.out, res); werr != nil {
 			return errors.Join(err, fmt.Errorf("write path: %w", werr))
 		}
 	}
-	if err != nil && *out != "" {
-		return fmt.Errorf("%w (the partial path is in %s)", err, *out)
+	if err != nil && p.out != "" {
+		return fmt.Errorf("%w (the partial path is in %s)", err, p.out)
 	}
 	return err
 }

@@ -44,7 +44,7 @@ func TestPathStoppedEarlyIsHonest(t *testing.T) {
 			if tc.cancelAt == 0 {
 				args = append(args, "--quiet")
 			}
-			code := run(ctx, args, stdout, &stderr)
+			code := execute(ctx, args, stdout, &stderr)
 			if code != 1 || !strings.Contains(stderr.String(), tc.wantErr) || strings.Count(stderr.String(), "\n") != 1 {
 				t.Fatalf("exit %d, stderr %q; want one line saying %q", code, stderr.String(), tc.wantErr)
 			}

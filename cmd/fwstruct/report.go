@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,31 +14,48 @@ import (
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct report [flags] TRACE.json [NAME=TRACE.json ...]\n\nDraws the figures of one or several traces written by fwstruct train --trace:\nduality gap against passes and time, primal/dual, staleness of the gap estimate,\ncache hit rates and losses, as PNG, SVG, PDF or interactive HTML (offline ECharts).\nA figure without data for any of the traces (cache hits without a cache) is not\ndrawn; a line on stderr says why.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	outDir := fs.String("out", "report", "folder to write the figures to")
-	formats := fs.String("formats", "png,html", "comma-separated formats: png, svg, pdf, html")
-	width := fs.Int("width", 800, "width of static figures in pixels (100 to 10000)")
-	height := fs.Int("height", 480, "height of static figures in pixels (100 to 10000)")
-	if err := parseCommandLine(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usageErrorf(fs, "report needs at least one trace file (TRACE.json or NAME=TRACE.json)")
-	}
+const reportUsage = `Usage: fwstruct report [flags] TRACE.json [NAME=TRACE.json ...]
+
+Draws the figures of one or several traces written by fwstruct train --trace:
+duality gap against passes and time, primal/dual, staleness of the gap estimate,
+cache hit rates and losses, as PNG, SVG, PDF or interactive HTML (offline ECharts).
+A figure without data for any of the traces (cache hits without a cache) is not
+drawn; a line on stderr says why.`
+
+// reportLine is the command line of fwstruct report.
+type reportLine struct {
+	outDir, formats string
+	width, height   int
+}
+
+// declareReport declares the flags of report.
+func declareReport(f *flagSet) *reportLine {
+	r := &reportLine{outDir: "report", formats: "png,html", width: 800, height: 480}
+	f.section("Output", "")
+	f.String(&r.outDir, "out", "folder to write the figures to")
+	f.String(&r.formats, "formats", "comma-separated formats: png, svg, pdf, html")
+	f.Int(&r.width, "width", "width of static figures in pixels (100 to 10000)")
+	f.Int(&r.height, "height", "height of static figures in pixels (100 to 10000)")
 	pixels := func(name string, v int) flagCheck {
 		return flagCheck{name, "between 100 and 10000 pixels", float64(v), v >= 100 && v <= 10000}
 	}
-	if err := checkFlags(pixels("width", *width), pixels("height", *height)); err != nil {
+	f.check(func() error { return checkFlags(pixels("width", r.width), pixels("height", r.height)) })
+	return r
+}
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f := newFlagSet("report")
+	r := declareReport(f)
+	f.help = f.simpleHelp(stderr, reportUsage)
+	files, err := f.parseFiles(args)
+	if err != nil {
 		return err
 	}
+	if len(files) == 0 {
+		return usageErrorf("report", "report needs at least one trace file (TRACE.json or NAME=TRACE.json)")
+	}
 	var runs []viz.Run
-	for _, arg := range fs.Args() {
+	for _, arg := range files {
 		name, path, ok := strings.Cut(arg, "=")
 		if !ok {
 			name, path = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg)), arg
@@ -54,7 +70,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		runs = append(runs, viz.Run{Name: name, Trace: trace})
 	}
-	exts := strings.Split(*formats, ",")
+	exts := strings.Split(r.formats, ",")
 	for _, e := range exts {
 		switch e {
 		case "png", "svg", "pdf", "html":
@@ -62,7 +78,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("unknown format %q (want png, svg, pdf or html)", e)
 		}
 	}
-	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+	if err := os.MkdirAll(r.outDir, 0o755); err != nil {
 		return err
 	}
 	for _, f := range reportFigures(runs) {
@@ -75,8 +91,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			continue
 		}
 		for _, e := range exts {
-			path := filepath.Join(*outDir, f.name+"."+e)
-			if err := f.fig.Save(path, *width, *height); err != nil {
+			path := filepath.Join(r.outDir, f.name+"."+e)
+			if err := f.fig.Save(path, r.width, r.height); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			fmt.Fprintln(stdout, path)

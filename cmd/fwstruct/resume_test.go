@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/solver"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -161,7 +163,9 @@ func TestResumeAfterSignal(t *testing.T) {
 			}
 			t.Logf("%v after %.1f passes (checkpoint)", sig, at)
 
-			code, stdout, stderr := runCLI(t, "train", "--resume", ck)
+			// The outputs are the command line's: a checkpoint records the
+			// run, not where its outputs went.
+			code, stdout, stderr := runCLI(t, "train", "--resume", ck, "--trace", trace, "--model", model)
 			if code != 0 || !strings.Contains(stdout, "resumed from "+ck) {
 				t.Fatalf("resume: exit %d\n%s%s", code, stdout, stderr)
 			}
@@ -192,12 +196,11 @@ func TestResumeRefusesOtherData(t *testing.T) {
 	if code, _, stderr := runCLI(t, "train", "--data", csv, "--passes", "4", "--quiet", "--checkpoint", ck); code != 0 {
 		t.Fatal(stderr)
 	}
-	h := checkpointHeader{Format: checkpointFormat, Flags: map[string]string{}}
-	var err error
-	if h.CRC, err = headerCRC(h); err != nil {
+	rec, err := newRecord(solver.BCFW{Lambda: 0.01}, nil, datasets.Spec{Name: csv}, 1)
+	if err != nil {
 		t.Fatal(err)
 	}
-	line, err := json.Marshal(h)
+	line, err := encodeHeader(checkpointHeader{runRecord: rec, Stop: stopRecord{Passes: 5}, TestLoss: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +213,13 @@ func TestResumeRefusesOtherData(t *testing.T) {
 		{[]string{"--lambda", "0.5"}, `--lambda "0.5" differs from the checkpoint's "0.01"`},
 		{[]string{"--data", "synthetic"}, `--data "synthetic" differs`},
 		{[]string{"--scale", "minmax"}, `--scale "minmax" differs`},
-		{[]string{"--preset", "paper"}, `--preset "paper" differs`},
+		{[]string{"--sampling", "uniform"}, `--sampling "uniform" differs from the checkpoint's "gap"`},
+		{[]string{"--method", "fw"}, `--method "fw" differs from the checkpoint's "bcfw"`},
+		{[]string{"--batch", "2"}, `--batch "2" differs from the checkpoint's "0"`},
 		{[]string{"--resume", filepath.Join(dir, "missing.ckpt")}, "missing.ckpt"},
 		{[]string{"--resume", csv}, "not a checkpoint of fwstruct train"},
-		{[]string{"--resume", garbage}, "not a readable checkpoint"},
-		{[]string{"--resume", older}, "of an older fwstruct"},
+		{[]string{"--resume", garbage}, "not a checkpoint"},
+		{[]string{"--resume", older}, "made by an older fwstruct: train again"},
 	}
 	for _, tc := range cases {
 		code, _, stderr := runCLI(t, append([]string{"train", "--resume", ck}, tc.args...)...)
@@ -230,5 +235,32 @@ func TestResumeRefusesOtherData(t *testing.T) {
 	writeTestFile(t, csv, []byte(strings.ReplaceAll(rows, "1,1,z", "1,1,x")))
 	if code, _, stderr := runCLI(t, "train", "--resume", ck, "--passes", "8"); code != 1 || !strings.Contains(stderr, "cannot continue on") || !strings.Contains(stderr, "taken on other data: this problem has dimension d=6, not 9") {
 		t.Errorf("changed data: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestResumeCheckpointsToItsFile: a resumed run checkpoints to the file it
+// resumed from, or to --checkpoint, never to a path stored in the file: a
+// copy of a checkpoint resumed leaves the original unchanged (issue 35,
+// item 2).
+func TestResumeCheckpointsToItsFile(t *testing.T) {
+	dir := t.TempDir()
+	orig, backup, other := filepath.Join(dir, "orig.ckpt"), filepath.Join(dir, "backup.ckpt"), filepath.Join(dir, "other.ckpt")
+	base := []string{"--quiet", "--progress", "off"}
+	if code, _, stderr := runCLI(t, append([]string{"train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "2", "--checkpoint", orig}, base...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	saved := mustRead(t, orig)
+	writeTestFile(t, backup, saved)
+	if code, _, stderr := runCLI(t, append([]string{"train", "--resume", backup, "--passes", "4"}, base...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	if !bytes.Equal(mustRead(t, orig), saved) || checkpointPasses(backup) != 4 {
+		t.Errorf("resuming a copy: the original changed (%v), the copy is at %v passes", !bytes.Equal(mustRead(t, orig), saved), checkpointPasses(backup))
+	}
+	if code, _, stderr := runCLI(t, append([]string{"train", "--resume", backup, "--passes", "6", "--checkpoint", other}, base...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	if checkpointPasses(other) != 6 || checkpointPasses(backup) != 4 {
+		t.Errorf("--checkpoint other.ckpt: other at %v passes, the resumed file at %v", checkpointPasses(other), checkpointPasses(backup))
 	}
 }

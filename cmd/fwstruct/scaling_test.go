@@ -66,8 +66,8 @@ func TestScalingRoundTripsThroughModels(t *testing.T) {
 		otherData  bool   // also evaluate on another training file
 	}{
 		{"bcfw", svm, []string{"--lambda", "0.01"}, "test loss %.6f (", true},
-		{"kernel", svm, []string{"--kernel", "rbf", "--gamma", "1", "--lambda", "0.001"}, "test loss %.6f (", true},
-		{"soft", mulan, []string{"--solver", "soft", "--lambda", "0.05"}, "test loss %.6f (LP + rounding, mulan, ", false},
+		{"kernel", svm, []string{"--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--lambda", "0.001"}, "test loss %.6f (", true},
+		{"soft", mulan, []string{"--method", "soft", "--lambda", "0.05"}, "test loss %.6f (LP + rounding, mulan, ", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,13 +85,18 @@ func TestScalingRoundTripsThroughModels(t *testing.T) {
 					Scaling        string
 					Offset, Factor []float64
 				} `json:"scaler"`
-				DataOptions map[string]string `json:"data_options"`
+				Data struct {
+					Name    string
+					Options struct {
+						Scaling string
+					}
+				}
 			}
 			if err := json.Unmarshal(mustRead(t, model), &m); err != nil {
 				t.Fatal(err)
 			}
-			if m.Scaler == nil || m.Scaler.Scaling != "standardize" || len(m.Scaler.Offset) == 0 || m.DataOptions["scale"] != "standardize" || m.DataOptions["data"] != tc.data {
-				t.Fatalf("model records scaler %+v, data options %v", m.Scaler, m.DataOptions)
+			if m.Scaler == nil || m.Scaler.Scaling != "standardize" || len(m.Scaler.Offset) == 0 || m.Data.Options.Scaling != "standardize" || m.Data.Name != tc.data {
+				t.Fatalf("model records scaler %+v, data %+v", m.Scaler, m.Data)
 			}
 			want := fmt.Sprintf(tc.evalLine, lastPoint(t, trace).TestLoss)
 			code, out, errOut := runCLI(t, "eval", "--model", model)
@@ -113,33 +118,33 @@ func TestScalingRoundTripsThroughModels(t *testing.T) {
 	}
 }
 
-// TestKernelModelOfVersion1 evaluates a kernel model written before the
-// data options were recorded (fwstruct-kernel-model/1, data and split
-// only): eval still reads it, on the data the command line names.
-func TestKernelModelOfVersion1(t *testing.T) {
+// TestOlderModelsRefused: a model written before the run was recorded as
+// a typed method and data (fwstruct-model/1 and /2, fwstruct-kernel-model/1
+// and /2, which recorded flag strings) is refused with one line saying what
+// to do.
+func TestOlderModelsRefused(t *testing.T) {
 	isolateData(t)
 	dir := t.TempDir()
 	svm := writeRings(t, dir)
 	model := filepath.Join(dir, "k.json")
-	if code, _, errOut := runCLI(t, "train", "--data", svm, "--kernel", "rbf", "--gamma", "1", "--passes", "4", "--model", model, "--quiet"); code != 0 {
+	if code, _, errOut := runCLI(t, "train", "--data", svm, "--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--passes", "4", "--model", model, "--quiet"); code != 0 {
 		t.Fatalf("train: %s", errOut)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(mustRead(t, model), &m); err != nil {
 		t.Fatal(err)
 	}
-	want, _, _ := runCLI(t, "eval", "--model", model)
-	m["format"], m["data"] = "fwstruct-kernel-model/1", "svmlight"
-	delete(m, "data_options")
-	delete(m, "train_fingerprint")
-	b, _ := json.Marshal(m)
-	old := writeTestFile(t, filepath.Join(dir, "k1.json"), b)
-	code, out, errOut := runCLI(t, "eval", "--model", old, "--data", svm)
-	if code != 0 || !strings.Contains(out, "test loss") {
-		t.Fatalf("eval of a version 1 model: exit %d %s %s", code, out, errOut)
+	if code, out, errOut := runCLI(t, "eval", "--model", model); code != 0 || !strings.Contains(out, "test loss") {
+		t.Fatalf("eval of the model: exit %d %s %s", code, out, errOut)
 	}
-	if code, _, errOut := runCLI(t, "eval", "--model", old); code != 1 || !strings.Contains(errOut, "svmlight data needs the path") {
-		t.Fatalf("version 1 model without --data: exit %d %s (%d)", code, errOut, want)
+	for _, format := range []string{"fwstruct-kernel-model/1", "fwstruct-kernel-model/2", "fwstruct-model/1", "fwstruct-model/2"} {
+		m["format"] = format
+		b, _ := json.Marshal(m)
+		old := writeTestFile(t, filepath.Join(dir, "old.json"), b)
+		code, _, errOut := runCLI(t, "eval", "--model", old, "--data", svm)
+		if code != 1 || !strings.Contains(errOut, "made by an older fwstruct: train again") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("eval of a %s model: exit %d %q", format, code, errOut)
+		}
 	}
 }
 
@@ -161,13 +166,13 @@ func TestIllConditioningWarning(t *testing.T) {
 		warn bool
 	}{
 		{[]string{"--data", far}, true},
-		{[]string{"--data", far, "--kernel", "linear"}, true},
+		{[]string{"--data", far, "--method", "kernel", "--kernel", "linear"}, true},
 		{[]string{"--data", far, "--scale", "standardize"}, false},
-		{[]string{"--data", far, "--kernel", "rbf", "--gamma", "1"}, false}, // k(x, x) = 1
+		{[]string{"--data", far, "--method", "kernel", "--kernel", "rbf", "--gamma", "1"}, false}, // k(x, x) = 1
 		{[]string{"--data", near}, false},
-		{[]string{"--data", writeToyMULAN(t, dir), "--solver", "soft"}, false},
+		{[]string{"--data", writeToyMULAN(t, dir), "--method", "soft"}, false},
 		{[]string{"--data", emotions, "--lambda", "0.01"}, true},
-		{[]string{"--data", emotions, "--lambda", "0.01", "--solver", "soft"}, true},
+		{[]string{"--data", emotions, "--lambda", "0.01", "--method", "soft"}, true},
 		{[]string{"--data", emotions, "--lambda", "0.01", "--scale", "standardize"}, false},
 	}
 	for _, tc := range cases {

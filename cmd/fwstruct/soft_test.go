@@ -49,10 +49,11 @@ func writeToyMULAN(t *testing.T, dir string) string {
 }
 
 // TestFactorGraphSolvers trains the soft (with uniform and example-perm
-// sampling), LP-hard and exact solvers on a MULAN dataset by path and
-// evaluates the models: the soft trace carries
-// rho and the hard primal, eval prints Hamming loss and example-based F1
-// for exact MAP and for LP plus rounding.
+// sampling), LP-hard and bcfw methods on a MULAN dataset by path and
+// evaluates the models: the soft trace carries rho and the hard primal,
+// eval prints Hamming loss and example-based F1 for exact MAP and for LP
+// plus rounding; --workers alone leaves LP-hard's steps sequential, --batch
+// makes them a mini-batch.
 func TestFactorGraphSolvers(t *testing.T) {
 	dir := t.TempDir()
 	data := writeToyMULAN(t, dir)
@@ -60,12 +61,12 @@ func TestFactorGraphSolvers(t *testing.T) {
 		solver string
 		want   string
 		extra  []string
-	}{{"soft", "solver soft", nil}, {"soft", "sampling example-perm", []string{"--sampling", "example-perm"}},
-		{"lp-hard", "LP-hard", nil}, {"bcfw", "solver bcfw", nil},
-		// --workers makes lp-hard's steps a mini-batch with a lookahead.
-		{"lp-hard", "cache true, mini-batch 2, lookahead 2)", []string{"--workers", "2"}}} {
+	}{{"soft", "method soft (", nil}, {"soft", "sampling example-perm", []string{"--sampling", "example-perm"}},
+		{"lp-hard", "method lp-hard (", nil}, {"bcfw", "method bcfw (", nil},
+		{"lp-hard", "; execution sequential\n", []string{"--workers", "2"}},
+		{"lp-hard", "; execution mini-batch of 2, lookahead 2\n", []string{"--workers", "2", "--batch", "2", "--lookahead", "2"}}} {
 		trace, model := filepath.Join(dir, tc.solver+".json"), filepath.Join(dir, tc.solver+"-model.json")
-		args := []string{"train", "--data", data, "--solver", tc.solver, "--lambda", "0.05", "--passes", "6", "--gap-every", "2", "--trace", trace, "--model", model}
+		args := []string{"train", "--data", data, "--method", tc.solver, "--lambda", "0.05", "--passes", "6", "--gap-every", "2", "--trace", trace, "--model", model}
 		if tc.solver == "soft" {
 			args = append(args, "--rho", "0.5")
 		}
@@ -95,21 +96,22 @@ func TestFactorGraphSolvers(t *testing.T) {
 	}
 	for _, bad := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"--data", data, "--solver", "soft", "--rho", "0"}, "rho"},
-		{[]string{"--data", data, "--solver", "soft", "--rho", "-1"}, "rho"},
-		{[]string{"--data", data, "--solver", "soft", "--rho", "NaN"}, "rho"},
-		{[]string{"--data", data, "--solver", "soft", "--rho", "Inf"}, "rho"},
-		{[]string{"--data", data, "--solver", "soft", "--averaging"}, "--averaging"},
-		{[]string{"--data", data, "--solver", "soft", "--train-loss"}, "--train-loss"},
-		{[]string{"--data", "synthetic", "--solver", "soft"}, "factor-graph data"},
-		{[]string{"--data", "synthetic", "--solver", "lp-hard"}, "factor-graph data"},
-		{[]string{"--data", data, "--solver", "lp-hard", "--sampling", "example-perm"}, "use perm"},
-		{[]string{"--data", "synthetic", "--sampling", "example-perm"}, "use perm"},
+		{[]string{"--data", data, "--method", "soft", "--rho", "0"}, 1, "--rho must be positive"},
+		{[]string{"--data", data, "--method", "soft", "--rho", "-1"}, 1, "--rho must be positive"},
+		{[]string{"--data", data, "--method", "soft", "--rho", "NaN"}, 1, "--rho must be positive"},
+		{[]string{"--data", data, "--method", "soft", "--rho", "Inf"}, 1, "--rho must be positive"},
+		{[]string{"--data", data, "--method", "soft", "--averaging"}, 1, "--averaging does not apply to --method soft"},
+		{[]string{"--data", data, "--method", "soft", "--train-loss"}, 1, "--train-loss does not apply to --method soft"},
+		{[]string{"--data", "synthetic", "--method", "soft"}, 1, "a factor-graph problem is needed (yeast or a MULAN dataset)"},
+		{[]string{"--data", "synthetic", "--method", "lp-hard"}, 1, "a factor-graph problem is needed (yeast or a MULAN dataset)"},
+		{[]string{"--data", data, "--method", "lp-hard", "--sampling", "example-perm"}, 2, `--sampling "example-perm": want uniform, perm, gap or gap-in-order`},
+		{[]string{"--data", "synthetic", "--sampling", "example-perm"}, 2, `--sampling "example-perm": want uniform, perm, gap or gap-in-order`},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "1"}, bad.args...)...)
-		if code != 1 || !strings.Contains(errOut, bad.want) {
+		if code != bad.code || !strings.Contains(errOut, bad.want) {
 			t.Fatalf("%v: exit %d, %q does not name %s", bad.args, code, errOut, bad.want)
 		}
 	}
@@ -123,10 +125,7 @@ func TestFactorGraphResume(t *testing.T) {
 	data := writeToyMULAN(t, dir)
 	for _, alg := range []string{"soft", "lp-hard"} {
 		t.Run(alg, func(t *testing.T) {
-			base := []string{"train", "--data", data, "--solver", alg, "--lambda", "0.05", "--gap-every", "2", "--seed", "3", "--quiet"}
-			if alg == "lp-hard" {
-				base = append(base, "--preset", "paper")
-			}
+			base := []string{"train", "--data", data, "--method", alg, "--lambda", "0.05", "--gap-every", "2", "--seed", "3", "--quiet"}
 			ref, refTrace := filepath.Join(dir, alg+"-ref.json"), filepath.Join(dir, alg+"-ref-trace.json")
 			if code, out, errOut := runCLI(t, append(base, "--passes", "8", "--model", ref, "--trace", refTrace)...); code != 0 {
 				t.Fatalf("exit %d: %s %s", code, out, errOut)

@@ -244,8 +244,9 @@ func TestCheckpointWriteErrorStopReason(t *testing.T) {
 }
 
 // Items 10 and 12: every flag given explicitly that the run does not use
-// is refused, in one line naming it and what it applies to; the messages
-// name the real conflict (not an unknown solver, not sampling).
+// is refused, in one line naming it and what it applies to (a flag of
+// another method: the method given and those that have it); the messages
+// name the real conflict (not an unknown method, not sampling).
 func TestUnusedFlagsRefused(t *testing.T) {
 	dir := t.TempDir()
 	csv := writeTestFile(t, filepath.Join(dir, "toy_train.csv"), []byte("a,b,y\n1,0,x\n0,1,y\n1,1,x\n"))
@@ -255,29 +256,32 @@ func TestUnusedFlagsRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append(syn, "--rho", "2"), "--rho applies to --solver soft only, not bcfw"},
-		{append(syn, "--gamma", "1"), "--gamma applies to --kernel rbf and poly only"},
-		{[]string{"train", "--data", csv, "--kernel", "rbf", "--gamma", "1", "--multiplane"}, "--multiplane applies to the primal bcfw solver only"},
-		{append(syn, "--solver", "soft", "--multiplane"), "--multiplane applies to the primal bcfw solver only"},
-		{append(syn, "--solver", "soft", "--kernel", "rbf"), "--kernel applies to --solver bcfw or fw only, not soft"},
-		{append(syn, "--solver", "cp", "--multiplane"), "--multiplane applies to --solver bcfw or lp-hard only, not cp"},
-		{append(syn, "--solver", "fw", "--seed", "3"), "--seed applies to the solvers that sample blocks only"},
-		{append(syn, "--solver", "fw", "--preset", "paper"), "--preset applies to --solver bcfw or lp-hard only, not fw"},
-		{append(syn, "--solver", "ssg", "--step-size", "line"), "--step-size applies to bcfw and fw only, not ssg"},
-		{append(syn, "--preset", "paper", "--cache-size", "3"), "--cache-size needs the cache"},
-		{append(syn, "--multiplane", "--preset", "paper"), "--preset applies to bcfw without --multiplane only"},
-		{append(syn, "--multiplane", "--mp-cost-ratio", "5"), "--mp-cost-ratio needs --multiplane --mp-rule cost"},
-		{append(syn, "--cp-tol", "0.1"), "--cp-tol applies to --solver cp only, not bcfw"},
-		{append(syn, "--kernel-cache", "10"), "--kernel-cache needs --kernel"},
+		{append(syn, "--rho", "2"), "--rho does not apply to --method recommended (a flag of --method soft)"},
+		{append(syn, "--gamma", "1"), "--gamma does not apply to --method recommended (a flag of --method kernel, kernel-fw or kernel-exact)"},
+		{[]string{"train", "--data", csv, "--method", "kernel", "--kernel", "linear", "--gamma", "1"}, "--gamma applies to --kernel rbf and poly only"},
+		{[]string{"train", "--data", csv, "--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--mp-n", "5"}, "--mp-n does not apply to --method kernel (a flag of --method mp-bcfw)"},
+		{append(syn, "--method", "soft", "--mp-t", "3"), "--mp-t does not apply to --method soft (a flag of --method mp-bcfw)"},
+		{append(syn, "--method", "soft", "--kernel", "rbf"), "--kernel does not apply to --method soft (a flag of --method kernel, kernel-fw or kernel-exact)"},
+		{append(syn, "--method", "cp", "--mp-m", "3"), "--mp-m does not apply to --method cp"},
+		{append(syn, "--method", "fw", "--seed", "3"), "--seed does not apply to --method fw"},
+		{append(syn, "--method", "fw", "--cache"), "--cache does not apply to --method fw (a flag of --method recommended, bcfw or lp-hard)"},
+		{append(syn, "--method", "ssg", "--step-size", "line"), "--step-size does not apply to --method ssg (a flag of --method fw, kernel or kernel-fw)"},
+		{append(syn, "--method", "bcfw", "--cache-size", "3"), "--cache-size needs the cache (--cache)"},
+		{append(syn, "--method", "mp-bcfw", "--average", "wavg"), "--average does not apply to --method mp-bcfw"},
+		{append(syn, "--method", "mp-bcfw", "--mp-cost-ratio", "5"), "--mp-cost-ratio needs --mp-rule cost"},
+		{append(syn, "--cp-tol", "0.1"), "--cp-tol does not apply to --method recommended (a flag of --method cp)"},
+		{append(syn, "--kernel-cache", "10"), "--kernel-cache does not apply to --method recommended (a flag of --method kernel or kernel-exact)"},
 		{append(syn, "--split", "large"), "--split applies to ocr data only, not synthetic"},
 		{append(syn, "--csv-comma", ";"), "--csv-comma applies to csv data only, not synthetic"},
 		{[]string{"train", "--data", csv, "--synthetic-seed", "4"}, "--synthetic-seed applies to synthetic data only, not csv"},
 		{[]string{"train", "--data", csv, "--index-base", "1"}, "--index-base applies to svmlight data only, not csv"},
 		{append(syn, "--early-check", "0.5"), "--early-check needs --gap-tol"},
-		{[]string{"path", "--data", "synthetic", "--solver", "soft"}, "--solver soft: path runs bcfw only"},
+		{[]string{"path", "--data", "synthetic", "--method", "soft"}, "--method soft: path runs recommended, bcfw, mp-bcfw or exact only"},
+		{[]string{"path", "--data", "synthetic", "--method", "exact", "--cache"}, "--cache does not apply to --method exact (a flag of --method recommended or bcfw)"},
 		{[]string{"path", "--data", "synthetic", "--lambda", "0.1"}, "--lambda applies to train only"},
 		{[]string{"path", "--data", "synthetic", "--oracle-accuracy", "0.5"}, "--oracle-accuracy applies to train only"},
 		{[]string{"path", "--data", "synthetic", "--true-gaps"}, "--true-gaps needs --heuristic"},
+		{[]string{"path", "--data", "synthetic", "--batch", "2"}, "--batch applies to train only (the steps here are sequential"},
 		{[]string{"path", "--data", "synthetic", "--weights"}, "--weights needs --out FILE"},
 	}
 	for _, tc := range cases {
@@ -308,7 +312,8 @@ func TestFlagErrorsOneLine(t *testing.T) {
 		{[]string{"train", "--time", "5"}, `fwstruct train: --time "5": want a duration such as 30s, 5m or 1h30m`},
 		{[]string{"train", "--seed", "-1"}, `fwstruct train: --seed "-1": want a non-negative integer`},
 		{[]string{"train", "--workers", "2.5"}, `fwstruct train: --workers "2.5": want an integer`},
-		{[]string{"train", "--averaging=maybe"}, `fwstruct train: --averaging "maybe": want true or false`},
+		{[]string{"train", "--cache=maybe"}, `fwstruct train: --cache "maybe": want true or false`},
+		{[]string{"train", "--method", "exact", "--sampling", "gap-in-order"}, `fwstruct train: --sampling "gap-in-order": want uniform, perm or gap`},
 		{[]string{"train", "--passes"}, `fwstruct train: --passes needs a value: a number`},
 		{[]string{"eval", "--model"}, `fwstruct eval: --model needs a value: FILE`},
 		{[]string{"train", "extra"}, `fwstruct train: unexpected argument "extra": flags start with --`},
@@ -328,16 +333,16 @@ func TestFlagErrorsOneLine(t *testing.T) {
 	}
 }
 
-// Item 12: resuming with the value a flag took from the --preset is no
-// difference; another value is.
+// Item 12: resuming with the value a flag took from the default method
+// (recommended) is no difference; another value is.
 func TestResumeWithPresetValues(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "run.ckpt")
 	if code, _, stderr := runBinary(t, "train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "2", "--quiet", "--checkpoint", ck); code != 0 {
 		t.Fatal(stderr)
 	}
-	// The recommended preset's values: gap sampling, pairwise steps, the cache.
+	// The recommended method's values: gap sampling, pairwise steps, the cache.
 	if code, stdout, stderr := runBinary(t, "train", "--resume", ck, "--passes", "3", "--quiet", "--step", "pairwise", "--sampling", "gap", "--cache"); code != 0 {
-		t.Errorf("the preset's own values refused: exit %d %s%s", code, stdout, stderr)
+		t.Errorf("the recommended method's own values refused: exit %d %s%s", code, stdout, stderr)
 	}
 	code, _, stderr := runBinary(t, "train", "--resume", ck, "--passes", "4", "--quiet", "--step", "fw")
 	if want := `--step "fw" differs from the checkpoint's "pairwise"`; code != 1 || !strings.Contains(stderr, want) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -11,106 +10,152 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/kernel"
-	"github.com/fwstruct/fwstruct/solver/soft"
+	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/tune"
 )
 
+const tuneUsage = `Usage: fwstruct tune [--method NAME] [flags]
+
+Chooses lambda (and rho for --method soft, gamma for a kernel method with --kernel
+rbf|poly) by k-fold or held-out validation on the training set, on the task's own
+metric (Hamming loss for multi-label data, chunk F1 for chunking, pixel accuracy for
+segmentation, error rate for multiclass data, the task loss for OCR); BCFW walks the
+lambda grid warm-started. Then trains the final model on the whole training set,
+prints the validation table and writes the model, the curve and its figure.
+--passes, --gap-tol and --early-check end the training at every value of the grid.`
+
+// tuneLine is the command line of fwstruct tune.
+type tuneLine struct {
+	f       *flagSet
+	method  func() run.Method
+	data    dataFlags
+	stop    stopFlags
+	workers int
+
+	lambdas, rhos, gammas string
+	folds                 int
+	holdOut               float64
+	foldSeed              uint64
+	metric                string
+	cold                  bool
+	model, curve, figure  string
+	quiet                 bool
+}
+
+// declareTune declares the flags of tune with method e.
+func declareTune(f *flagSet, e methodEntry) *tuneLine {
+	t := &tuneLine{f: f, folds: 5, foldSeed: 1}
+	name := e.name
+	f.section("Method", "")
+	f.String(&name, "method", "the method, by `NAME` (fwstruct tune --help lists them; fwstruct tune --method NAME --help its flags)")
+	t.data.declare(f, freshData("auto"), "")
+	t.stop.declare(f, run.Stop{Passes: 50}, false)
+	f.section("Validation", "--rhos (--method soft) and --gammas (the kernel methods, --kernel rbf or poly) are the grids of rho and gamma.")
+	f.String(&t.lambdas, "lambdas", "the lambda grid, comma-separated (default: 10^k/n for k = 3, 2, 1, 0, -1)")
+	proto := e.declare(newFlagSet(""), nil)()
+	if _, ok := proto.(interface{ WithRho(float64) run.Method }); ok {
+		f.String(&t.rhos, "rhos", "the rho grid, comma-separated (default: --rho alone)")
+	}
+	if _, ok := proto.(interface{ WithGamma(float64) run.Method }); ok {
+		f.String(&t.gammas, "gammas", "with --kernel rbf or poly: the gamma grid, comma-separated (default: --gamma alone)")
+	}
+	f.Int(&t.folds, "folds", "k of k-fold cross-validation (>= 2)")
+	f.Float(&t.holdOut, "hold-out", "validate on this held-out fraction of the training set, in (0, 1), instead of --folds")
+	f.Uint64(&t.foldSeed, "fold-seed", "seed of the assignment of the examples to folds")
+	f.String(&t.metric, "metric", "validation metric (default: the task's own; e.g. example_f1 on multi-label data)")
+	f.Bool(&t.cold, "cold", "start every value of the grid from scratch (default: BCFW warm-started along the lambda grid)")
+	f.section("Output", "")
+	f.String(&t.model, "model", "write the final model (JSON, as train --model) to `FILE`")
+	f.String(&t.curve, "curve", "write the validation curve (JSON) to `FILE`")
+	f.String(&t.figure, "figure", "draw the validation curve to `FILE` (.png, .svg, .pdf or .html)")
+	f.Bool(&t.quiet, "quiet", "print only the table and the summary")
+	t.method = workersAndMethod(f, e, &t.workers)
+	f.check(func() error {
+		switch {
+		case f.given("folds") && f.given("hold-out"):
+			return errors.New("give --folds or --hold-out, not both")
+		case t.folds < 2:
+			return fmt.Errorf("--folds must be >= 2, got %d", t.folds)
+		case f.given("hold-out") && !(t.holdOut > 0 && t.holdOut < 1):
+			return fmt.Errorf("--hold-out must be in (0, 1), got %v", t.holdOut)
+		}
+		return nil
+	})
+	return t
+}
+
+// tuneHints say why flags of train are not tune's.
+var tuneHints = withExecutionHints(map[string]string{
+	"lambda":          "applies to train only (tune chooses lambda: give the grid with --lambdas)",
+	"time":            "applies to train only (bound each value of tune's grid with --passes or --gap-tol)",
+	"oracle-accuracy": "applies to train only (tune runs the exact oracle)",
+})
+
+// parseTune parses the command line of tune. The first value of --gammas
+// is the default of --gamma (a kernel's gamma must be set).
+func parseTune(args []string, stderr io.Writer) (*tuneLine, error) {
+	e, err := chosenMethod(args, methods, nil)
+	if err != nil {
+		return nil, err
+	}
+	f := newFlagSet("tune")
+	t := declareTune(f, e)
+	if g, err := parseGrid("gammas", flagValue(args, "gammas")); err == nil {
+		if fl := f.fs.Lookup("gamma"); fl != nil {
+			fl.DefValue = strconv.FormatFloat(g[0], 'g', -1, 64)
+			if err := fl.Value.Set(fl.DefValue); err != nil {
+				return nil, err
+			}
+		}
+	}
+	f.elsewhere = methodElsewhere(e, methods, func(g *flagSet, o methodEntry) { declareTune(g, o) }, tuneHints)
+	f.help = methodHelp(stderr, tuneUsage, f, e, methods, args)
+	if err := f.parse(args); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: fwstruct tune [flags]\n\nChooses lambda (and rho for --solver soft, gamma for --kernel rbf|poly) by k-fold or held-out\n"+
-			"validation on the training set, on the task's own metric (Hamming loss for multi-label data,\n"+
-			"chunk F1 for chunking, pixel accuracy for segmentation, error rate for multiclass data, the task\n"+
-			"loss for OCR); BCFW walks the lambda grid warm-started. Then trains the final model on the whole\n"+
-			"training set, prints the validation table and writes the model, the curve and its figure.\n"+
-			"The data, solver and kernel flags are train's; --lambda, --time, --oracle-accuracy and lp-hard do not apply;\n"+
-			"--passes, --gap-tol and --early-check end the training at every value of the grid.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	var data dataFlags
-	data.register(fs, "auto")
-	var sf solverFlags
-	sf.register(fs)
-	var sp stopFlags
-	sp.register(fs)
-	var kf kernelFlags
-	kf.register(fs)
-	lambdas := fs.String("lambdas", "", "the lambda grid, comma-separated (default: 10^k/n for k = 3, 2, 1, 0, -1)")
-	rhos := fs.String("rhos", "", "--solver soft: the rho grid, comma-separated (default: --rho alone)")
-	gammas := fs.String("gammas", "", "--kernel rbf|poly: the gamma grid, comma-separated (default: --gamma alone)")
-	folds := fs.Int("folds", 5, "k of k-fold cross-validation (>= 2)")
-	holdOut := fs.Float64("hold-out", 0, "validate on this held-out fraction of the training set, in (0, 1), instead of --folds")
-	foldSeed := fs.Uint64("fold-seed", 1, "seed of the assignment of the examples to folds")
-	metric := fs.String("metric", "", "validation metric (default: the task's own; e.g. example_f1 on multi-label data)")
-	cold := fs.Bool("cold", false, "start every value of the grid from scratch (default: BCFW warm-started along the lambda grid)")
-	modelPath := fs.String("model", "", "write the final model (JSON, as train --model) to `FILE`")
-	curvePath := fs.String("curve", "", "write the validation curve (JSON) to `FILE`")
-	figurePath := fs.String("figure", "", "draw the validation curve to `FILE` (.png, .svg, .pdf or .html)")
-	quiet := fs.Bool("quiet", false, "print only the table and the summary")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := checkRun("tune", givenFlags(fs), &data, &sf, kf.kind, func(u *runUse) { u.gapTol = sp.gapTol > 0 }); err != nil {
-		return err
-	}
-	if sf.algorithm == "lp-hard" {
-		return errors.New("--solver lp-hard: tune runs bcfw, fw, ssg, cp (on the exact model of factor-graph data) or soft")
-	}
-	if flagSet(fs, "folds") && flagSet(fs, "hold-out") {
-		return errors.New("give --folds or --hold-out, not both")
-	}
-	tc := tune.Config{Seed: *foldSeed, Metric: *metric, Cold: *cold, Workers: sf.workers, HoldOut: *holdOut}
-	if *holdOut == 0 {
-		tc.Folds = *folds
-	}
-	var err error
-	if tc.Lambdas, err = parseGrid("lambdas", *lambdas); err != nil {
-		return err
-	}
-	if tc.Rhos, err = parseGrid("rhos", *rhos); err != nil {
-		return err
-	}
-	if tc.Gammas, err = parseGrid("gammas", *gammas); err != nil {
-		return err
-	}
-	if tc.Stop, err = sp.stop(); err != nil {
-		return err
-	}
-	if err := checkOutputs(output{"model", *modelPath}, output{"curve", *curvePath}, output{"figure", *figurePath}); err != nil {
-		return err
-	}
-	loaded, name, err := data.load()
+	t, err := parseTune(args, stderr)
 	if err != nil {
 		return err
 	}
-	if tc.Gammas != nil && !flagSet(fs, "gamma") {
-		kf.gamma = tc.Gammas[0] // the grid's values replace it
+	tc := tune.Config{Seed: t.foldSeed, Metric: t.metric, Cold: t.cold, Workers: t.workers, Stop: t.stop.value()}
+	if t.f.given("hold-out") {
+		tc.HoldOut = t.holdOut
+	} else {
+		tc.Folds = t.folds
 	}
-	var base any
-	switch {
-	case kf.enabled():
-		cfg, err := kf.config(&sf)
-		if err != nil {
-			return err
+	for _, g := range []struct {
+		name string
+		dst  *[]float64
+	}{{"lambdas", &tc.Lambdas}, {"rhos", &tc.Rhos}, {"gammas", &tc.Gammas}} {
+		if t.f.given(g.name) {
+			if *g.dst, err = parseGrid(g.name, t.f.fs.Lookup(g.name).Value.String()); err != nil {
+				return err
+			}
 		}
-		base = cfg
-	case sf.algorithm == "soft":
-		cfg, err := sf.softConfig()
-		if err != nil {
-			return err
-		}
-		base = cfg
-	default:
-		cfg, err := sf.config(loaded.Train.Dim())
-		if err != nil {
-			return err
-		}
-		base = cfg
 	}
+	if tc.Gammas != nil && !nonlinearKernel(t.method()) {
+		return errors.New("--gammas applies to --kernel rbf and poly only")
+	}
+	if err := checkOutputs(output{"model", t.model}, output{"curve", t.curve}, output{"figure", t.figure}); err != nil {
+		return err
+	}
+	spec, err := t.data.spec(t.f.givenNames())
+	if err != nil {
+		return err
+	}
+	loaded, err := spec.Load()
+	if err != nil {
+		return err
+	}
+	if err := t.f.finish(loaded.Train.Dim()); err != nil {
+		return err
+	}
+	m := t.method()
 	grid := tc.Lambdas
 	if grid == nil {
 		grid = tune.DefaultLambdas(loaded.Train.Len())
@@ -119,16 +164,17 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, l := range grid {
 		largest = math.Max(largest, l)
 	}
-	conditioned := !kf.enabled() || kf.kind == "linear"
+	conditioned := linearFeatures(m)
 	if conditioned {
 		warnConditioning(stderr, "tune", loaded, largest)
 	}
-	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(name, data.split), loaded.Train.Len(), loaded.Test.Len(), loaded.Train.Dim())
+	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(loaded, spec), loaded.Train.Len(), loaded.Test.Len(), loaded.Train.Dim())
+	fmt.Fprintf(stdout, "method %s\n", describeMethod(m))
 	metricShown := tc.Metric
 	if metricShown == "" {
 		metricShown = tune.DefaultMetric(loaded.Train)
 	}
-	if !*quiet {
+	if !t.quiet {
 		tc.Progress = func(p tune.Progress) {
 			what := fmt.Sprintf("fold %d", p.Fold+1)
 			if p.Fold < 0 {
@@ -141,7 +187,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, " %s %-8s %6.1f passes, gap %-9s %.1fs\n", metricShown, fmtFloat(p.Value), p.Passes, fmtFloat(p.Gap), p.Elapsed.Seconds())
 		}
 	}
-	res, err := tune.Run(ctx, loaded, base, tc)
+	res, err := tune.Run(ctx, loaded, m, tc)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errors.New("interrupted (nothing written)")
@@ -171,28 +217,46 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		warnConditioning(stderr, "tune", loaded, c.Lambda)
 	}
 	var errs []error
-	if *modelPath != "" {
-		if err := writeTunedModel(*modelPath, fs, &data, name, loaded, res); err != nil {
+	if t.model != "" {
+		last, err := res.Final.Current()
+		var mf *modelFile
+		if err == nil {
+			mf, err = newModel(res.Final, spec, 1, fingerprint(loaded.Train, t.workers), loaded, last)
+		}
+		if err == nil {
+			err = writeModel(t.model, mf)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("write model: %w", err))
 		}
 	}
-	if *curvePath != "" {
-		if err := writeJSON(*curvePath, res); err != nil {
+	if t.curve != "" {
+		if err := writeJSON(t.curve, res); err != nil {
 			errs = append(errs, fmt.Errorf("write curve: %w", err))
 		}
 	}
-	if *figurePath != "" {
-		if err := res.Figure().Save(*figurePath, 800, 500); err != nil {
+	if t.figure != "" {
+		if err := res.Figure().Save(t.figure, 800, 500); err != nil {
 			errs = append(errs, fmt.Errorf("write figure: %w", err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// parseGrid parses a comma-separated grid of positive values ("" is nil).
+// nonlinearKernel reports whether m is a kernel method with an rbf or poly
+// kernel, whose gamma tune can search.
+func nonlinearKernel(m run.Method) bool {
+	switch m := m.(type) {
+	case kernel.BCFW, kernel.FW, kernel.Exact:
+		return !linearFeatures(m)
+	}
+	return false
+}
+
+// parseGrid parses a comma-separated grid of positive values.
 func parseGrid(flagName, s string) ([]float64, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, nil
+		return nil, fmt.Errorf("--%s: an empty grid (want comma-separated values, e.g. 1,0.1,0.01)", flagName)
 	}
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
@@ -203,36 +267,4 @@ func parseGrid(flagName, s string) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// writeTunedModel writes the final model of a tuning run in the format of
-// train --model (a kernel model for the kernelized solver), recording the
-// data options and the scaling as train does.
-func writeTunedModel(path string, fs *flag.FlagSet, data *dataFlags, name string, loaded *datasets.Data, res *tune.Result) error {
-	dataOpts, err := data.resolved(fs, name)
-	if err != nil {
-		return err
-	}
-	last, err := res.Final.Current()
-	if err != nil {
-		return err
-	}
-	switch s := res.Final.(type) {
-	case *kernel.Solver:
-		cfg := s.Config()
-		return writeKernelModel(path, &kernelModelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train, 0),
-			Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(), Passes: s.Passes(), Gap: finiteOrNil(last.Gap),
-			Model: s.Model(), AverageModel: s.AverageModel(), Scaler: loaded.Scaler})
-	case *soft.Solver:
-		cfg := s.Config()
-		return writeModel(path, &modelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train, 0),
-			Dim: loaded.Train.Dim(), Lambda: cfg.Lambda, Rho: cfg.Rho, Solver: "soft", Passes: s.Passes(), Gap: finiteOrNil(last.Gap),
-			Weights: s.Weights(), Scaler: loaded.Scaler})
-	case *solver.Solver:
-		cfg := s.Config()
-		return writeModel(path, &modelFile{Data: name, DataOptions: dataOpts, TrainFingerprint: fingerprint(loaded.Train, 0),
-			Dim: loaded.Train.Dim(), Lambda: cfg.Lambda, Solver: cfg.Algorithm.String(), Passes: s.Passes(), Gap: finiteOrNil(last.Gap),
-			Weights: s.Weights(), AverageWeights: s.AverageWeights(), Scaler: loaded.Scaler})
-	}
-	return fmt.Errorf("no model file for a %T", res.Final)
 }

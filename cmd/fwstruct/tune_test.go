@@ -30,8 +30,8 @@ func TestTuneCommand(t *testing.T) {
 		evalLine string // eval's line holding the test metric
 	}{
 		{"bcfw", []string{"--data", svm, "--scale", "standardize", "--lambdas", "1,0.1,0.01"}, "error_rate", "test loss %s ("},
-		{"kernel", []string{"--data", svm, "--scale", "standardize", "--kernel", "rbf", "--gammas", "0.5,2", "--lambdas", "0.1,0.01"}, "error_rate", "test loss %s ("},
-		{"soft", []string{"--data", emotions, "--scale", "standardize", "--solver", "soft", "--rhos", "1", "--lambdas", "1,0.01", "--metric", "hamming_loss"}, "hamming_loss", "test loss %s (LP + rounding, mulan, "},
+		{"kernel", []string{"--data", svm, "--scale", "standardize", "--method", "kernel", "--kernel", "rbf", "--gammas", "0.5,2", "--lambdas", "0.1,0.01"}, "error_rate", "test loss %s ("},
+		{"soft", []string{"--data", emotions, "--scale", "standardize", "--method", "soft", "--rhos", "1", "--lambdas", "1,0.01", "--metric", "hamming_loss"}, "hamming_loss", "test loss %s (LP + rounding, mulan, "},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,14 +89,18 @@ func TestTuneRefusesWhatDoesNotApply(t *testing.T) {
 		{[]string{"--lambda", "0.1"}, 1, "--lambda applies to train only (tune chooses lambda: give the grid with --lambdas)"},
 		{[]string{"--time", "1m"}, 1, "--time applies to train only"},
 		{[]string{"--oracle-accuracy", "0.5"}, 1, "--oracle-accuracy applies to train only (tune runs the exact oracle)"},
-		{[]string{"--rhos", "1,2"}, 1, "--rhos applies to --solver soft only"},
-		{[]string{"--gammas", "1", "--kernel", "linear"}, 1, "--gammas applies to --kernel rbf and poly only"},
-		{[]string{"--rho", "2"}, 1, "--rho applies to --solver soft only"},
+		{[]string{"--rhos", "1,2"}, 1, "--rhos does not apply to --method recommended (a flag of --method soft)"},
+		{[]string{"--method", "kernel", "--gammas", "1", "--kernel", "linear"}, 1, "--gammas applies to --kernel rbf and poly only"},
+		{[]string{"--method", "bcfw", "--gammas", "1"}, 1, "--gammas does not apply to --method bcfw (a flag of --method kernel, kernel-fw or kernel-exact)"},
+		{[]string{"--rho", "2"}, 1, "--rho does not apply to --method recommended (a flag of --method soft)"},
 		{[]string{"--early-check", "0.8"}, 1, "--early-check needs --gap-tol"},
-		{[]string{"--solver", "lp-hard"}, 1, "--solver lp-hard: tune runs"},
+		{[]string{"--method", "cg"}, 1, `--method "cg": unknown method`},
 		{[]string{"--lambdas", "0.1,x"}, 1, `--lambdas: "x" is not a positive number`},
 		{[]string{"--lambdas", "0.1,-1"}, 1, `--lambdas: "-1" is not a positive number`},
+		{[]string{"--lambdas", ""}, 1, `--lambdas: an empty grid`},
 		{[]string{"--folds", "3", "--hold-out", "0.2"}, 1, "give --folds or --hold-out, not both"},
+		{[]string{"--folds", "0"}, 1, "--folds must be >= 2, got 0"},
+		{[]string{"--hold-out", "0"}, 1, "--hold-out must be in (0, 1), got 0"},
 		{[]string{"--folds", "1000"}, 1, "1000 folds of 150 examples"},
 		{[]string{"--metric", "auc"}, 1, `no metric "auc"`},
 		{[]string{"--trace", "t.json"}, 2, "unknown flag --trace"},
