@@ -140,16 +140,17 @@ func (s *Solver) exactBlock(i int) float64 {
 	yi := b.truth(i)
 	act := b.activeClasses(i)
 	h := b.h
-	for _, k := range act {
-		h[k] = 0
-	}
 	w := s.x.w
-	for j, f := range x.Idx {
-		xv := x.Val[j]
-		row := w[int(f)*K : int(f)*K+K : int(f)*K+K]
-		for _, k := range act {
-			h[k] += xv * row[k]
+	// Class by class over the features in their order: each score is the
+	// same sum, in the same order, as feature by feature, accumulated in a
+	// register.
+	idx, val := x.Idx, x.Val[:len(x.Idx)]
+	for _, k := range act {
+		var hk float64
+		for j, f := range idx {
+			hk += val[j] * w[int(f)*K+int(k)]
 		}
+		h[k] = hk
 	}
 	// H_k up to the constant -<w_{y_i}, x_i>, which changes neither the
 	// gap nor the projection (alpha_i sums to 1 over the active classes).

@@ -174,12 +174,14 @@ func (b *classStore) apply(i int, d []float64) {
 	x := b.m.Input(i)
 	xv := b.s.x
 	if len(xv.avgs) == 0 && xv.box == nil {
+		// Class by class: every entry gets the one update c d_k of the
+		// feature-by-feature order, with c = -sigma x_f.
 		v := xv.v
-		for j, f := range x.Idx {
-			c := -sigma * x.Val[j]
-			row := v[int(f)*K : int(f)*K+K : int(f)*K+K]
-			for _, k := range ch {
-				row[k] += c * d[k]
+		idx, val := x.Idx, x.Val[:len(x.Idx)]
+		for _, k := range ch {
+			dk := d[k]
+			for j, f := range idx {
+				v[int(f)*K+int(k)] += (-sigma * val[j]) * dk
 			}
 		}
 	} else {

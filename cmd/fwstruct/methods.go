@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
@@ -64,7 +65,10 @@ func entry[M run.Method](name, summary string, execs execKinds, start M, flags f
 
 // methods lists the methods of the command line, the default first.
 var methods = []methodEntry{
-	entry("recommended", "bcfw with gap sampling, pairwise steps and the gap-based cache (solver.Recommended): the default",
+	entry("auto", "chosen from the problem (package solver/auto): exact steps with shrinking for multiclass data, kernelized ones\n"+
+		"with --kernel, soft constraints with --rho, else recommended, with a mini-batch when an oracle call is costly;\n"+
+		"the method line says which and why: the default", anyExecution, auto.Method{}, autoFlags).approximate(),
+	entry("recommended", "bcfw with gap sampling, pairwise steps and the gap-based cache (solver.Recommended)",
 		anyExecution, solver.Recommended(0), bcfwFlags).approximate(),
 	entry("bcfw", "block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013) with the variants of Osokin et al. (2016); "+
 		"its defaults are the papers' baseline", anyExecution, solver.BCFW{}, bcfwFlags).approximate(),
@@ -237,6 +241,26 @@ func exactFlags(f *flagSet, m *solver.Exact) {
 	averageFlag(f, &m.Average)
 	scheduleFlags(f, &m.GapEvery, &m.TraceEvery)
 	seedFlag(f, &m.Seed)
+}
+
+// autoFlags declares what auto chooses from besides the problem: a kernel
+// (a kernelized method) and rho (soft constraints).
+func autoFlags(f *flagSet, m *auto.Method) {
+	var k kernel.Kernel
+	if m.Kernel != nil {
+		k = *m.Kernel
+	}
+	kernelFlags(f, &k)
+	f.Float(&m.Rho, "rho", "train soft constraints with penalty rho (> 0; factor-graph data; 0: the hard problem)")
+	f.check(func() error {
+		if f.given("kernel") {
+			m.Kernel = &k
+		}
+		if m.Rho < 0 || math.IsNaN(m.Rho) || math.IsInf(m.Rho, 1) {
+			return fmt.Errorf("--rho must be positive and finite (0: the hard problem), got %v", m.Rho)
+		}
+		return nil
+	})
 }
 
 func softFlags(f *flagSet, m *soft.BCFW) {

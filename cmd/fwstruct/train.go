@@ -18,6 +18,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -253,6 +254,18 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 		opts = append(opts, run.WithTest(test))
 	}
 	var s run.Solver
+	m := t.method().WithLambda(t.lambda)
+	chosen := ""
+	if am, ok := m.(auto.Method); ok && t.resumed == nil {
+		c, err := auto.Choose(train, am, t.exec.workers)
+		if err != nil {
+			return err
+		}
+		m, chosen = c.Method, c.Reason
+		if t.exec.x == nil {
+			opts = append(opts, run.WithExecution(c.Execution))
+		}
+	}
 	if t.resumed != nil {
 		if s, err = run.Load(t.state, train, opts...); err != nil {
 			return fmt.Errorf("--resume %s: cannot continue on %s: %w", t.resume, describeData(loaded, spec), err)
@@ -260,7 +273,7 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 		if !run.Same(s.Method(), t.resumed.method) {
 			return fmt.Errorf("--resume %s: corrupt checkpoint: its header and its state describe other methods", t.resume)
 		}
-	} else if s, err = t.method().WithLambda(t.lambda).New(train, opts...); err != nil {
+	} else if s, err = m.New(train, opts...); err != nil {
 		if fl := t.exec.flag(); fl != "" {
 			return fmt.Errorf("%s: %w", fl, err)
 		}
@@ -276,6 +289,9 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "data %s: %d training and %d test examples%s, d = %d\n", describeData(loaded, spec), train.Len(), test.Len(), unseenNote(test), train.Dim())
 	fmt.Fprintf(stdout, "method %s, lambda %g; execution %s\n", describeMethod(s.Method()), s.Lambda(), describeExecution(s.Execution()))
+	if chosen != "" {
+		fmt.Fprintf(stdout, "auto: %s\n", chosen)
+	}
 	if t.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", t.accuracy)
 	}
