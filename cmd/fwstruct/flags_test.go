@@ -73,14 +73,15 @@ func TestZeroMeansWhatTheHelpSays(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append(train, "--cache-size", "0"), "--cache-size must be >= 1, got 0"},
+		{append(train, "--method", "recommended", "--cache-size", "0"), "--cache-size must be >= 1, got 0"},
 		{append(train, "--method", "cp", "--cp-tol", "0"), "--cp-tol must be positive"},
 		{append(train, "--method", "mp-bcfw", "--mp-n", "-1"), "--mp-n must be >= 0, got -1"},
 		{append(train, "--method", "kernel", "--kernel-cache", "-1"), "--kernel-cache must be >= 0 (0: none)"},
-		{append(train, "--cache-size", "-1"), "--cache-size must be >= 1, got -1"},
-		{append(train, "--cache-f", "0"), "--cache-f must be positive"},
-		{append(train, "--cache-nu", "0"), "--cache-nu must be positive"},
-		{append(train, "--gap-every", "0"), "--gap-every must be positive (inf: never)"},
+		{append(train, "--method", "recommended", "--cache-size", "-1"), "--cache-size must be >= 1, got -1"},
+		{append(train, "--method", "recommended", "--cache-f", "0"), "--cache-f must be positive"},
+		{append(train, "--method", "recommended", "--cache-nu", "0"), "--cache-nu must be positive"},
+		{append(train, "--method", "recommended", "--gap-every", "0"), "--gap-every must be positive (inf: never)"},
+		{append(train, "--gap-every", "-1"), "--gap-every must be >= 0 (inf: never; 0: the chosen method's)"},
 		{append(train, "--trace-every", "-1"), "--trace-every must be finite and >= 0 (0: none)"},
 		{append(train, "--lambda", "0"), "--lambda must be positive"},
 		{append(train, "--workers", "-1"), "--workers must be >= 0 (0: one per CPU)"},

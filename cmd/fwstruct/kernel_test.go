@@ -113,7 +113,7 @@ func TestKernelCommandLineErrors(t *testing.T) {
 		{[]string{"--data", train, "--method", "kernel", "--kernel", "sigmoid"}, 2, `--kernel "sigmoid": want linear, rbf or poly`},
 		{[]string{"--data", train, "--method", "kernel", "--kernel", "rbf"}, 1, "--gamma must be positive with --kernel rbf, got 0"},
 		{[]string{"--data", train, "--method", "kernel-fw", "--kernel", "poly", "--gamma", "1", "--degree", "0"}, 1, "--degree must be >= 1"},
-		{[]string{"--data", train, "--method", "ssg", "--kernel", "rbf", "--gamma", "1"}, 1, "--kernel does not apply to --method ssg (a flag of --method kernel, kernel-fw or kernel-exact)"},
+		{[]string{"--data", train, "--method", "ssg", "--kernel", "rbf", "--gamma", "1"}, 1, "--kernel does not apply to --method ssg (a flag of --method auto, kernel, kernel-fw or kernel-exact)"},
 		{[]string{"--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--oracle-accuracy", "0.5"}, 1, "--oracle-accuracy does not apply to --method kernel"},
 		{[]string{"--data", train, "--method", "kernel", "--kernel", "rbf", "--gamma", "1", "--kernel-cache", "-1"}, 1, "--kernel-cache must be >= 0"},
 		{[]string{"--data", "synthetic", "--oracle-accuracy", "0"}, 1, "--oracle-accuracy must be in (0, 1], got 0"},

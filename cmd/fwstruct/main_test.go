@@ -119,11 +119,11 @@ func TestCommandLineErrors(t *testing.T) {
 		{nil, 2, "Usage"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"train", "--data", "synthetic", "--lambda", "0"}, 1, "lambda"},
-		{[]string{"train", "--data", "synthetic", "--method", "cg"}, 1, `--method "cg": unknown method (want recommended, bcfw, `},
+		{[]string{"train", "--data", "synthetic", "--method", "cg"}, 1, `--method "cg": unknown method (want auto, recommended, bcfw, `},
 		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--method", "fw"}, 1, "--sampling does not apply to --method fw (a flag of --method recommended, bcfw, "},
 		{[]string{"train", "--data", "synthetic", "--sampling", "gap", "--method", "ssg"}, 1, "--sampling does not apply to --method ssg"},
 		{[]string{"train", "--data", "synthetic", "--passes", "0"}, 1, "at least one of"},
-		{[]string{"train", "--data", "synthetic", "--box-lower", "5000=0"}, 1, "coordinates"},
+		{[]string{"train", "--data", "synthetic", "--method", "recommended", "--box-lower", "5000=0"}, 1, "coordinates"},
 		{[]string{"train", "--data", "synthetic", "--split", "medium"}, 2, `--split "medium": want small or large`},
 		{[]string{"train", "--data", "nowhere/letters.txt"}, 1, "not a readable path"},
 		{[]string{"train", "--no-such-flag"}, 2, "unknown flag --no-such-flag"},
@@ -222,7 +222,7 @@ func TestReport(t *testing.T) {
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, args := range [][]string{
 		{"--trace", a, "--method", "bcfw"},
-		{"--trace", b, "--sampling", "gap", "--cache"},
+		{"--trace", b, "--method", "recommended", "--sampling", "gap", "--cache"},
 	} {
 		base := []string{"train", "--data", "synthetic", "--synthetic-words", "40", "--passes", "6", "--gap-every", "2", "--quiet"}
 		if code, _, errOut := runCLI(t, append(base, args...)...); code != 0 {

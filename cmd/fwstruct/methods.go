@@ -116,8 +116,8 @@ func methodNamed(name string, entries []methodEntry) (methodEntry, error) {
 // entryOf returns the entry of the methods of m's type (for a method read
 // from a file: bcfw, never recommended).
 func entryOf(m run.Method) (methodEntry, error) {
-	for _, e := range methods[1:] {
-		if e.method == m.Name() {
+	for _, e := range methods {
+		if e.method == m.Name() && e.name == e.method { // bcfw, not recommended
 			return e, nil
 		}
 	}
@@ -252,7 +252,22 @@ func autoFlags(f *flagSet, m *auto.Method) {
 	}
 	kernelFlags(f, &k)
 	f.Float(&m.Rho, "rho", "train soft constraints with penalty rho (> 0; factor-graph data; 0: the hard problem)")
+	ge := m.GapEvery
+	if ge < 0 {
+		ge = math.Inf(1)
+	}
+	f.Float(&ge, "gap-every", "passes between exact duality-gap evaluations (> 0; inf: never; 0: the chosen method's, 10 or 20 for exact steps)")
+	f.Float(&m.TraceEvery, "trace-every", "passes between extra observe-only gap evaluations (0: none)")
+	seedFlag(f, &m.Seed)
 	f.check(func() error {
+		if err := checkFlags(flagCheck{"gap-every", ">= 0 (inf: never; 0: the chosen method's)", ge, ge >= 0},
+			flagCheck{"trace-every", "finite and >= 0 (0: none)", m.TraceEvery, m.TraceEvery >= 0 && !math.IsInf(m.TraceEvery, 1)}); err != nil {
+			return err
+		}
+		m.GapEvery = ge
+		if math.IsInf(ge, 1) {
+			m.GapEvery = -1
+		}
 		if f.given("kernel") {
 			m.Kernel = &k
 		}

@@ -33,8 +33,8 @@ func TestParallelFlags(t *testing.T) {
 	}{
 		{[]string{"--batch", "-1"}, "--batch must be >= 0"},
 		{[]string{"--simulate-workers", "-2"}, "--simulate-workers must be >= 0"},
-		{[]string{"--batch", "2", "--method", "fw"}, "--batch does not apply to --method fw (a flag of --method recommended, bcfw, mp-bcfw or lp-hard)"},
-		{[]string{"--async", "--method", "ssg"}, "--async does not apply to --method ssg (a flag of --method recommended, bcfw or lp-hard)"},
+		{[]string{"--batch", "2", "--method", "fw"}, "--batch does not apply to --method fw (a flag of --method auto, recommended, bcfw, mp-bcfw or lp-hard)"},
+		{[]string{"--async", "--method", "ssg"}, "--async does not apply to --method ssg (a flag of --method auto, recommended, bcfw or lp-hard)"},
 		{[]string{"--async", "--workers", "2", "--method", "mp-bcfw"}, "--async does not apply to --method mp-bcfw"},
 		{[]string{"--simulate-workers", "3", "--method", "mp-bcfw"}, "--simulate-workers does not apply to --method mp-bcfw"},
 		{[]string{"--lookahead", "1", "--method", "cp"}, "--lookahead does not apply to --method cp"},

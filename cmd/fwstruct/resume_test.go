@@ -193,7 +193,7 @@ func TestResumeRefusesOtherData(t *testing.T) {
 	writeTestFile(t, csv, []byte(rows))
 	writeTestFile(t, filepath.Join(dir, "toy_test.csv"), []byte(rows))
 	ck := filepath.Join(dir, "run.ckpt")
-	if code, _, stderr := runCLI(t, "train", "--data", csv, "--passes", "4", "--quiet", "--checkpoint", ck); code != 0 {
+	if code, _, stderr := runCLI(t, "train", "--data", csv, "--method", "recommended", "--passes", "4", "--quiet", "--checkpoint", ck); code != 0 {
 		t.Fatal(stderr)
 	}
 	rec, err := newRecord(solver.BCFW{Lambda: 0.01}, nil, datasets.Spec{Name: csv}, 1)

@@ -108,7 +108,7 @@ func TestFactorGraphSolvers(t *testing.T) {
 		{[]string{"--data", "synthetic", "--method", "soft"}, 1, "a factor-graph problem is needed (yeast or a MULAN dataset)"},
 		{[]string{"--data", "synthetic", "--method", "lp-hard"}, 1, "a factor-graph problem is needed (yeast or a MULAN dataset)"},
 		{[]string{"--data", data, "--method", "lp-hard", "--sampling", "example-perm"}, 2, `--sampling "example-perm": want uniform, perm, gap or gap-in-order`},
-		{[]string{"--data", "synthetic", "--sampling", "example-perm"}, 2, `--sampling "example-perm": want uniform, perm, gap or gap-in-order`},
+		{[]string{"--data", "synthetic", "--method", "recommended", "--sampling", "example-perm"}, 2, `--sampling "example-perm": want uniform, perm, gap or gap-in-order`},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"train", "--passes", "1"}, bad.args...)...)
 		if code != bad.code || !strings.Contains(errOut, bad.want) {

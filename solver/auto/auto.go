@@ -44,6 +44,14 @@ type Method struct {
 	// data is then trained by soft-constraint BCFW (soft.BCFW) with it.
 	// Zero trains the hard problem.
 	Rho float64 `json:"rho,omitempty"`
+	// GapEvery, TraceEvery and Seed, when not zero, are given to the
+	// method chosen (every method auto chooses has them): the passes
+	// between its exact gap passes (negative: never), between observe-only
+	// evaluations, and the seed of its sampling. Zero keeps the chosen
+	// method's own.
+	GapEvery   float64 `json:"gap_every,omitempty"`
+	TraceEvery float64 `json:"trace_every,omitempty"`
+	Seed       uint64  `json:"seed,omitempty"`
 }
 
 func init() { run.Register(Method{}, loadAuto) }
@@ -88,8 +96,50 @@ type Choice struct {
 }
 
 // Choose returns the method and the execution for problem p under m's
-// lambda (and kernel, rho), with workers goroutines (0: GOMAXPROCS).
-func Choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
+// lambda (and kernel, rho, schedule and seed), with workers goroutines (0:
+// GOMAXPROCS).
+func Choose(p oracles.Problem, m Method, workers int) (Choice, error) {
+	c, err := choose(p, m, workers)
+	if err != nil {
+		return c, err
+	}
+	c.Method = m.schedule(c.Method)
+	return c, nil
+}
+
+// schedule gives the chosen method m's GapEvery, TraceEvery and Seed
+// where they are set.
+func (a Method) schedule(m run.Method) run.Method {
+	set := func(ge, te *float64, seed *uint64) {
+		if a.GapEvery != 0 {
+			*ge = a.GapEvery
+		}
+		if a.TraceEvery != 0 {
+			*te = a.TraceEvery
+		}
+		if a.Seed != 0 {
+			*seed = a.Seed
+		}
+	}
+	switch c := m.(type) {
+	case solver.BCFW:
+		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
+		return c
+	case solver.Exact:
+		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
+		return c
+	case kernel.Exact:
+		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
+		return c
+	case soft.BCFW:
+		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
+		return c
+	}
+	return m
+}
+
+// choose is Choose before the schedule.
+func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	if p == nil {
 		return Choice{}, errors.New("auto: no problem")
 	}
@@ -133,6 +183,9 @@ func Choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	}
 	kind := describe(p)
 	x, why := ChooseExecution(method, call, workers)
+	if _, relative := p.(oracles.RelativeOracle); relative {
+		x, why = nil, "sequential steps (a relative approximate oracle: its accuracy is relative to the dual state at the current w)"
+	}
 	return Choice{
 		Method:    method,
 		Execution: x,

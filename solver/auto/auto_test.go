@@ -120,3 +120,20 @@ func TestEncodes(t *testing.T) {
 		t.Fatalf("%s decodes to %+v (%v)", b, got, err)
 	}
 }
+
+// TestScheduleReachesTheChoice: auto's schedule and seed are the chosen
+// method's, its zero values the chosen method's own.
+func TestScheduleReachesTheChoice(t *testing.T) {
+	mc := oraclestest.Multiclass(30, 4, 5, 1)
+	c, err := Choose(mc, Method{Lambda: 0.1, GapEvery: 3, TraceEvery: 2, Seed: 5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (solver.Exact{Lambda: 0.1, Sampling: run.Permutation, Shrinking: true, GapEvery: 3, TraceEvery: 2, Seed: 5}); !run.Same(c.Method, want) {
+		t.Fatalf("chose %+v, want %+v", c.Method, want)
+	}
+	c, err = Choose(mc, Method{Lambda: 0.1}, 1)
+	if err != nil || c.Method.(solver.Exact).GapEvery != 20 {
+		t.Fatalf("without a schedule: %+v (%v), want the exact method's GapEvery 20", c.Method, err)
+	}
+}
