@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fwstruct/fwstruct/solver/execution"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/run"
 
 	// Every method of the solver packages can be resumed from a session,
@@ -94,6 +95,10 @@ func orLambda(m run.Method, lambda float64) run.Method {
 // run.Solver.Method), so that a zero value and the default it stands for
 // compare equal.
 func methodDiff(asked, filled, want run.Method) string {
+	if _, ok := want.(auto.Method); ok {
+		// auto asked: the run is what auto chose, compared by what was asked.
+		filled = asked
+	}
 	if reflect.TypeOf(want) != reflect.TypeOf(filled) {
 		return fmt.Sprintf("the run is %s, the cell asks for %s", methodLabel(filled), methodLabel(want))
 	}

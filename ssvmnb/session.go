@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -57,7 +58,7 @@ func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Traine
 		return nil, errors.New("ssvmnb: Session needs data (see Load and NewData)")
 	}
 	if m == nil {
-		return nil, fmt.Errorf("ssvmnb: session %q needs a method (solver.Recommended(lambda), solver.BCFW{...}, ...)", name)
+		return nil, fmt.Errorf("ssvmnb: session %q needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, ...)", name)
 	}
 	exec, err := oneExecution(x)
 	if err != nil {
@@ -79,7 +80,7 @@ func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Traine
 	if err != nil {
 		return nil, err
 	}
-	if stored, err := tf.method(); err == nil && stored.Name() != m.Name() {
+	if stored, err := tf.method(); err == nil && stored.Name() != m.Name() && !tf.askedFor(m) {
 		return nil, fmt.Errorf("ssvmnb: session %q holds a %s run, the cell asks for %s; "+
 			"call ssvmnb.Resume(%q) to continue the stored run as it is, ssvmnb.Forget(%q) to start over, or pick another name",
 			name, stored.Name(), m.Name(), name, name)
@@ -96,6 +97,13 @@ func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Traine
 	return t, nil
 }
 
+// askedFor reports whether the stored run was asked for a method of m's
+// type (auto: the run is the method auto chose).
+func (tf *trainerFile) askedFor(m run.Method) bool {
+	asked, err := run.Decode(tf.Asked)
+	return err == nil && asked.Name() == m.Name()
+}
+
 // differs describes how t differs from a run of method m with execution x
 // (nil: sequential), "" when it does not (see methodDiff).
 func (t *Trainer) differs(m run.Method, x run.Execution) string {
@@ -103,7 +111,8 @@ func (t *Trainer) differs(m run.Method, x run.Execution) string {
 	if d := methodDiff(t.current(), t.s.Method(), m); d != "" {
 		diffs = append(diffs, d)
 	}
-	if !sameExecution(t.s.Execution(), x) {
+	_, chosen := m.(auto.Method) // auto asked without one chose the execution too
+	if !(chosen && x == nil) && !sameExecution(t.s.Execution(), x) {
 		diffs = append(diffs, fmt.Sprintf("the execution is %s, the cell asks for %s", executionLabel(t.s.Execution()), executionLabel(x)))
 	}
 	return strings.Join(diffs, "; ")

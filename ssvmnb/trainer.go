@@ -36,6 +36,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -112,7 +113,7 @@ func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, e
 		return nil, fmt.Errorf("ssvmnb: %s: a run needs data (see Load and NewData)", name)
 	}
 	if m == nil {
-		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)", name)
+		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)", name)
 	}
 	exec, err := oneExecution(x)
 	if err != nil {
@@ -122,7 +123,19 @@ func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, e
 	if exec != nil {
 		opts = append(opts, run.WithExecution(exec))
 	}
-	s, err := m.New(data.Train, opts...)
+	built := m
+	if am, ok := m.(auto.Method); ok {
+		c, err := auto.Choose(data.Train, am, 0)
+		if err != nil {
+			return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
+		}
+		note(name + ": auto: " + c.Reason)
+		built = c.Method
+		if exec == nil && c.Execution != nil {
+			opts = append(opts, run.WithExecution(c.Execution))
+		}
+	}
+	s, err := built.New(data.Train, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -37,9 +38,6 @@ type grid struct {
 
 // newGrid checks the base method against the grids of cfg.
 func newGrid(base run.Method, cfg Config) (*grid, error) {
-	if base == nil {
-		return nil, errors.New("tune: no method (a solver.BCFW, soft.BCFW, kernel.BCFW, ...)")
-	}
 	if cfg.Rhos != nil && cfg.Gammas != nil {
 		return nil, errors.New("tune: a rho grid and a gamma grid: no method has both")
 	}
@@ -66,6 +64,33 @@ func newGrid(base run.Method, cfg Config) (*grid, error) {
 		}
 	}
 	return g, nil
+}
+
+// resolveAuto returns the method auto chooses for the training problem
+// when base is auto (nil is auto too), once for the whole grid, so that
+// every value and fold trains the same method (and warm starts apply);
+// with a rho grid auto trains soft constraints. Another base is returned
+// as it is.
+func resolveAuto(train oracles.Problem, base run.Method, cfg Config) (run.Method, error) {
+	if base == nil {
+		base = auto.Method{}
+	}
+	a, ok := base.(auto.Method)
+	if !ok {
+		return base, nil
+	}
+	if len(cfg.Rhos) > 0 && a.Rho == 0 {
+		a.Rho = cfg.Rhos[0]
+	}
+	lambda := a.Lambda
+	if lambda == 0 {
+		lambda = 1 // the grid sets it; auto's choice does not depend on it
+	}
+	c, err := auto.Choose(train, a.WithLambda(lambda).(auto.Method), cfg.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	return c.Method, nil
 }
 
 // method returns the base method at lambda and aux.

@@ -184,11 +184,18 @@ func (r *Result) Edge() string {
 // A canceled context returns ctx.Err().
 func Run(ctx context.Context, d *datasets.Data, base run.Method, cfg Config) (*Result, error) {
 	start := time.Now()
+	if d == nil || d.Train == nil {
+		return nil, errors.New("tune: no training examples")
+	}
+	base, err := resolveAuto(d.Train, base, cfg)
+	if err != nil {
+		return nil, err
+	}
 	g, err := newGrid(base, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if d == nil || d.Train == nil || d.Train.Len() == 0 {
+	if d.Train.Len() == 0 {
 		return nil, errors.New("tune: no training examples")
 	}
 	n := d.Train.Len()

@@ -17,6 +17,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
+	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/soft"
@@ -329,6 +330,21 @@ func must[T any](v T, err error) T {
 	return v
 }
 
+// TestRunAuto: without a method (nil, or auto.Method), Run tunes the
+// method auto chooses for the training data, the same for every value.
+func TestRunAuto(t *testing.T) {
+	d := blobs(t, 12)
+	for _, base := range []run.Method{nil, auto.Method{}} {
+		res, err := Run(context.Background(), d, base, Config{Lambdas: []float64{0.1, 0.01}, Folds: 2, Stop: run.Stop{Passes: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := res.Method.(solver.Exact); !ok {
+			t.Fatalf("base %v: tuned %s on multiclass data, want auto's exact steps", base, res.Method.Name())
+		}
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	d := blobs(t, 12)
 	canceled, cancel := context.WithCancel(context.Background())
@@ -340,7 +356,6 @@ func TestRunErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{nil, nil, Config{}, "no method"},
 		{nil, bcfw, Config{Rhos: []float64{1}}, "rho grid applies to the soft solver only"},
 		{nil, bcfw, Config{Gammas: []float64{1}}, "gamma grid applies to the rbf and poly kernels only"},
 		{nil, kernel.BCFW{}, Config{Gammas: []float64{1}}, "gamma grid applies"},
