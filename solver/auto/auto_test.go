@@ -55,10 +55,10 @@ func TestChoose(t *testing.T) {
 	}{
 		{"multiclass", mc, Method{Lambda: 0.1}, 2, solver.Exact{Lambda: 0.1, Sampling: run.Permutation, Shrinking: true, GapEvery: 20}, nil, "liblinear -s 4"},
 		{"kernel", mc, Method{Lambda: 0.1, Kernel: &rbf}, 2, kernel.Exact{Lambda: 0.1, Kernel: rbf, Sampling: run.Permutation, Shrinking: true}, nil, "rbf kernel"},
-		{"chain", chain, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), nil, "sequential steps"},
+		{"chain", chain, Method{Lambda: 0.1}, 2, averaged(solver.Recommended(0.1)), nil, "the weighted average"},
 		{"soft", fg, Method{Lambda: 0.1, Rho: 0.5}, 2, soft.BCFW{Lambda: 0.1, Rho: 0.5, Sampling: run.ExamplePermutation}, nil, "rho 0.5"},
-		{"costly oracle", slowOracle{chain, 300 * time.Microsecond}, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), execution.MiniBatch{Batch: 2, Lookahead: 2}, "mini-batch of 2"},
-		{"costly oracle, one worker", slowOracle{chain, 300 * time.Microsecond}, Method{Lambda: 0.1}, 1, solver.Recommended(0.1), nil, "one worker"},
+		{"costly oracle", slowOracle{mc, 300 * time.Microsecond}, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), execution.MiniBatch{Batch: 2, Lookahead: 2}, "mini-batch of 2"},
+		{"costly oracle, one worker", slowOracle{mc, 300 * time.Microsecond}, Method{Lambda: 0.1}, 1, solver.Recommended(0.1), nil, "one worker"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Choose(tc.p, tc.m, tc.workers)
@@ -84,6 +84,9 @@ func TestChoose(t *testing.T) {
 		})
 	}
 }
+
+// averaged returns m with the weighted average.
+func averaged(m solver.BCFW) solver.BCFW { m.Average = run.WeightedAverage; return m }
 
 // TestChooseRefuses: a kernel on non-multiclass data and soft constraints
 // on data that is no factor graph are errors saying what is needed.
