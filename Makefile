@@ -6,6 +6,7 @@
 #   make bench      benchmarks of the hot paths (oracle, block step, gap pass, memory)
 #   make fuzz       run every Fuzz test for FUZZTIME each (their seed corpora run in make test)
 #   make race       the whole test suite under the race detector (slow; not part of make test)
+#   make dist-test  vet, lint and the tests of the dist module (Apache Beam, on prism in-process)
 #   make notebooks  install Jupyter + GoNB and execute every notebook headlessly
 #   make browser-check  render an interactive chart in headless Chromium and check the screenshot
 
@@ -20,7 +21,7 @@ endif
 
 OUT := out
 
-.PHONY: all test vet fmt-check lint lint-deps demo bench fuzz race clean
+.PHONY: all test vet fmt-check lint lint-deps demo bench fuzz race dist-test clean
 
 all: test
 
@@ -98,6 +99,13 @@ fuzz:
 # whole suite, which takes 5 to 20 minutes without it, was not timed under it.
 race:
 	$(GO) test -race -count=1 -timeout 120m ./...
+
+# The dist module (dist/, docs/distributed.md) has a go.mod of its own, so that the core
+# module never requires Apache Beam: ./... above stops at it (gofmt and goimports, which
+# read git's list of files, do check it). Its vet, staticcheck and tests, on Beam's prism
+# runner in-process; the first run downloads and builds Beam (minutes).
+dist-test: lint-deps
+	cd dist && $(GO) vet ./... && $(NB_GOBIN)/staticcheck ./... && $(GO) test -count=1 -timeout 20m ./...
 
 clean:
 	rm -rf $(OUT)
