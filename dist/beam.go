@@ -56,7 +56,9 @@ var Runners = []string{"prism", "flink", "spark", "dataflow", "universal"}
 // The runner's settings are Beam's flags (--endpoint, --environment_type,
 // --environment_config, --worker_binary, --project, --region,
 // --temp_location, ...), read from the command line by flag.Parse as in
-// every Beam program.
+// every Beam program. Beam leaves an empty file in os.TempDir at every run
+// whose workers are this process (a stand-in for the worker binary):
+// fwstruct-dist gives each run a TMPDIR of its own.
 type Beam struct {
 	// Runner is one of Runners; empty means prism.
 	Runner string

@@ -8,17 +8,6 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 )
 
-// Data names a dataset as datasets.LoadData takes it. It is loaded on the
-// worker: a path in Options (or $FWSTRUCT_DATA, which Options.Path empty
-// searches) is a path of the worker's file system.
-type Data struct {
-	// Name is LoadData's name ("synthetic", "ocr", "conll", "svmlight",
-	// ... or a path).
-	Name string `json:"name"`
-	// Options are LoadData's options.
-	Options datasets.Options `json:"options"`
-}
-
 // dataCacheSize is the number of datasets a worker process keeps: the units
 // of a grid share one, and a second lets the units of two grids interleave.
 const dataCacheSize = 2
@@ -38,8 +27,9 @@ type dataEntry struct {
 	err  error
 }
 
-// load returns the dataset, loading it the first time this process needs it.
-func (d Data) load() (*datasets.Data, error) {
+// loadData returns the dataset of a spec, loading it the first time this
+// process needs it.
+func loadData(d datasets.Spec) (*datasets.Data, error) {
 	k, err := json.Marshal(d)
 	if err != nil {
 		return nil, fmt.Errorf("the data: %w", err)
@@ -63,7 +53,7 @@ func (d Data) load() (*datasets.Data, error) {
 	}
 	dataCache.Unlock()
 	e.once.Do(func() {
-		e.data, e.err = datasets.LoadData(d.Name, d.Options)
+		e.data, e.err = d.Load()
 		if e.err != nil {
 			e.err = fmt.Errorf("the data %q: %w", d.Name, e.err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/tune"
 )
 
 func TestMain(m *testing.M) {
@@ -41,8 +42,8 @@ func withTempDir(fn func() int) int {
 
 // synthetic is a small synthetic dataset: tens of words, trained in
 // milliseconds.
-func synthetic(seed uint64) Data {
-	return Data{Name: "synthetic", Options: datasets.Options{
+func synthetic(seed uint64) datasets.Spec {
+	return datasets.Spec{Name: "synthetic", Options: datasets.Options{
 		Synthetic: datasets.SyntheticConfig{TrainWords: 40, TestWords: 20, Seed: seed},
 	}}
 }
@@ -165,7 +166,7 @@ func TestTrainUnitErrors(t *testing.T) {
 		{"bad-fold", "fold 3 of 3", TrainUnit{Method: encode(t, solver.BCFW{Lambda: 0.1}), Data: synthetic(1),
 			Folds: 3, Fold: 3, Stop: run.Stop{Passes: 1}}},
 		{"no-data", "the data", TrainUnit{Method: encode(t, solver.BCFW{Lambda: 0.1}),
-			Data: Data{Name: "svmlight", Options: datasets.Options{Path: t.TempDir() + "/missing.svm"}}, Stop: run.Stop{Passes: 1}}},
+			Data: datasets.Spec{Name: "svmlight", Options: datasets.Options{Path: t.TempDir() + "/missing.svm"}}, Stop: run.Stop{Passes: 1}}},
 	}
 	units := []Unit{good}
 	for _, b := range bad {
@@ -322,6 +323,43 @@ func BenchmarkBeamOverhead(b *testing.B) {
 	for b.Loop() {
 		if _, err := (Beam{}).Run(context.Background(), units); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestTrainFoldsAreTunes: a train unit of fold f of k trains on what package
+// tune trains fold f on (the same examples, the same preprocessing), so that
+// one lambda of a cold tuning grid is the units' results, bit for bit.
+func TestTrainFoldsAreTunes(t *testing.T) {
+	spec := synthetic(4)
+	d, err := spec.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k, seed, lambda = 3, 9, 0.05
+	m := solver.BCFW{Sampling: run.Permutation, Seed: 2}
+	stop := run.Stop{Passes: 4}
+	res, err := tune.Run(context.Background(), d, m, tune.Config{Lambdas: []float64{lambda}, Folds: k, Seed: seed, Stop: stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var units []Unit
+	for f := range k {
+		u, err := NewTrainUnit(fmt.Sprint(f), TrainUnit{Method: encode(t, m.WithLambda(lambda)), Data: spec,
+			Folds: k, Fold: f, Seed: seed, Stop: stop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, u)
+	}
+	got, err := Train(context.Background(), Local{}, units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := res.Curve[0]
+	for f, r := range got {
+		if math.Float64bits(r.Last.Primal) != math.Float64bits(pt.Primals[f]) || math.Float64bits(r.Last.Gap) != math.Float64bits(pt.Gaps[f]) {
+			t.Errorf("fold %d: primal %v gap %v, tune's %v and %v", f, r.Last.Primal, r.Last.Gap, pt.Primals[f], pt.Gaps[f])
 		}
 	}
 }

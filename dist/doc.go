@@ -14,7 +14,7 @@
 //
 // A Unit is plain data: the name of a task, a key unique within a run, and
 // the task's input as JSON (for the train task, a TrainUnit: the method as
-// run.Encode writes it, the data as LoadData's name and options, the fold).
+// run.Encode writes it, the data as a datasets.Spec, the fold).
 // A task is a function from that input to its output, run on a worker by one
 // DoFn for every task, which catches the task's errors and panics into the
 // unit's Output instead of failing the pipeline (a unit whose data is missing
@@ -29,8 +29,8 @@
 //
 // # Where things must live
 //
-// A unit names its data by a path on the worker (datasets.Options.Path, or
-// $FWSTRUCT_DATA on the worker): on a cluster every worker must reach it (a
+// A unit names its data by a path on the worker (the spec's Options.Path,
+// or $FWSTRUCT_DATA on the worker): on a cluster every worker must reach it (a
 // shared filesystem, or the same files on every worker). The outputs are
 // written by a worker to Beam.Output and read from there by the submitting
 // program: on a cluster outside LOOPBACK, a location both reach (a shared

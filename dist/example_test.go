@@ -14,7 +14,7 @@ import (
 // in-process (the program calls flag.Parse and beam.Init first; here the
 // tests' TestMain does).
 func ExampleTrain() {
-	data := dist.Data{Name: "synthetic", Options: datasets.Options{
+	data := datasets.Spec{Name: "synthetic", Options: datasets.Options{
 		Synthetic: datasets.SyntheticConfig{TrainWords: 30, TestWords: 10},
 	}}
 	var units []dist.Unit

@@ -30,7 +30,9 @@ const TaskTrain = "train"
 func init() { registerTask(TaskTrain, trainTask) }
 
 // TrainUnit is the input of a train unit: a method, the data, the part of the
-// training set to train on, and when to stop.
+// training set to train on, and when to stop. Its JSON form is the records'
+// of the core: the method as run.Encode writes it, the data as a
+// datasets.Spec.
 type TrainUnit struct {
 	// Method is the method as run.Encode writes it (its lambda and seed
 	// included).
@@ -38,14 +40,16 @@ type TrainUnit struct {
 	// Execution is the execution of its steps as execution.Encode writes it;
 	// empty or null is sequential.
 	Execution json.RawMessage `json:"execution,omitempty"`
-	// Data is the dataset, loaded on the worker.
-	Data Data `json:"data"`
+	// Data is the dataset, loaded on the worker: its paths (the name when
+	// it is a path, Options.Path, ...) are the worker's, and Options.Path
+	// empty searches $FWSTRUCT_DATA on the worker for the named datasets.
+	Data datasets.Spec `json:"data"`
 	// Folds and Fold select the part of the training set: Folds zero trains
 	// on the whole training set (and tests on the data's test set);
-	// Folds = k >= 2 splits it as tune.Folds(n, k, Seed) does and trains on
-	// fold Fold's fitting examples (and tests on its held-out ones), as
-	// tune does (datasets.Data.Split: the preprocessing fitted on the
-	// fitting examples alone).
+	// Folds = k >= 2 deals the examples into k folds as package tune does
+	// with Config.Seed = Seed, and trains on fold Fold's fitting examples
+	// (and tests on its held-out ones) with the preprocessing fitted on them
+	// alone (datasets.Data.Split), as tune trains that fold.
 	Folds int `json:"folds,omitempty"`
 	Fold  int `json:"fold,omitempty"`
 	// Seed seeds the assignment of the examples to folds (the method keeps
@@ -165,7 +169,7 @@ func train(ctx context.Context, t TrainUnit) (*TrainResult, error) {
 			return nil, fmt.Errorf("the execution: %w", err)
 		}
 	}
-	d, err := t.Data.load()
+	d, err := loadData(t.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -238,11 +242,9 @@ func (t TrainUnit) split(d *datasets.Data) (trainSet, testSet oracles.Problem, e
 }
 
 // fold returns the fitting and held-out examples of fold f of k of the
-// examples 0..n-1, as tune.Folds(n, k, seed)[f] does (the same shuffle, the
-// same deal), sorted.
-//
-// It stands in for tune.Folds while package tune is ported to the method
-// types (it does not build on this branch); once it does, call tune.Folds.
+// examples 0..n-1, sorted: the folds of package tune's k-fold validation
+// with seed (the same shuffle, the same deal), which tune does not export.
+// TestTrainFoldsAreTunes checks that they agree.
 func fold(n, k, f int, seed uint64) (fit, held []int, err error) {
 	if k < 2 || k > n {
 		return nil, nil, fmt.Errorf("%d folds of %d examples (want 2 <= folds <= examples)", k, n)

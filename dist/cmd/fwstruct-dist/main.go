@@ -78,6 +78,13 @@ func cli(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 	// worker flags: Init runs the worker and exits. (A worker keeps the
 	// default handling of SIGTERM, by which runners stop it.)
 	beam.Init()
+	// Beam leaves files in the temporary directory (at every loopback run
+	// an empty stand-in for the worker binary): the run has a directory of
+	// its own, removed at the end.
+	if tmp, err := os.MkdirTemp("", "fwstruct-dist-"); err == nil {
+		defer os.RemoveAll(tmp)
+		os.Setenv("TMPDIR", tmp)
+	}
 	// SIGTERM (kill, a batch scheduler) is handled like SIGINT: the run is
 	// canceled.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -25,17 +25,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	// Beam leaves a file in the temporary directory at every run (an
-	// empty stand-in for the worker binary in loopback mode): the commands
-	// the tests run get a TMPDIR of their own.
-	dir, err := os.MkdirTemp("", "fwstruct-dist-test-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("TMPDIR", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // command runs fwstruct-dist with args and returns its exit code, stdout and
@@ -106,7 +96,7 @@ func readResults(t *testing.T, path string) []dist.TrainResult {
 func TestTrainGrid(t *testing.T) {
 	dir := t.TempDir()
 	grid := []string{"train", "--lambdas", "0.1,0.01", "--folds", "2", "--passes", "4", "--test",
-		"--data-options", `{"Synthetic": {"TrainWords": 30, "TestWords": 10}}`}
+		"--data-options", `{"synthetic": {"train_words": 30, "test_words": 10}}`}
 	byRunner := map[string][]dist.TrainResult{}
 	for _, r := range []string{"prism", "local"} {
 		out := filepath.Join(dir, r+".jsonl")
@@ -139,7 +129,7 @@ func TestTrainGrid(t *testing.T) {
 func TestTrainUnitsFile(t *testing.T) {
 	dir := t.TempDir()
 	units := filepath.Join(dir, "units.jsonl")
-	lines := `{"key": "fw", "method": {"method": "fw", "lambda": 0.1}, "data": {"name": "synthetic", "options": {"Synthetic": {"TrainWords": 20}}}, "stop": {"passes": 3}}
+	lines := `{"key": "fw", "method": {"method": "fw", "lambda": 0.1}, "data": {"name": "synthetic", "options": {"synthetic": {"train_words": 20}}}, "stop": {"passes": 3}}
 
 {"method": {"method": "bcfw", "lambda": 0.1, "sampling": "perm"}, "data": {"name": "synthetic"}, "stop": {"passes": 2}, "weights": true}
 {"key": "broken", "method": {"method": "bcfw", "lambda": 0.1}, "data": {"name": "synthetic"}, "stop": {}}
@@ -152,7 +142,7 @@ func TestTrainUnitsFile(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "1 of 3 units failed") {
 		t.Errorf("exit %d, stderr %q: want 1 and the failed unit counted", code, stderr)
 	}
-	if !strings.Contains(stdout, "broken  failed: no stop criterion") {
+	if !strings.Contains(stdout, "broken  failed") || !strings.Contains(stdout, "\nbroken: no stop criterion") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	res := readResults(t, out)
@@ -259,7 +249,7 @@ func TestProcessEnvironment(t *testing.T) {
 	}()
 	cfg, _ := json.Marshal(map[string]string{"command": wrapper})
 	grid := []string{"train", "--lambdas", "0.1", "--folds", "2", "--passes", "3",
-		"--data-options", `{"Synthetic": {"TrainWords": 20, "TestWords": 5}}`}
+		"--data-options", `{"synthetic": {"train_words": 20, "test_words": 5}}`}
 	outputs := filepath.Join(dir, "outputs")
 	proc, local := filepath.Join(dir, "process.jsonl"), filepath.Join(dir, "local.jsonl")
 	code, _, stderr := command(t, append(grid, "--environment_type", "PROCESS", "--environment_config", string(cfg),
@@ -281,5 +271,18 @@ func TestProcessEnvironment(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(outputs); len(left) != 0 {
 		t.Errorf("the outputs file was not removed: %v", left)
+	}
+}
+
+// TestTempDir: a run leaves nothing in the temporary directory (Beam would
+// leave a file there at every run).
+func TestTempDir(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if code, _, stderr := command(t, "train", "--lambdas", "0.1", "--passes", "1"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
 	}
 }

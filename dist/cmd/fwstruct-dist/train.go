@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/dist"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -52,7 +53,7 @@ func (c *trainCmd) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.method, "method", "bcfw", "the method: a registered name (bcfw, mp-bcfw, fw, ssg, cp, soft, kernel, ...) or its JSON as run.Encode writes it")
 	fs.StringVar(&c.lambdas, "lambdas", "", "the lambda grid, comma-separated (default: the lambda of --method's JSON)")
 	fs.StringVar(&c.data, "data", "synthetic", "the dataset, as fwstruct's --data names it (synthetic, ocr, conll, a path, ...), loaded on the workers")
-	fs.StringVar(&c.dataOpts, "data-options", "", "the data's options as the JSON of datasets.Options, e.g. {\"Path\": \"/shared/data\", \"Split\": 1}")
+	fs.StringVar(&c.dataOpts, "data-options", "", "the data's options as the JSON of datasets.Options, e.g. {\"path\": \"/shared/data\", \"split\": \"large\"}")
 	fs.IntVar(&c.folds, "folds", 0, "train on each fold of k-fold cross-validation of the training set (k >= 2; 0: the whole training set)")
 	fs.Uint64Var(&c.foldSeed, "fold-seed", 1, "the seed of the assignment of the examples to folds")
 	fs.Float64Var(&c.passes, "passes", 30, "stop after this many effective passes")
@@ -132,11 +133,16 @@ func (c *trainCmd) makeUnits() ([]dist.Unit, error) {
 			lambdas = append(lambdas, v)
 		}
 	}
-	data := dist.Data{Name: c.data}
+	data := datasets.Spec{Name: c.data}
 	if c.dataOpts != "" {
-		if err := strictJSON([]byte(c.dataOpts), &data.Options); err != nil {
+		if err := json.Unmarshal([]byte(c.dataOpts), &data.Options); err != nil {
 			return nil, fmt.Errorf("--data-options: %w", err)
 		}
+	}
+	// A relative path is this directory's: the workers get it absolute.
+	data, err = data.Abs()
+	if err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
 	}
 	stop := run.Stop{Passes: c.passes, Gap: c.gap}
 	folds := []int{0}
@@ -242,7 +248,8 @@ func strictJSON(b []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// printResults prints one line per unit.
+// printResults prints one line per unit, then the errors of the units that
+// failed.
 func printResults(w io.Writer, res []dist.TrainResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "unit\tstatus\tpasses\toracle calls\tprimal\tgap\ttest loss\tseconds\t")
@@ -252,15 +259,20 @@ func printResults(w io.Writer, res []dist.TrainResult) {
 		}
 		return strconv.FormatFloat(v, 'g', 6, 64)
 	}
+	var failed []string
 	for _, r := range res {
 		if r.Err != "" {
-			fmt.Fprintf(tw, "%s\tfailed: %s\t\t\t\t\t\t\t\n", r.Key, firstLine(errors.New(r.Err)))
+			fmt.Fprintf(tw, "%s\tfailed\t\t\t\t\t\t\t\n", r.Key)
+			failed = append(failed, fmt.Sprintf("%s: %s", r.Key, firstLine(errors.New(r.Err))))
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t\n", r.Key, r.Status, num(r.Passes), r.OracleCalls,
 			num(r.Last.Primal), num(r.Last.Gap), num(r.Last.TestLoss), r.Seconds)
 	}
 	tw.Flush()
+	for _, f := range failed {
+		fmt.Fprintln(w, f)
+	}
 }
 
 // writeResults writes the results as JSON lines.
