@@ -9,17 +9,17 @@ import (
 
 // A block step reads the shared state (the scores of the block's cached
 // corners, the cache rule, the max oracle) and then writes it (the line
-// search and the update of the block and of w). The executions of BCFW
-// that run steps in parallel (a mini-batch, the asynchronous execution)
-// and the delay simulator split the two: the read part of a step is
-// computed ahead, possibly on another goroutine, at the w of an earlier
-// step (prepare), and the write part is applied later, in order, by the
-// solver's goroutine (blockStep with the entry). The read part is pure: it
-// writes only its own entry (and the capacity of block i's corner set,
-// never its contents: cornerSet.reserve), and reads only block i's own
-// state (its corner set, its block vector, its stale gap), which no other
-// step writes while the entry waits, because a block is never ahead twice
-// at a time (busy).
+// search and the update of the block and of w). The executions (package
+// execution) schedule the two parts through blockSteps (steps.go): the
+// read part of a step is computed ahead, possibly on another goroutine, at
+// the w of an earlier step (prepare), and the write part is applied later,
+// in order, by the solver's goroutine (blockStep, given the entry). The
+// read part is pure: it writes only its own entry (and the capacity of
+// block i's corner set, never its contents: cornerSet.reserve), and reads
+// only block i's own state (its corner set, its block vector) and what
+// the entry fixed when the block was drawn (its stale gap, the global
+// gap), which no other step writes while the entry waits, because an
+// execution never has a block under way twice.
 //
 // What the entry decides, it decides at its own w: the corner the step
 // moves to (the oracle's answer, or the best cached corner when the cache
@@ -32,15 +32,14 @@ import (
 // the corner of a block may be stale, its update is applied at the
 // server's iterate).
 
-// ahead is the read part of one block step, computed at the w of step at.
-// Its decision: with an oracle answer, the step moves towards it; without
-// one but with scores, the cache rule expected a hit at that w and the
-// step moves towards the best cached corner; with neither (an entry the
-// cache rule was to decide at its own turn, or one whose scores went
-// stale), the step decides as a sequential step does.
+// ahead is the read part of one block step, computed at the w of an
+// earlier step (or of the current one). Its decision: with an oracle
+// answer, the step moves towards it; without one but with scores, the
+// cache rule expected a hit at that w and the step moves towards the best
+// cached corner; with neither (an entry the cache rule was to decide at
+// its own turn, or one whose scores went stale), the step decides as a
+// sequential step does.
 type ahead struct {
-	block int32
-	at    int64 // Solver.steps when it was computed; -1 after a change of w without a step (SetLambda)
 	// The max oracle's answer and its score H_i(y; w) (oracle: present).
 	y      []int32
 	h      float64
@@ -50,21 +49,13 @@ type ahead struct {
 	scores []float64
 	scored bool
 	base   float64
-	// What the step needs, fixed when the entry is handed out (newAhead):
-	// the block's stale gap, which the cache rule reads; whether the step
-	// scores its set (score); whether it is an approximate step of
-	// multi-plane BCFW (approx: the best plane of W_i, no oracle call).
-	gapEst        float64
-	score, approx bool
-	// due is the step by which the delay simulator applies the entry
-	// (Config.SimulateDelays).
-	due int64
-	// A mini-batch's entry: the copy of w and the global gap it reads,
-	// the error of its read part, and ready (atomic: 1 once computed).
-	w      []float64
-	global float64
-	err    error
-	ready  uint32
+	// What the step needs, fixed when the block is drawn (Begin): the
+	// block's stale gap and the global gap, which the cache rule reads;
+	// whether the step scores its set (score); whether it is an
+	// approximate step of multi-plane BCFW (approx: the best plane of
+	// W_i, no oracle call).
+	gapEst, global float64
+	score, approx  bool
 	// The corner of the oracle's answer, computed ahead with the answer
 	// (cornered): its position in the block's set when the set holds it
 	// already (found >= 0), else its psi, loss, |psi|^2, hash and, when
@@ -77,26 +68,14 @@ type ahead struct {
 	row        []float64
 }
 
-// newAhead queues an entry for block i computed at the current step,
-// with what its read part needs from the solver's state.
-func (s *Solver) newAhead(i int) *ahead {
-	e := s.work.pre.push(i, s.steps)
-	e.gapEst = s.gapEst[i]
-	e.score = s.sets != nil && (s.cfg.explicitDuals() || s.reuse.scoring())
-	mp, ok := s.reuse.(*multiPlane)
-	e.approx = ok && mp.approx
-	return e
-}
-
-// prepare computes the read part of entry e's step at w: the scores of the
-// block's cached corners (when the step needs them), the cache rule with
-// the block's stale gap e.gapEst and the global gap global (snapshots taken
-// by the solver's goroutine), and, unless it expects a hit, the max
-// oracle's answer. It writes only e and may run on any goroutine while the
-// solver's goroutine applies the steps of other blocks. A panic of the
-// problem's code is its error, naming the block.
-func (s *Solver) prepare(e *ahead, w []float64, global float64, ws *workerScratch) (err error) {
-	i := int(e.block)
+// prepare computes the read part e of block i's step at w: the scores of
+// the block's cached corners (when the step needs them), the cache rule
+// with the block's stale gap e.gapEst and the global gap e.global (fixed
+// by Begin), and, unless it expects a hit, the max oracle's answer. It
+// writes only e and may run on any goroutine while the solver's goroutine
+// applies the steps of other blocks. A panic of the problem's code is its
+// error, naming the block.
+func (s *Solver) prepare(i int, e *ahead, w []float64, ws *workerScratch) (err error) {
 	defer core.Recover(i, &err)
 	e.oracle, e.scored, e.cornered = false, false, false
 	if e.score {
@@ -111,7 +90,7 @@ func (s *Solver) prepare(e *ahead, w []float64, global float64, ws *workerScratc
 		if s.cfg.Cache.Enabled {
 			n := float64(s.n)
 			gHat := e.base + e.scores[bestCorner(e.scores)]/n
-			if gHat >= math.Max(s.cfg.Cache.F*e.gapEst, s.cfg.Cache.Nu/n*global) {
+			if gHat >= math.Max(s.cfg.Cache.F*e.gapEst, s.cfg.Cache.Nu/n*e.global) {
 				return nil // a hit: no oracle call
 			}
 		}
@@ -123,14 +102,14 @@ func (s *Solver) prepare(e *ahead, w []float64, global float64, ws *workerScratc
 		return err
 	}
 	e.oracle = true
-	s.prepareCorner(e, ws)
+	s.prepareCorner(i, e, ws)
 	return nil
 }
 
-// prepareCorner computes the corner of entry e's oracle answer (ahead:
-// cornered, found, psi, ...), reading only block e.block's set.
-func (s *Solver) prepareCorner(e *ahead, ws *workerScratch) {
-	i := int(e.block)
+// prepareCorner computes the corner of the oracle answer of e, the read
+// part of block i's step (ahead: cornered, found, psi, ...), reading only
+// block i's set.
+func (s *Solver) prepareCorner(i int, e *ahead, ws *workerScratch) {
 	e.hash, e.found, e.row = oracles.HashLabeling(e.y), -1, e.row[:0]
 	var set *cornerSet
 	if s.sets != nil {
@@ -154,10 +133,18 @@ func (s *Solver) prepareCorner(e *ahead, ws *workerScratch) {
 	e.cornered = true
 }
 
-// headCorner returns the entry under way when it carries the corner of its
-// oracle answer computed ahead for the set as it is now (nil otherwise).
-func (p *prefetch) headCorner(set *cornerSet) *ahead {
-	e := p.head()
+// given is the read part a step was given (Write: computed ahead, age
+// steps ago, or at an iterate w moved from without a step when age < 0);
+// e is nil for a step that reads the current iterate itself.
+type given struct {
+	e   *ahead
+	age int64
+}
+
+// corner returns the entry when it carries the corner of its oracle answer
+// computed ahead for the set as it is now (nil otherwise).
+func (g given) corner(set *cornerSet) *ahead {
+	e := g.e
 	switch {
 	case e == nil || !e.oracle || !e.cornered:
 		return nil
@@ -193,48 +180,47 @@ func (s *Solver) rescore(c *corner) {
 	}
 }
 
-// headScores returns the scores of the step under way computed ahead, and
-// whether w moved since they were computed; ok is false when there are
-// none (the step scores its set itself).
-func (p *prefetch) headScores(set *cornerSet, steps int64) (scores []float64, moved, ok bool) {
-	e := p.head()
-	if e == nil || !e.scored || e.at < 0 || len(e.scores) != len(set.entries) {
+// scores returns the scores of the set computed ahead, and whether w moved
+// since they were computed; ok is false when there are none (the step
+// scores its set itself).
+func (g given) scores(set *cornerSet) (scores []float64, moved, ok bool) {
+	e := g.e
+	if e == nil || !e.scored || g.age < 0 || len(e.scores) != len(set.entries) {
 		return nil, false, false
 	}
-	return e.scores, e.at != steps, true
+	return e.scores, g.age != 0, true
 }
 
-// headAnswer returns the oracle's answer of the step under way computed
-// ahead (nil when there is none) and whether w moved since.
-func (p *prefetch) headAnswer(steps int64) (y []int32, h float64, moved bool) {
-	e := p.head()
+// answer returns the oracle's answer computed ahead (nil when there is
+// none) and whether w moved since.
+func (g given) answer() (y []int32, h float64, moved bool) {
+	e := g.e
 	if e == nil || !e.oracle {
 		return nil, 0, false
 	}
-	return e.y, e.h, e.at != steps
+	return e.y, e.h, g.age != 0
 }
 
-// headDecision returns the cache decision of the step under way made ahead
-// (hit: the best cached corner; else the oracle's answer), ok false when
-// none was made or its scores went stale (the step applies the cache rule
-// itself).
-func (p *prefetch) headDecision() (hit, ok bool) {
-	e := p.head()
+// decision returns the cache decision made ahead (hit: the best cached
+// corner; else the oracle's answer), ok false when none was made or its
+// scores went stale (the step applies the cache rule itself).
+func (g given) decision() (hit, ok bool) {
+	e := g.e
 	switch {
 	case e == nil:
 		return false, false
 	case e.oracle:
 		return false, true
 	}
-	return true, e.scored && e.at >= 0
+	return true, e.scored && g.age >= 0
 }
 
-// headGap returns the exact block gap at the w of the entry under way, in
-// the direction of its oracle answer (the block's new stale gap), ok false
-// when the entry has no such answer with a base.
-func (p *prefetch) headGap(n int) (float64, bool) {
-	e := p.head()
-	if e == nil || !e.oracle || !e.scored || e.at < 0 {
+// gap returns the exact block gap at the w of the read part, in the
+// direction of its oracle answer (the block's new stale gap), ok false
+// when it has no such answer with a base.
+func (g given) gap(n int) (float64, bool) {
+	e := g.e
+	if e == nil || !e.oracle || !e.scored || g.age < 0 {
 		return 0, false
 	}
 	return e.base + e.h/float64(n), true

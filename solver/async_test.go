@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -19,9 +20,9 @@ func TestAsyncCertifiedConvergence(t *testing.T) {
 	p := smallChain(13)
 	for _, workers := range []int{1, 2, 4} {
 		for _, cfg := range []config{
-			{Lambda: 0.1, Async: true, GapEvery: 1, Seed: 1},
-			{Lambda: 0.1, Async: true, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 2},
-			{Lambda: 0.1, Async: true, Step: Away, Sampling: run.Permutation, Box: &Box{Lower: fill(p.Dim(), -0.3)}, GapEvery: 1, Seed: 3},
+			{Lambda: 0.1, GapEvery: 1, Seed: 1, Execution: execution.Async{}},
+			{Lambda: 0.1, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 2, Execution: execution.Async{}},
+			{Lambda: 0.1, Step: Away, Sampling: run.Permutation, Box: &Box{Lower: fill(p.Dim(), -0.3)}, GapEvery: 1, Seed: 3, Execution: execution.Async{}},
 		} {
 			t.Run(fmt.Sprintf("workers=%d %v %v", workers, cfg.Step, cfg.Sampling), func(t *testing.T) {
 				s := mustNew(t, p, cfg, run.WithWorkers(workers))

@@ -28,19 +28,9 @@ type corner struct {
 // reuse policy in its planeReuse.
 type bcfwAlg struct{ engineBase }
 
-// Step makes a BCFW step, an exact block step (exact.go), or the next
-// step of a mini-batch (minibatch.go).
-func (a bcfwAlg) Step() error {
-	switch {
-	case a.s.cfg.Step == stepExact:
-		return a.s.exactStep()
-	case a.s.cfg.Async:
-		return a.s.asyncStep()
-	case a.s.cfg.queued():
-		return a.s.queuedStep()
-	}
-	return a.s.bcfwStep()
-}
+// Step makes the next block step as the execution schedules it
+// (blockSteps, steps.go).
+func (a bcfwAlg) Step() error { return a.s.sched.Step() }
 
 func (a bcfwAlg) Record(refresh bool) error { return a.s.record(refresh) }
 func (a bcfwAlg) Settled() bool             { return a.s.reuse.settled() }
@@ -170,7 +160,7 @@ func (a bcfwAlg) rescale(rho float64) {
 	s.est.Reset(s.gapEst)
 	s.samp.Refresh(s.gapEst)
 	s.store.rescale(rho)
-	s.work.pre.invalidate() // w moved: the scores of the answers in flight are stale
+	s.sched.Moved() // w moved: the scores of the steps under way are stale
 	if s.cfg.Shrinking {
 		s.unshrink() // every gap grew
 	}
@@ -195,7 +185,8 @@ func (s *Solver) bcfwStep() error { return s.blockStep(s.samp.Next(s.rng)) }
 
 // blockStep performs the step of bcfwStep on block i: the one place where
 // a block's corner is chosen and its update applied, for the sequential
-// step and for each block of a mini-batch (minibatch.go). A panic of the
+// step and for the write part of a step whose read part an execution
+// computed ahead (work.given, set by blockSteps.Write). A panic of the
 // problem's code is its error, naming the block.
 func (s *Solver) blockStep(i int) (err error) {
 	defer core.Recover(i, &err)
@@ -211,7 +202,7 @@ func (s *Solver) blockStep(i int) (err error) {
 		set = &s.sets[i]
 		if s.cfg.explicitDuals() || s.reuse.scoring() {
 			var ok bool
-			if scores, moved, ok = s.work.pre.headScores(set, s.steps); ok {
+			if scores, moved, ok = s.work.given.scores(set); ok {
 				s.work.h, s.work.scored = append(s.work.h, scores...), true
 				scores = s.work.h
 			} else {
@@ -228,7 +219,7 @@ func (s *Solver) blockStep(i int) (err error) {
 		return err
 	}
 	if !fromSet {
-		g, ok := s.work.pre.headGap(s.n)
+		g, ok := s.work.given.gap(s.n)
 		if !ok {
 			g = base + fwc.h/n
 		}
@@ -313,7 +304,7 @@ func (s *Solver) setCorner(set *cornerSet, k int) corner {
 // the step scored the set); base = lambda <v_i, w> - ell_i, and -n base is
 // the block's dual-weighted score (see stepOracle).
 func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) error {
-	y, h, stale := s.work.pre.headAnswer(s.steps)
+	y, h, stale := s.work.given.answer()
 	if y == nil {
 		var err error
 		y, h, err = s.stepOracle(i, s.x.w, -float64(s.n)*base, s.work.y)
@@ -323,7 +314,7 @@ func (s *Solver) oracleCorner(i int, set *cornerSet, c *corner, base float64) er
 		}
 	}
 	s.calls++
-	pre := s.work.pre.headCorner(set) // the corner computed with the answer, ahead
+	pre := s.work.given.corner(set) // the corner computed with the answer, ahead
 	if set == nil {
 		if pre != nil {
 			*c = corner{psi: pre.psi, loss: pre.loss, norm: pre.norm, h: h, entry: -1}

@@ -52,7 +52,7 @@ func benchSteps(b *testing.B, p oracles.Problem, cfg config, opts ...run.Option)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { s.quiesce(); s.stopAsync(); s.closePool() }) // the workers of steps made outside Run
+	b.Cleanup(s.sched.Stop) // the workers of steps made outside Run
 	if _, err := s.Run(context.Background(), run.Stop{Passes: 3}); err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ type cachePolicy struct{ s *Solver }
 func (p cachePolicy) scoring() bool { return true }
 
 func (p cachePolicy) corner(i int, set *cornerSet, base float64, c *corner) (bool, error) {
-	if hit, ok := p.s.work.pre.headDecision(); ok {
+	if hit, ok := p.s.work.given.decision(); ok {
 		// Decided ahead at an earlier w (ahead.go): the best cached
 		// corner there, or the oracle's answer there.
 		if hit {

@@ -20,7 +20,7 @@ import (
 
 // checkpointVersion is the version of the checkpoint struct; a checkpoint
 // of another version is refused (made by an older fwstruct: train again).
-const checkpointVersion = 5
+const checkpointVersion = 6
 
 // checkpoint is the serialized state of a Solver. The problem itself is not
 // saved: Load gets it again and checks it through a fingerprint. Nor is the
@@ -92,10 +92,11 @@ type checkpoint struct {
 	BatchPassCounted bool
 	// MultiPlane is the state of multi-plane BCFW (nil without it).
 	MultiPlane *savedMultiPlane
-	// Batch is the rest of the mini-batch under way (nil when none).
-	Batch *savedBatch
-	// Delays is the histogram of the staleness of the queued steps
-	// (Solver.Delays; nil when none).
+	// Queue holds the steps under way of the execution, their read parts
+	// computed (nil when none).
+	Queue *execution.Saved[savedAhead]
+	// Delays is the histogram of the staleness of the steps whose read
+	// part was computed ahead (Solver.Delays; nil when none).
 	Delays []int64
 }
 
@@ -147,7 +148,7 @@ func (s *Solver) Save(w io.Writer) error {
 // save is Save; without fingerprint the checkpoint does not record the
 // problem's (an in-memory copy for Fork, which costs no oracle pass).
 func (s *Solver) save(w io.Writer, fingerprint bool) error {
-	s.quiesce() // the batch computed in the background is part of the state
+	s.sched.Settle() // the steps under way are part of the state
 	m, x, err := s.encodeMethod()
 	if err != nil {
 		return fmt.Errorf("solver: save: %w", err)
@@ -172,7 +173,7 @@ func (s *Solver) save(w io.Writer, fingerprint bool) error {
 		s.store.save(&c)
 	}
 	s.alg.save(&c)
-	s.saveBatch(&c)
+	c.Queue = s.sched.Save()
 	if s.avg != nil {
 		c.AvgS, c.AvgSync, c.AvgFull, c.AvgPartial, c.AvgEll, c.AvgK = s.avg.S, s.avg.At, s.avg.Full, s.avg.Partial, s.avg.Ell, s.avg.K
 	}
@@ -286,9 +287,7 @@ func decodePlan(name string, c *checkpoint, opts []run.Option) (config, error) {
 	if err != nil {
 		return config{}, fmt.Errorf("corrupt checkpoint: method %s: %w", name, err)
 	}
-	if err := withExecution(&cfg, name, x); err != nil {
-		return config{}, fmt.Errorf("corrupt checkpoint: %w", err)
-	}
+	cfg.Execution = x
 	return cfg, nil
 }
 
@@ -305,6 +304,14 @@ func describeExecution(x run.Execution) string {
 		return "sequential steps"
 	}
 	return "the " + x.Describe() + " execution"
+}
+
+// executionName says what an execution does (nil: "sequential").
+func executionName(x run.Execution) string {
+	if x == nil {
+		return execution.Sequential{}.Describe()
+	}
+	return x.Describe()
 }
 
 func (s *Solver) restore(c *checkpoint) error {
@@ -392,8 +399,8 @@ func (s *Solver) restore(c *checkpoint) error {
 		}
 	}
 	s.delays = c.Delays
-	if err := s.restoreBatch(c); err != nil {
-		return err
+	if err := s.sched.Restore(c.Queue); err != nil {
+		return fmt.Errorf("solver: load: corrupt checkpoint: %w", err)
 	}
 	return s.alg.restore(c)
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -118,17 +117,12 @@ type config struct {
 	GapEvery         float64
 	TraceEvery       float64
 	Seed             uint64
-	// The execution (package execution): Batch and Lookahead of a
-	// mini-batch, SimulateWorkers and SimulateDelays of the simulator,
-	// Async.
-	Batch           int
-	Lookahead       int
-	SimulateWorkers int
-	SimulateDelays  *execution.Delays
-	Async           bool
-	Shrinking       bool
-	CPTol           float64
-	CPCache         int
+	// Execution schedules the block steps (package execution; nil:
+	// sequential): the one field of the plan that is not the method's.
+	Execution run.Execution
+	Shrinking bool
+	CPTol     float64
+	CPCache   int
 	// Storage is the representation of BCFW's block vectors.
 	Storage Storage
 	// LPHard marks BCFW on the LP relaxation of a factor graph (LPHard):
@@ -239,9 +233,6 @@ func (cfg *config) validate(d int) error {
 	}
 	if err := core.ValidateStepSize(cfg.StepSize); err != nil {
 		return fmt.Errorf("solver: %w", err)
-	}
-	if err := cfg.validateBatch(); err != nil {
-		return err
 	}
 	if cfg.Algorithm != run.BCFW {
 		switch {

@@ -19,7 +19,7 @@ func TestSimulatedOneWorkerIsBCFW(t *testing.T) {
 			t.Run(fmt.Sprintf("%v %v", smp, st), func(t *testing.T) {
 				cfg := config{Lambda: 0.05, Sampling: smp, Step: st, GapEvery: 2, Seed: 4, Cache: cacheRule{Enabled: smp == run.GapSampling}}
 				a := mustNew(t, p, cfg)
-				cfg.SimulateWorkers = 1
+				cfg.Execution = execution.Simulated{Workers: 1}
 				b := mustNew(t, p, cfg)
 				mustRun(t, a, run.Stop{Passes: 9})
 				mustRun(t, b, run.Stop{Passes: 9})
@@ -41,19 +41,22 @@ func TestSimulatedWorkersStale(t *testing.T) {
 	mustRun(t, a, run.Stop{Passes: 2})
 	for _, k := range []int{2, 4, 30} {
 		cfg := base
-		cfg.SimulateWorkers = k
+		cfg.Execution = execution.Simulated{Workers: k}
 		s := mustNew(t, p, cfg)
 		mustRun(t, s, run.Stop{Passes: 2})
-		got := s.work.pre.pending()
-		if want := min(k, p.Len()) - 1; got > want || (k <= 4 && got != want) || got < 1 {
+		var inFlight []int32
+		if sv := s.sched.Save(); sv != nil {
+			inFlight = sv.Blocks
+		}
+		if got, want := len(inFlight), min(k, p.Len())-1; got > want || (k <= 4 && got != want) || got < 1 {
 			t.Fatalf("K=%d: %d answers in flight between steps, want %d", k, got, want)
 		}
 		seen := map[int32]bool{}
-		for _, e := range s.work.pre.entries[s.work.pre.next:] {
-			if seen[e.block] {
-				t.Fatalf("K=%d: block %d in flight twice", k, e.block)
+		for _, i := range inFlight {
+			if seen[i] {
+				t.Fatalf("K=%d: block %d in flight twice", k, i)
 			}
-			seen[e.block] = true
+			seen[i] = true
 		}
 		same := true
 		for j, v := range a.Weights() {
@@ -85,20 +88,20 @@ func TestDelays(t *testing.T) {
 	if d := mk(config{}).Delays(); d != nil {
 		t.Fatalf("bcfw reported delays %v", d.Weights)
 	}
-	batch := mk(config{Batch: 4}).Delays()
+	batch := mk(config{Execution: execution.MiniBatch{Batch: 4}}).Delays()
 	if len(batch.Weights) != 4 || batch.Weights[0] != batch.Weights[3] || batch.Weights[0] == 0 {
 		t.Fatalf("mini-batch of 4: delays %v, want 0..3 equally often", batch.Weights)
 	}
-	sim := mk(config{SimulateWorkers: 3})
+	sim := mk(config{Execution: execution.Simulated{Workers: 3}})
 	dd := sim.Delays()
 	if len(dd.Weights) != 3 || dd.Weights[0] != 1 || dd.Weights[1] != 1 || dd.Weights[2] != float64(sim.Steps()-2) {
 		t.Fatalf("simulator of 3 workers after %d steps: delays %v", sim.Steps(), dd.Weights)
 	}
-	replay := mk(config{SimulateWorkers: 3, SimulateDelays: &execution.Delays{Weights: []float64{0, 0, 1}}})
+	replay := mk(config{Execution: execution.Simulated{Workers: 3, Delays: &execution.Delays{Weights: []float64{0, 0, 1}}}})
 	requireSameRun(t, sim, replay)
 
 	spread := &execution.Delays{Weights: []float64{1, 4, 2, 1}}
-	s := mk(config{SimulateWorkers: 3, Step: Pairwise, Cache: cacheRule{Enabled: true}, SimulateDelays: spread})
+	s := mk(config{Step: Pairwise, Cache: cacheRule{Enabled: true}, Execution: execution.Simulated{Workers: 3, Delays: spread}})
 	got := s.Delays()
 	if m := got.Mean(); !(m > 0.5 && m < 3) {
 		t.Fatalf("replayed delays %v (mean %v) do not follow %v (mean %v)", got.Weights, m, spread.Weights, spread.Mean())
@@ -108,11 +111,11 @@ func TestDelays(t *testing.T) {
 	}
 	checkConsistency(t, s)
 	for _, bad := range []*execution.Delays{{}, {Weights: []float64{-1, 2}}, {Weights: []float64{math.NaN()}}} {
-		if _, err := newSolver(p, config{Lambda: 0.1, SimulateWorkers: 2, SimulateDelays: bad}); err == nil {
+		if _, err := newSolver(p, config{Lambda: 0.1, Execution: execution.Simulated{Workers: 2, Delays: bad}}); err == nil {
 			t.Errorf("delays %v accepted", bad.Weights)
 		}
 	}
-	if _, err := newSolver(p, config{Lambda: 0.1, SimulateDelays: spread}); err == nil {
+	if _, err := newSolver(p, config{Lambda: 0.1, Execution: execution.Simulated{Workers: 0, Delays: spread}}); err == nil {
 		t.Error("delays without the simulator accepted")
 	}
 }

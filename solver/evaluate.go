@@ -105,7 +105,7 @@ func (s *Solver) record(refresh bool) error {
 // (plus the averaged iterate and losses when configured), doing what mode
 // says beside.
 func (s *Solver) evaluate(mode evalMode) (run.Point, error) {
-	s.quiesce() // no worker reads a block while the pass re-anchors them
+	s.sched.Settle() // no worker reads a block while the pass re-anchors them
 	pt := s.countersPoint()
 	n := float64(s.n)
 	withBlocks := s.alg.blocks()

@@ -93,8 +93,6 @@ func (cfg *config) validateExact() error {
 		return errors.New("solver: exact steps score every corner of the block; they need no cache and no multi-plane working sets")
 	case cfg.Box != nil:
 		return errors.New("solver: exact steps solve the unconstrained block problem; they take no box constraints")
-	case cfg.miniBatch() || cfg.SimulateWorkers > 1:
-		return errors.New("solver: exact steps are sequential: each block's solve reads the w the previous one left (no mini-batch, no delay simulator)")
 	case cfg.Shrinking && cfg.Sampling != run.Permutation:
 		return fmt.Errorf("solver: shrinking sweeps the unsettled blocks in a random order every pass (liblinear's active set): it needs permutation sampling, not %v", cfg.Sampling)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/solver/run/runtest"
@@ -216,7 +217,7 @@ func TestExactInvalidSettings(t *testing.T) {
 		{"cache", mc, config{Step: stepExact, Cache: cacheRule{Enabled: true}}, "no cache"},
 		{"box", mc, config{Step: stepExact, Box: &Box{Lower: make([]float64, mc.Dim())}}, "box"},
 		{"predefined", mc, config{Step: stepExact, StepSize: run.Predefined}, "step size"},
-		{"batch", mc, config{Step: stepExact, Batch: 4}, "sequential"},
+		{"batch", mc, config{Step: stepExact, Execution: execution.MiniBatch{Batch: 4}}, "sequential"},
 		{"shrinking fw steps", mc, config{Shrinking: true}, "exact steps"},
 		{"shrinking uniform", mc, config{Step: stepExact, Shrinking: true}, "permutation sampling"},
 	} {

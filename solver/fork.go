@@ -69,12 +69,9 @@ func (s *Solver) Fork(m run.Method, opts ...run.Option) (run.Solver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
-	x := s.Execution()
+	cfg.Execution = s.Execution()
 	if o.Execution != nil {
-		x = o.Execution
-	}
-	if err := withExecution(&cfg, m.Name(), x); err != nil {
-		return nil, fmt.Errorf("solver: fork: %w", err)
+		cfg.Execution = o.Execution
 	}
 	f, err := s.fork(cfg, opts...)
 	if err != nil {
@@ -114,9 +111,8 @@ func (s *Solver) fork(cfg config, opts ...run.Option) (*Solver, error) {
 	if c.Method, c.Execution, err = f.encodeMethod(); err != nil {
 		return nil, fmt.Errorf("solver: fork: %w", err)
 	}
-	if target.Batch != s.cfg.Batch || target.Lookahead != s.cfg.Lookahead || target.SimulateWorkers != s.cfg.SimulateWorkers ||
-		target.Async != s.cfg.Async || !reflect.DeepEqual(target.SimulateDelays, s.cfg.SimulateDelays) {
-		c.Batch = nil // a fork with another execution draws its own blocks
+	if !sameExecution(target.Execution, s.cfg.Execution) {
+		c.Queue = nil // a fork with another execution draws its own blocks
 	}
 	if err := s.adaptCheckpoint(c, fresh, f); err != nil {
 		return nil, err
@@ -174,13 +170,9 @@ func forkChanges(old, cfg config) ([]string, error) {
 	add("step size", stepSizeName(old.StepSize), stepSizeName(cfg.StepSize))
 	add("cache", cacheName(old.Cache), cacheName(cfg.Cache))
 	add("multi-plane", multiPlaneName(old.MultiPlane), multiPlaneName(cfg.MultiPlane))
-	add("batch", old.Batch, cfg.Batch)
-	add("lookahead", old.Lookahead, cfg.Lookahead)
-	add("simulated workers", old.SimulateWorkers, cfg.SimulateWorkers)
-	if !reflect.DeepEqual(old.SimulateDelays, cfg.SimulateDelays) {
-		ch = append(ch, "simulated delays changed")
+	if !sameExecution(old.Execution, cfg.Execution) {
+		ch = append(ch, fmt.Sprintf("execution %s -> %s", executionName(old.Execution), executionName(cfg.Execution)))
 	}
-	add("async", old.Async, cfg.Async)
 	add("averaging", old.Averaging, cfg.Averaging)
 	if old.Averaging && cfg.Averaging {
 		add("average", old.AverageKind, cfg.AverageKind)

@@ -171,7 +171,7 @@ type lateLosses struct {
 // batch FW and the cutting plane) and there is a second worker.
 func (s *Solver) lateLossesApply() bool {
 	_, batch := s.alg.(core.Batch)
-	return s.late.on && (s.test != nil || s.trainLoss) && !s.cfg.queued() && !batch && len(s.work.workers) >= 2
+	return s.late.on && (s.test != nil || s.trainLoss) && !s.sched.Ahead() && !batch && len(s.work.workers) >= 2
 }
 
 // startLosses copies w and starts the task losses of pt on a goroutine.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/internal/core"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -28,7 +29,7 @@ func TestLateLossesSameTrace(t *testing.T) {
 		{"bcfw", config{Lambda: 0.01, TraceEvery: 0.25}, true},
 		{"recommended", func() config { c := recommended(); c.Lambda, c.GapEvery, c.TraceEvery = 0.01, 1, 0.25; return c }(), true},
 		{"ssg", config{Lambda: 0.01, Algorithm: run.SSG, TraceEvery: 0.5}, true},
-		{"mini-batch (losses in place)", config{Lambda: 0.01, Batch: 3, Lookahead: 1, TraceEvery: 0.5}, false},
+		{"mini-batch (losses in place)", config{Lambda: 0.01, TraceEvery: 0.5, Execution: execution.MiniBatch{Batch: 3, Lookahead: 1}}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			run1 := func(late bool, workers int, splits []float64) ([]run.Point, []run.Point) {

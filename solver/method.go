@@ -49,9 +49,7 @@ func build(m planner, p oracles.Problem, opts []run.Option) (*Solver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Name(), err)
 	}
-	if err := withExecution(&cfg, m.Name(), o.Execution); err != nil {
-		return nil, err
-	}
+	cfg.Execution = o.Execution
 	return newSolver(p, cfg, opts...)
 }
 
@@ -85,51 +83,44 @@ func checkSchedule(gapEvery, traceEvery float64) error {
 	return nil
 }
 
-// withExecution puts execution x (nil: sequential) into the plan of the
-// method named name, or says why the method cannot be run by it.
-func withExecution(cfg *config, name string, x run.Execution) error {
+// withExecution is where a method and an execution are combined: it
+// checks the plan's execution (nil: sequential) against the method and
+// the problem, saying why the method cannot be run by it, and builds the
+// scheduler of the solver's block steps (blockSteps). Every method takes
+// the sequential execution; only BCFW's block steps (BCFW, LP-hard,
+// multi-plane BCFW) can be scheduled otherwise, and of them multi-plane
+// BCFW by a mini-batch only. A step oracle relative to the dual state
+// refuses every execution that reads ahead.
+func (s *Solver) withExecution() error {
+	cfg := &s.cfg
+	if _, seq := cfg.Execution.(execution.Sequential); seq {
+		cfg.Execution = nil
+	}
+	x, name := cfg.Execution, methodOf(*cfg).Name()
 	if err := execution.Validate(x); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
-	}
-	if _, seq := x.(execution.Sequential); x == nil || seq {
-		return nil
 	}
 	cannot := func(why string) error {
 		return fmt.Errorf("%s cannot be run by the %s execution: %s", name, x.Name(), why)
 	}
+	_, batch := x.(execution.MiniBatch)
 	switch {
+	case x == nil:
 	case cfg.Algorithm != run.BCFW:
 		return cannot("its iterations call every block's oracle against one w already, which the workers parallelize (give workers, not an execution)")
 	case cfg.Step == stepExact:
 		return cannot("exact steps are sequential: each block's solve reads the w the previous one left")
+	case cfg.MultiPlane.Enabled && !batch:
+		return cannot("the slope rule decides the kind of each pass (exact or approximate) when the last one ends, which answers in flight would cross; use a mini-batch, whose batches end with the passes")
 	}
-	switch x := x.(type) {
-	case execution.MiniBatch:
-		cfg.Batch, cfg.Lookahead = x.Batch, x.Lookahead
-	case execution.Async:
-		if cfg.MultiPlane.Enabled {
-			return cannot("the slope rule decides the kind of each pass (exact or approximate) when the last one ends, which answers in flight would cross; use a mini-batch, whose batches end with the passes")
-		}
-		cfg.Async = true
-	case execution.Simulated:
-		if cfg.MultiPlane.Enabled {
-			return cannot("the slope rule decides the kind of each pass (exact or approximate) when the last one ends, which answers in flight would cross; use a mini-batch, whose batches end with the passes")
-		}
-		cfg.SimulateWorkers, cfg.SimulateDelays = x.Workers, x.Delays
+	sched, err := execution.Schedule[ahead, savedAhead](x, blockSteps{s}, cfg.Seed)
+	if err != nil {
+		return fmt.Errorf("solver: %w", err)
 	}
-	return nil
-}
-
-// executionOf is the execution of a plan (nil: sequential).
-func executionOf(cfg config) run.Execution {
-	switch {
-	case cfg.Async:
-		return execution.Async{}
-	case cfg.SimulateWorkers > 0:
-		return execution.Simulated{Workers: cfg.SimulateWorkers, Delays: cfg.SimulateDelays}
-	case cfg.Batch > 0 || cfg.Lookahead > 0:
-		return execution.MiniBatch{Batch: max(cfg.Batch, 1), Lookahead: cfg.Lookahead}
+	if s.relative != nil && sched.Ahead() {
+		return errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution do not combine with a relative approximate oracle: its accuracy condition is relative to the dual state at the current w, which calls in advance do not see")
 	}
+	s.sched = sched
 	return nil
 }
 

@@ -7,33 +7,46 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
-// TestMiniBatchOfOneIsBCFW drives the mini-batch path with batches of one
-// block step by step next to BCFW: the iterates agree bit for bit for every
-// step type and sampling (the answer of a batch of one is never stale).
-func TestMiniBatchOfOneIsBCFW(t *testing.T) {
+// TestReadWriteIsTheSequentialStep drives the seam the executions schedule
+// (blockSteps) by hand, next to BCFW: a block drawn with Draw, its read part
+// computed on a worker at a copy of w and written at once (age 0) is the
+// sequential step bit for bit, for every step type and sampling, with and
+// without the cache (an answer read at the current iterate is never stale).
+func TestReadWriteIsTheSequentialStep(t *testing.T) {
 	p := smallChain(4)
 	for _, smp := range []run.Sampling{run.Uniform, run.Permutation, run.GapSampling} {
 		for _, st := range []Step{FWStep, Pairwise, Away} {
 			t.Run(fmt.Sprintf("%v %v", smp, st), func(t *testing.T) {
-				cfg := config{Lambda: 0.05, Sampling: smp, Step: st, Seed: 9}
+				cfg := config{Lambda: 0.05, Sampling: smp, Step: st, Seed: 9, Cache: cacheRule{Enabled: smp == run.GapSampling}}
 				a := mustNew(t, p, cfg, run.WithWorkers(1))
 				b := mustNew(t, p, cfg, run.WithWorkers(3))
-				b.cfg.Batch = 1
+				steps := blockSteps{b}
+				var e ahead
+				var drawn []int
+				var w []float64
 				for k := 0; k < 5*p.Len(); k++ {
 					if err := a.bcfwStep(); err != nil {
 						t.Fatal(err)
 					}
-					if err := b.queuedStep(); err != nil {
+					drawn = steps.Draw(1, nil, drawn)
+					i := drawn[0]
+					steps.Begin(i, &e)
+					w = append(w[:0], steps.Iterate()...)
+					if err := steps.Read(i, &e, w, 2); err != nil {
+						t.Fatal(err)
+					}
+					if err := steps.Write(i, &e, 0); err != nil {
 						t.Fatal(err)
 					}
 				}
 				wa, wb := a.Weights(), b.Weights()
 				for j := range wa {
 					if wa[j] != wb[j] {
-						t.Fatalf("w[%d] = %v (bcfw) vs %v (batches of one)", j, wa[j], wb[j])
+						t.Fatalf("w[%d] = %v (bcfw) vs %v (read, then written)", j, wa[j], wb[j])
 					}
 				}
 				if a.ell != b.ell || a.calls != b.calls {
@@ -49,16 +62,16 @@ func TestMiniBatchOfOneIsBCFW(t *testing.T) {
 func TestMiniBatchReproducible(t *testing.T) {
 	p := smallChain(5)
 	for _, cfg := range []config{
-		{Lambda: 0.05, Batch: 4, GapEvery: 2, Seed: 1},
-		{Lambda: 0.05, Batch: 5, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1, Seed: 2},
-		{Lambda: 0.05, Batch: 12, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
-		{Lambda: 0.02, Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 4},
-		{Lambda: 0.05, Batch: 4, Lookahead: 1, GapEvery: 2, Seed: 1},
-		{Lambda: 0.02, Batch: 3, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 4},
-		{Lambda: 0.05, Batch: 6, Lookahead: 1, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3},
-		{Lambda: 0.05, Batch: 3, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}, GapEvery: 1, Seed: 5},
-		{Lambda: 0.05, Lookahead: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 7},
-		{Lambda: 0.05, Batch: 4, Lookahead: 3, Step: Pairwise, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}, GapEvery: 1, Seed: 6},
+		{Lambda: 0.05, GapEvery: 2, Seed: 1, Execution: execution.MiniBatch{Batch: 4}},
+		{Lambda: 0.05, Step: Pairwise, Sampling: run.GapSampling, GapEvery: 1, Seed: 2, Execution: execution.MiniBatch{Batch: 5}},
+		{Lambda: 0.05, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3, Execution: execution.MiniBatch{Batch: 12}},
+		{Lambda: 0.02, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 4, Execution: execution.MiniBatch{Batch: 3}},
+		{Lambda: 0.05, GapEvery: 2, Seed: 1, Execution: execution.MiniBatch{Batch: 4, Lookahead: 1}},
+		{Lambda: 0.02, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 4, Execution: execution.MiniBatch{Batch: 3, Lookahead: 2}},
+		{Lambda: 0.05, Step: Away, Sampling: run.Permutation, Averaging: true, GapEvery: 1, Seed: 3, Execution: execution.MiniBatch{Batch: 6, Lookahead: 1}},
+		{Lambda: 0.05, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}, GapEvery: 1, Seed: 5, Execution: execution.MiniBatch{Batch: 3}},
+		{Lambda: 0.05, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, GapEvery: 1, Seed: 7, Execution: execution.MiniBatch{Batch: 1, Lookahead: 3}},
+		{Lambda: 0.05, Step: Pairwise, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 40}, GapEvery: 1, Seed: 6, Execution: execution.MiniBatch{Batch: 4, Lookahead: 3}},
 	} {
 		var first *Solver
 		for _, workers := range []int{1, 2, 5, 5} {
@@ -79,7 +92,7 @@ func TestMiniBatchReproducible(t *testing.T) {
 func TestMiniBatchDiffersFromBCFW(t *testing.T) {
 	p := smallChain(6)
 	a := mustNew(t, p, config{Lambda: 0.05, Seed: 1})
-	b := mustNew(t, p, config{Lambda: 0.05, Seed: 1, Batch: 4})
+	b := mustNew(t, p, config{Lambda: 0.05, Seed: 1, Execution: execution.MiniBatch{Batch: 4}})
 	mustRun(t, a, run.Stop{Passes: 3})
 	mustRun(t, b, run.Stop{Passes: 3})
 	if a.Steps() != b.Steps() || a.OracleCalls() != b.OracleCalls() {
@@ -102,13 +115,14 @@ func TestMiniBatchRefusals(t *testing.T) {
 		cfg  config
 		want string
 	}{
-		{config{Lambda: 0.1, Batch: -1}, "batch must be >= 0"},
-		{config{Lambda: 0.1, Batch: 2, Algorithm: run.FW}, "needs the bcfw solver"},
-		{config{Lambda: 0.1, Batch: 2, SimulateWorkers: 3}, "choose one"},
-		{config{Lambda: 0.1, SimulateWorkers: 2, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 10}}, "multi-plane"},
-		{config{Lambda: 0.1, Async: true, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 10}}, "multi-plane"},
-		{config{Lambda: 0.1, Batch: 2, Lookahead: -1}, "lookahead must be >= 0"},
-		{config{Lambda: 0.1, Batch: 3, Lookahead: 1, Async: true}, "choose one"},
+		{config{Lambda: 0.1, Execution: execution.MiniBatch{Batch: -1}}, "batch must be >= 1"},
+		{config{Lambda: 0.1, Algorithm: run.FW, Execution: execution.MiniBatch{Batch: 2}}, "fw cannot be run by the mini-batch execution"},
+		{config{Lambda: 0.1, Algorithm: run.SSG, Execution: execution.Simulated{Workers: 1}}, "ssg cannot be run by the simulated execution"},
+		{config{Lambda: 0.1, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 10}, Execution: execution.Simulated{Workers: 2}}, "mp-bcfw cannot be run by the simulated execution"},
+		{config{Lambda: 0.1, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 10}, Execution: execution.Async{}}, "mp-bcfw cannot be run by the async execution"},
+		{config{Lambda: 0.1, Execution: execution.MiniBatch{Batch: 2, Lookahead: -1}}, "lookahead must be >= 0"},
+		{config{Lambda: 0.1, Execution: execution.MiniBatch{Batch: 2, Lookahead: 12}}, "lookahead of 12 batches needs more than 12 blocks"},
+		{config{Lambda: 0.1, Execution: execution.Simulated{}}, "workers must be >= 1"},
 	} {
 		if _, err := newSolver(p, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one saying %q", c.cfg, err, c.want)
@@ -118,10 +132,10 @@ func TestMiniBatchRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newSolver(rel, config{Lambda: 0.1, Batch: 2}); err == nil || !strings.Contains(err.Error(), "relative") {
+	if _, err := newSolver(rel, config{Lambda: 0.1, Execution: execution.MiniBatch{Batch: 2}}); err == nil || !strings.Contains(err.Error(), "relative") {
 		t.Errorf("relative oracle: error %v", err)
 	}
-	if _, err := newSolver(rel, config{Lambda: 0.1, Batch: 1}); err != nil {
+	if _, err := newSolver(rel, config{Lambda: 0.1, Execution: execution.MiniBatch{Batch: 1}}); err != nil {
 		t.Errorf("a batch of one refused a relative oracle: %v", err)
 	}
 }
@@ -130,10 +144,10 @@ func TestMiniBatchRefusals(t *testing.T) {
 // under way and continues with certified gaps.
 func TestMiniBatchFork(t *testing.T) {
 	p := smallChain(8)
-	s := mustNew(t, p, config{Lambda: 0.05, Batch: 5, GapEvery: 1, Seed: 2})
+	s := mustNew(t, p, config{Lambda: 0.05, GapEvery: 1, Seed: 2, Execution: execution.MiniBatch{Batch: 5}})
 	mustRun(t, s, run.Stop{Passes: 1.25}) // mid-batch: 15 steps of batches of 5 over 12 blocks
 	for _, batch := range []int{5, 1, 3} {
-		f, err := s.fork(config{Lambda: 0.05, Batch: batch, GapEvery: 1, Seed: 2})
+		f, err := s.fork(config{Lambda: 0.05, GapEvery: 1, Seed: 2, Execution: execution.MiniBatch{Batch: batch}})
 		if err != nil {
 			t.Fatal(err)
 		}

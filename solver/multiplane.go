@@ -178,7 +178,7 @@ func (m *multiPlane) describe(pt *run.Point) {
 	if m.cfg.planes() {
 		pt.WorkingSetMean = m.s.meanSetSize()
 	}
-	if e := m.s.loop.Elapsed; e > 0 && !m.s.cfg.queued() { // a mini-batch's oracle calls run on the workers
+	if e := m.s.loop.Elapsed; e > 0 && !m.s.sched.Ahead() { // a mini-batch's oracle calls run on the workers
 		pt.OracleTimeShare = float64(m.oracleTime) / float64(e)
 	}
 }

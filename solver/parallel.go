@@ -24,13 +24,12 @@ type solverScratch struct {
 	vTmp    []float64 // re-anchoring
 	wTmp    []float64 // averaged weights
 	workers []workerScratch
-	pre     prefetch // the oracle answers of the mini-batch under way
-	drawn   []int    // the blocks of the next mini-batch
-	excl    []int    // the blocks of the mini-batches under way (execution.MiniBatch.Lookahead)
+	given   given // the read part of the step under way computed ahead (blockSteps.Write)
 }
 
-// workerScratch is what a worker of a parallel pass reuses: the labeling
-// of its oracle calls.
+// workerScratch is what a worker of a parallel pass, or of an execution's
+// read parts (worker k of blockSteps.Read), reuses: the labeling of its
+// oracle calls.
 type workerScratch struct {
 	y     []int32
 	psi   oracles.SparseVec // of the answer an exact pass checks
@@ -42,7 +41,6 @@ func (ws *solverScratch) init(s *Solver) {
 	ws.hBlock = make([]float64, s.n)
 	ws.gBlock = make([]float64, s.n)
 	ws.workers = make([]workerScratch, s.workers)
-	ws.pre.slot = -1
 }
 
 // parallel calls fn(ws, i) for every block i with the scratch of the

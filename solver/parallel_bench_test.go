@@ -8,6 +8,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -27,13 +28,13 @@ func BenchmarkParallelStep(b *testing.B) {
 		cfg  config
 	}{
 		{"bcfw", config{}},
-		{"batch=4", config{Batch: 4}},
-		{"batch=4-lookahead=1", config{Batch: 4, Lookahead: 1}},
-		{"batch=4-pairwise-gap-cache", config{Batch: 4, Step: Pairwise, Sampling: 2, Cache: cacheRule{Enabled: true}}},
-		{"batch=4-lookahead=1-pairwise-gap-cache", config{Batch: 4, Lookahead: 1, Step: Pairwise, Sampling: 2, Cache: cacheRule{Enabled: true}}},
-		{"mp-batch=4-lookahead=1", config{Batch: 4, Lookahead: 1, Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 20}}},
-		{"simulate=8", config{SimulateWorkers: 8}},
-		{"async", config{Async: true}},
+		{"batch=4", config{Execution: execution.MiniBatch{Batch: 4}}},
+		{"batch=4-lookahead=1", config{Execution: execution.MiniBatch{Batch: 4, Lookahead: 1}}},
+		{"batch=4-pairwise-gap-cache", config{Step: Pairwise, Sampling: 2, Cache: cacheRule{Enabled: true}, Execution: execution.MiniBatch{Batch: 4}}},
+		{"batch=4-lookahead=1-pairwise-gap-cache", config{Step: Pairwise, Sampling: 2, Cache: cacheRule{Enabled: true}, Execution: execution.MiniBatch{Batch: 4, Lookahead: 1}}},
+		{"mp-batch=4-lookahead=1", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost, CostRatio: 20}, Execution: execution.MiniBatch{Batch: 4, Lookahead: 1}}},
+		{"simulate=8", config{Execution: execution.Simulated{Workers: 8}}},
+		{"async", config{Execution: execution.Async{}}},
 	}
 	for _, e := range cases {
 		for _, workers := range []int{1, 2} {
@@ -98,6 +99,6 @@ func BenchmarkParallelStep(b *testing.B) {
 
 // withBatch returns cfg as a mini-batch of tau with a lookahead.
 func withBatch(cfg config, tau, lookahead int) config {
-	cfg.Batch, cfg.Lookahead = tau, lookahead
+	cfg.Execution = execution.MiniBatch{Batch: tau, Lookahead: lookahead}
 	return cfg
 }

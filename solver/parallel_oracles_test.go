@@ -9,6 +9,7 @@ import (
 	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/oracles/oraclestest"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -33,11 +34,11 @@ func TestParallelExecutionsCostlyOracles(t *testing.T) {
 		p    oracles.Problem
 	}{{"graph cut", seg}, {"lp-hard", rel}} {
 		for k, cfg := range []config{
-			{Batch: 4},
-			{Batch: 3, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}},
-			{Batch: 2, Lookahead: 2, Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}},
-			{Async: true},
-			{SimulateWorkers: 4, Step: Away},
+			{Execution: execution.MiniBatch{Batch: 4}},
+			{Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, Execution: execution.MiniBatch{Batch: 3}},
+			{Step: Pairwise, Sampling: run.GapSampling, Cache: cacheRule{Enabled: true}, Execution: execution.MiniBatch{Batch: 2, Lookahead: 2}},
+			{Execution: execution.Async{}},
+			{Step: Away, Execution: execution.Simulated{Workers: 4}},
 		} {
 			t.Run(fmt.Sprintf("%s %d", pc.name, k), func(t *testing.T) {
 				cfg.Lambda, cfg.GapEvery, cfg.Seed = 0.05, 1, 3

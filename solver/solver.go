@@ -67,9 +67,11 @@ type Solver struct {
 	oracle, exact oracleFunc
 	approx        bool                   // the step oracle is approximate (oracles.Approximate)
 	relative      oracles.RelativeOracle // the step oracle relative to the dual state, nil when not (relative.go)
-	async         *asyncState            // the workers of an asynchronous run under way (async.go), nil before
-	workPool      *core.Pool             // the workers of a mini-batch (minibatch.go), nil outside Run
-	delays        []int64                // delays[d]: steps applied d steps after the iterate they read (Delays)
+	// sched makes the block steps of BCFW as cfg.Execution schedules them
+	// (over blockSteps, steps.go); delays[d] counts the steps it applied
+	// d steps after the iterate their read part saw (Delays).
+	sched  execution.Scheduler[ahead, savedAhead]
+	delays []int64
 
 	wiring
 	work   solverScratch
@@ -85,7 +87,7 @@ type oracleFunc = func(i int, w []float64, dst []int32) ([]int32, float64, error
 // of the problem (see ValidateProblem), and applies the problem's own
 // weight bounds (an oracles.Bounded model) as a box, intersected with
 // cfg.Box. The options' execution is not read: it is part of the plan
-// (withExecution).
+// (cfg.Execution), which withExecution checks and schedules.
 func newSolver(p oracles.Problem, cfg config, opts ...run.Option) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
@@ -120,11 +122,8 @@ func newSolver(p oracles.Problem, cfg config, opts ...run.Option) (*Solver, erro
 	s.oracle = oracles.OracleFunc(p)
 	_, s.approx = p.(oracles.Approximate)
 	s.relative, _ = p.(oracles.RelativeOracle)
-	if cfg.miniBatch() && cfg.Lookahead >= n {
-		return nil, fmt.Errorf("solver: a lookahead of %d batches needs more than %d blocks (the batches under way hold distinct blocks); this problem has %d", cfg.Lookahead, cfg.Lookahead, n)
-	}
-	if s.relative != nil && cfg.queued() {
-		return nil, errors.New("solver: a mini-batch, the delay simulator and the asynchronous execution do not combine with a relative approximate oracle: its accuracy condition is relative to the dual state at the current w, which calls in advance do not see")
+	if err := s.withExecution(); err != nil {
+		return nil, err
 	}
 	if e := oracles.ExactProblem(p); e != nil {
 		s.exact = oracles.OracleFunc(e)
@@ -195,9 +194,7 @@ func (s *Solver) Run(ctx context.Context, stop run.Stop) (run.Result, error) {
 	if lerr := s.settleLosses(); err == nil {
 		err = lerr
 	}
-	s.quiesce()
-	s.stopAsync()
-	s.closePool()
+	s.sched.Stop()
 	return s.result(st), err
 }
 
@@ -276,7 +273,7 @@ func (s *Solver) Method() run.Method {
 }
 
 // Execution returns the execution of the steps (nil: sequential).
-func (s *Solver) Execution() run.Execution { return executionOf(s.cfg) }
+func (s *Solver) Execution() run.Execution { return s.cfg.Execution }
 
 // Predict returns the labelings the current weights predict for every
 // example of p and the problem that scores them: p, or for LPHard the LP

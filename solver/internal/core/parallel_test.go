@@ -64,3 +64,25 @@ func TestParallelEveryItemOnceLowestError(t *testing.T) {
 		}
 	}
 }
+
+// countItems returns an item function that counts each item it is called
+// for in counts, checking that its worker index is below workers.
+func countItems(t *testing.T, counts []atomic.Int32, workers int) func(k, j int) error {
+	return func(k, j int) error {
+		if k < 0 || k >= workers {
+			t.Errorf("item %d on worker %d of %d", j, k, workers)
+		}
+		counts[j].Add(1)
+		return nil
+	}
+}
+
+// checkEachOnce fails the test unless every item was counted exactly once.
+func checkEachOnce(t *testing.T, what string, counts []atomic.Int32) {
+	t.Helper()
+	for j := range counts {
+		if c := counts[j].Load(); c != 1 {
+			t.Fatalf("%s: item %d ran %d times", what, j, c)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package core
+package execution
 
 import (
 	"errors"
@@ -6,35 +6,37 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/fwstruct/fwstruct/solver/internal/core"
 )
 
 // TestPoolComputesEveryItemOnce: every item of every job runs exactly once,
 // whatever the number of workers, and Wait returns after all of them.
 func TestPoolComputesEveryItemOnce(t *testing.T) {
 	for _, workers := range []int{0, 1, 2, 5} {
-		p := NewPool(workers)
-		if want := max(1, workers); p.Workers() != want {
-			t.Fatalf("NewPool(%d).Workers() = %d, want %d", workers, p.Workers(), want)
+		p := newPool(workers)
+		if want := max(1, workers); p.size() != want {
+			t.Fatalf("newPool(%d).size() = %d, want %d", workers, p.size(), want)
 		}
 		for _, m := range []int{0, 1, 3, 100} {
-			counts := make([]atomic.Int32, m)
-			if err := p.Run(m, countItems(t, counts, p.Workers())); err != nil {
+			items := newTally(m)
+			if err := p.run(m, items.item(t, p.size())); err != nil {
 				t.Fatal(err)
 			}
-			checkEachOnce(t, fmt.Sprintf("workers %d, m %d", workers, m), counts)
+			items.once(t, fmt.Sprintf("workers %d, m %d", workers, m))
 		}
-		p.Close()
+		p.close()
 	}
 }
 
 // TestPoolBackground: Start returns before the job is done, the caller's
 // goroutine can work meanwhile, and Wait joins in.
 func TestPoolBackground(t *testing.T) {
-	p := NewPool(2)
-	defer p.Close()
+	p := newPool(2)
+	defer p.close()
 	release := make(chan struct{})
 	var done atomic.Int32
-	job := p.Start(4, func(_, j int) error {
+	job := p.start(4, func(_, j int) error {
 		if j == 0 {
 			<-release // holds one worker until the caller lets it go
 		}
@@ -42,7 +44,7 @@ func TestPoolBackground(t *testing.T) {
 		return nil
 	})
 	close(release)
-	if err := job.Wait(); err != nil {
+	if err := job.wait(); err != nil {
 		t.Fatal(err)
 	}
 	if done.Load() != 4 {
@@ -53,10 +55,10 @@ func TestPoolBackground(t *testing.T) {
 // TestPoolErrors: Wait returns the error of the lowest failing item, and a
 // panic is an item's error naming it, never a crash.
 func TestPoolErrors(t *testing.T) {
-	p := NewPool(3)
-	defer p.Close()
+	p := newPool(3)
+	defer p.close()
 	for trial := 0; trial < 20; trial++ {
-		err := p.Run(50, func(_, j int) error {
+		err := p.run(50, func(_, j int) error {
 			if j == 17 || j == 40 {
 				return fmt.Errorf("item %d", j)
 			}
@@ -66,16 +68,16 @@ func TestPoolErrors(t *testing.T) {
 			t.Fatalf("error %v, want item 17's", err)
 		}
 	}
-	err := p.Run(10, func(_, j int) error {
+	err := p.run(10, func(_, j int) error {
 		if j == 6 {
 			var s []int
 			_ = s[j]
 		}
 		return nil
 	})
-	var pe *PanicError
+	var pe *core.PanicError
 	if !errors.As(err, &pe) || pe.Example != 6 {
-		t.Fatalf("panic: error %v, want a *PanicError of item 6", err)
+		t.Fatalf("panic: error %v, want a *core.PanicError of item 6", err)
 	}
 }
 
@@ -85,11 +87,11 @@ func TestPoolErrors(t *testing.T) {
 // last job's Wait then waits for. Start offers even a single item to a
 // worker, and HelpOne takes the items left one at a time.
 func TestPoolJobsOverlap(t *testing.T) {
-	p := NewPool(3)
-	defer p.Close()
+	p := newPool(3)
+	defer p.close()
 	release := make(chan struct{})
 	var slowDone atomic.Bool
-	slow := p.Start(1, func(k, _ int) error {
+	slow := p.start(1, func(k, _ int) error {
 		if k == 0 {
 			t.Error("the single item of a job ran on the caller's goroutine, not offered to a worker")
 		}
@@ -97,47 +99,52 @@ func TestPoolJobsOverlap(t *testing.T) {
 		slowDone.Store(true)
 		return nil
 	})
-	for !slow.Claimed() {
+	for !slow.claimed() {
 		runtime.Gosched()
 	}
-	if slow.HelpOne() {
+	if slow.helpOne() {
 		t.Fatal("HelpOne took an item already taken")
 	}
-	counts := make([]atomic.Int32, 5)
-	next := p.Start(len(counts), countItems(t, counts, p.Workers()))
-	for next.HelpOne() {
+	items := newTally(5)
+	next := p.start(len(items), items.item(t, p.size()))
+	for next.helpOne() {
 	}
-	if err := next.Wait(); err != nil {
+	if err := next.wait(); err != nil {
 		t.Fatal(err)
 	}
-	checkEachOnce(t, "the next job", counts)
-	if slowDone.Load() || slow.Done() {
+	items.once(t, "the next job")
+	if slowDone.Load() || slow.done() {
 		t.Fatal("the slow item finished before it was released")
 	}
 	close(release)
-	if err := slow.Wait(); err != nil || !slowDone.Load() {
+	if err := slow.wait(); err != nil || !slowDone.Load() {
 		t.Fatalf("Wait returned %v before the slow item finished", err)
 	}
 }
 
-// countItems returns an item function that counts each item it is called
-// for in counts, checking that its worker index is below workers.
-func countItems(t *testing.T, counts []atomic.Int32, workers int) func(k, j int) error {
+// tally counts the runs of every item of a job.
+type tally []atomic.Int32
+
+func newTally(m int) tally { return make(tally, m) }
+
+// item returns the job's function: it counts item j and checks that its
+// worker index is below workers.
+func (c tally) item(t *testing.T, workers int) func(k, j int) error {
 	return func(k, j int) error {
 		if k < 0 || k >= workers {
 			t.Errorf("item %d on worker %d of %d", j, k, workers)
 		}
-		counts[j].Add(1)
+		c[j].Add(1)
 		return nil
 	}
 }
 
-// checkEachOnce fails the test unless every item was counted exactly once.
-func checkEachOnce(t *testing.T, what string, counts []atomic.Int32) {
+// once fails the test unless every item ran exactly once.
+func (c tally) once(t *testing.T, what string) {
 	t.Helper()
-	for j := range counts {
-		if c := counts[j].Load(); c != 1 {
-			t.Fatalf("%s: item %d ran %d times", what, j, c)
+	for j := range c {
+		if n := c[j].Load(); n != 1 {
+			t.Fatalf("%s: item %d ran %d times", what, j, n)
 		}
 	}
 }
