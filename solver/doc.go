@@ -69,37 +69,61 @@
 // is the case without delay, and their analysis (Theorem 3 and its
 // corollaries) depends on the expected, not the worst, delay.
 //
-// A block step splits into a read part and a write part (ahead.go): the
-// read part scores the block's cached corners, applies the cache rule,
-// calls the max oracle when the rule misses and computes the corner of
-// the answer (psi, loss, Gram row); it reads the iterate and the block's
-// own state and writes nothing shared. The write part is the line search
-// and the update of the block and of w, on the solver's goroutine, in a
-// fixed order. The executions differ in where and when the read parts run;
-// every step's line search is exact at the iterate it is applied to (the
-// scores of its corners are recomputed there), so the dual never
-// decreases, and every reported gap is computed at the one iterate the
-// updater holds, so certificates stay exact:
+// An execution (package solver/execution, given with run.WithExecution)
+// schedules the block steps of BCFW, LP-hard and multi-plane BCFW. The
+// engine exposes its block step once, as an execution.Steps (steps.go),
+// and knows its execution only as the execution.Scheduler built over it,
+// which makes every step; the scheduling (queues, batches drawn ahead,
+// the worker pool, the asynchronous workers, the simulator's answers in
+// flight and their place in a checkpoint) is the execution package's. A
+// step splits into a read part and a write part (ahead.go):
 //
-//   - Config.Batch = tau (mini-batch, minibatch.go): tau distinct blocks
+//   - when its block is drawn, Begin fixes what the read part reads of the
+//     solver's state besides w and the block (the block's stale gap, the
+//     cache's global gap);
+//   - the read part scores the block's cached corners, applies the cache
+//     rule, calls the max oracle when the rule misses and computes the
+//     corner of the answer (psi, loss, Gram row), at the w the scheduler
+//     gives it: it reads the block's own state and writes nothing but its
+//     entry, so it may run on any goroutine while the solver's goroutine
+//     writes other blocks (a scheduler never has a block under way twice);
+//   - the write part is the line search and the update of the block and
+//     of w, on the solver's goroutine, told how many steps old the read is.
+//
+// Besides those, the seam draws blocks with the method's sampling (one, or
+// tau distinct ones excluding those under way), copies w (into a ring of
+// buffers, at the cost of the coordinates written since), makes a whole
+// sequential step, says how many steps the method allows before it must
+// decide again (the rest of a multi-plane pass) and gives the checkpoint
+// form of a read part. Every step's line search is exact at the iterate it
+// is applied to (the scores of its corners are recomputed there when w
+// moved since the read), so the dual never decreases; an evaluation, a
+// checkpoint and the end of a Run settle the scheduler first (no read part
+// under way), so every reported gap is computed at the one iterate the
+// updater holds and certificates stay exact; the steps under way are part
+// of the checkpoint, so split and resumed runs continue bit for bit. The
+// executions differ in where and when the read parts run:
+//
+//   - sequential (nil, execution.Sequential, or a MiniBatch of one block
+//     without lookahead): every step reads and writes the current iterate;
+//   - execution.MiniBatch{Batch: tau, Lookahead: L}: tau distinct blocks
 //     (core.Sampler.Distinct), their read parts computed on a pool of
-//     workers (core.Pool) at a copy of w taken at the draw, their steps
-//     applied in draw order, each as soon as its read part is there.
-//     Config.Lookahead = L draws L batches ahead of the one being applied,
-//     so that the workers compute them meanwhile (answers at most
-//     (L+1) tau - 1 steps old). The run depends on the seed, tau and L
-//     only, never on the worker count or the timing: this is why they are
-//     Config fields and the workers an Option (a checkpoint resumes the
-//     same run on any machine, and TestGoldenWorkers holds).
-//   - Config.Async (async.go): the workers compute read parts on their
-//     own copy of w; the updater applies them as they arrive. Not
-//     reproducible bit for bit.
-//   - Config.SimulateWorkers = K (delay.go): the asynchronous schedule of K
+//     workers at a copy of w taken at the draw, their steps written in draw
+//     order, each as soon as its read part is there; with L > 0, L batches
+//     are drawn ahead of the one being written, so that the workers
+//     compute them meanwhile (answers at most (L+1) tau - 1 steps old). The
+//     run depends on the seed, tau and L only, never on the number of
+//     workers or the timing: a checkpoint resumes the same run on any
+//     machine, and TestGoldenWorkers holds;
+//   - execution.Async: the workers compute read parts on their own copy of
+//     w; the updater writes them as they arrive. Not reproducible bit for
+//     bit;
+//   - execution.Simulated{Workers: K}: the asynchronous schedule of K
 //     equally fast workers run sequentially and deterministically (each
-//     answer applied K-1 steps after the iterate it saw, or after a delay
-//     drawn from Config.SimulateDelays, e.g. those Solver.Delays measured
-//     in a real asynchronous run), so passes-to-gap at 8, 16 or 64 workers
-//     can be measured on any machine; K = 1 is BCFW bit for bit.
+//     answer written K-1 steps after the iterate it saw, or after a delay
+//     drawn from its Delays, e.g. those Solver.Delays measured in a real
+//     asynchronous run), so passes-to-gap at 8, 16 or 64 workers can be
+//     measured on any machine; K = 1 is BCFW bit for bit.
 //
 // The paper moves along the combined direction of a batch with one step
 // size (predefined or line-searched); here each block of the batch makes
@@ -114,50 +138,50 @@
 // evaluated at the w of a block's read part); the mini-batch also with
 // multi-plane BCFW (its batches end with its passes, whose kind the slope
 // rule decides when one ends; the simulator and the asynchronous
-// execution refuse it for that reason). They refuse, each with a one-line
-// error: exact block steps (each block's solve reads the w the previous
-// one left), the batch algorithms FW, the cutting plane and SSG (FW and
-// the cutting plane already call every oracle of an iteration against one
-// w, on the workers), and a relative approximate oracle (its accuracy
-// condition is relative to the dual state at the current w). The
-// soft-constraint solver (solver/soft) does not take them, by design: its
-// blocks are the nodes of factor graphs and a block's "oracle" is an
-// argmax over one node's table, a microsecond of memory-bound work that a
-// hand-off to another goroutine costs more than; its workers parallelize
-// the gap passes. The kernelized solver (solver/kernel) does not take
-// them either, because it needs none: its oracle is a kernel sum over the
-// support vectors whose kernel values depend on the inputs only, so its
-// workers compute the kernel rows of the next steps' blocks ahead (a
-// kernel block, for the samplings whose draws can be guessed: uniform,
-// permutation, shrinking's sweeps; gap sampling splits its one row over
-// them) while the steps themselves, scores at the current alpha and the
-// update, stay sequential: the run is the sequential run bit for bit
-// whatever the number of workers, for every sampling (solver/kernel's
-// "Parallel steps"). The CLI refuses --batch, --lookahead, --async and
-// --simulate-workers for both; --workers applies.
+// execution refuse it for that reason). A method says which executions it
+// cannot be run by in one place, where the two are combined (when a
+// solver is made, loaded or forked), each refusal a one-line error: exact
+// block steps (each block's solve reads the w the previous one left), the
+// algorithms without BCFW's block steps, FW, the cutting plane, SSG and
+// online EG (FW and the cutting plane already call every oracle of an
+// iteration against one w, on the workers), and a relative approximate oracle with any execution
+// that reads ahead (its accuracy condition is relative to the dual state
+// at the current w). The soft-constraint solver (solver/soft) does not
+// take them, by design: its blocks are the nodes of factor graphs and a
+// block's "oracle" is an argmax over one node's table, a microsecond of
+// memory-bound work that a hand-off to another goroutine costs more than;
+// its workers parallelize the gap passes. The kernelized solver
+// (solver/kernel) does not take them either, because it needs none: its
+// oracle is a kernel sum over the support vectors whose kernel values
+// depend on the inputs only, so its workers compute the kernel rows of the
+// next steps' blocks ahead (a kernel block, for the samplings whose draws
+// can be guessed: uniform, permutation, shrinking's sweeps; gap sampling
+// splits its one row over them) while the steps themselves, scores at the
+// current alpha and the update, stay sequential: the run is the
+// sequential run bit for bit whatever the number of workers, for every
+// sampling (solver/kernel's "Parallel steps"); run.WithWorkers applies.
 //
 // What they buy depends on what a step's time is. When the oracle is
 // nearly all of a step (LP-hard BCFW, whose oracle solves an LP), the read
-// parts run in parallel and a mini-batch or the asynchronous execution pays;
-// the deterministic order of the mini-batch waits for a slow read part, the
-// asynchronous execution applies the others first, and a larger lookahead
-// waits less but its staler answers cost passes. When the cache answers
-// most steps, a step's time is the scoring of the cached corners and the
-// update, which both stream the corner sets from memory: two cores contend
-// for it, and a mini-batch adds passes from its staleness, while the gap
-// passes, oracle calls at one w, still parallelize. WithLateLosses
-// (lateloss.go; the CLI's default) takes the test losses of a trace point
-// off the steps' path: its predictions run on a goroutine of their own, at
-// a copy of w, while the steps that follow go on, and the point is appended
+// parts run in parallel and a mini-batch or the asynchronous execution
+// pays; the deterministic order of the mini-batch waits for a slow read
+// part, the asynchronous execution writes the others first, and a larger
+// lookahead waits less but its staler answers cost passes. When the cache
+// answers most steps, a step's time is the scoring of the cached corners
+// and the update, which both stream the corner sets from memory: two cores
+// contend for it, and a mini-batch adds passes from its staleness, while
+// the gap passes, oracle calls at one w, still parallelize. WithLateLosses
+// (lateloss.go) takes the test losses of a trace point off the path of
+// sequential steps: its predictions run on a goroutine of their own, at a
+// copy of w, while the steps that follow go on, and the point is appended
 // when they are done, the same bit for bit. The gap passes feed the
 // algorithm (the sampler's gaps, the cache's global gap), so they run
-// between the steps. So the CLI's --workers N makes a mini-batch (of N,
-// lookahead 2) for lp-hard only; elsewhere it parallelizes the gap passes
-// and evaluations and leaves the steps sequential, and --batch (with
-// --lookahead) or --async is the explicit choice. Measure before choosing:
-// `fwstruct train ... --workers 2 [--batch 2 --lookahead 2]` against
-// `--workers 1`, and --simulate-workers K for the passes K workers would
-// need. The measured speedups are in docs/performance.md ("Every core").
+// between the steps. Without an execution the workers parallelize the gap
+// passes and evaluations and leave the steps sequential; an execution is
+// the explicit choice. Measure before choosing: the run with two workers
+// and a mini-batch (and a lookahead) against one worker, and the
+// simulator at K workers for the passes K workers would need. The
+// measured speedups are in docs/performance.md ("Every core").
 //
 // # The reference code of Osokin et al. (gapBCFW)
 //

@@ -1,14 +1,11 @@
 // Package execution holds the executions of block steps: how the steps of
 // a block-coordinate method (BCFW, multi-plane BCFW, LP-hard) are
 // scheduled on the workers, beside the methods rather than inside their
-// settings. A method's step has a read part (choose the block, score its
-// cached corners, apply the cache rule, call the max oracle: pure work
-// that writes nothing shared) and a write part (the line search and the
-// update); an execution decides where and when each runs:
+// settings:
 //
-//   - nil (sequential): every step reads and writes the current iterate,
+//   - nil or Sequential: every step reads and writes the current iterate,
 //     one after another (the gap passes and evaluations still use the
-//     workers);
+//     workers); a MiniBatch of one block without lookahead is the same;
 //   - MiniBatch: tau distinct blocks read one w on the workers, then their
 //     writes are applied in order (Wang et al. 2016, Alg. 1, synchronous,
 //     or with a lookahead of L batches the bounded-delay case);
@@ -24,6 +21,38 @@
 // trajectory of a mini-batch and of the simulator depends on the
 // execution's values and the method's seed, never on the number of
 // workers; the execution is saved in the run's checkpoint.
+//
+// # The seam
+//
+// A method exposes its block step as a Steps: a step on block i has a read
+// part (Begin fixes, when the block is drawn, what it reads of the
+// method's state; Read computes it at a w it is given: the scores of the
+// block's cached corners, the cache rule, the max oracle's answer; pure
+// work that writes nothing shared) and a write part (Write: the line
+// search and the update at the current iterate, told the age of the
+// read), and the method also draws blocks with its own sampling, copies
+// its iterate, makes a whole sequential step and says how many steps it
+// allows before it must decide again. Schedule builds the Scheduler of an
+// execution over it, which the method calls for every step; the scheduler
+// decides where and when each part runs and never looks inside a read
+// part, so a method knows of its execution only that interface. The
+// contract both sides keep:
+//
+//   - a block is never under way twice, so a read part reads block i's own
+//     state while no write touches it;
+//   - every write is applied on the updater's goroutine, one at a time,
+//     each with its own line search at the current iterate, so the dual
+//     never decreases whatever the delay;
+//   - Settle (before an evaluation, a checkpoint, the end of a run) leaves
+//     no read part under way, so the method's state is at rest and its
+//     certificates exact; the steps drawn but not written stay queued,
+//     and Save/Restore carry them (with each read part's checkpoint form,
+//     the method's) through a checkpoint, so a run split or resumed
+//     continues bit for bit;
+//   - a change of w without a step (a new lambda) is Moved: the read parts
+//     under way are then of unknown age (a negative one), and a write keeps
+//     of them only what holds at any w (BCFW: the oracle's answer, scored
+//     again; the cache rule is applied again).
 package execution
 
 import (

@@ -6,11 +6,11 @@
 // example-grouped permutation of the soft solver), the lazy weighted
 // average of the iterates (Lacoste-Julien et al. 2013, App. C), the exact
 // line search, the validation of the settings and Stop criteria every
-// family shares, the workers (Parallel for a pass over the examples,
-// taken in chunks, every item writing its own slot so that the result does
-// not depend on the timing; Pool for the read parts of a mini-batch's
-// steps, handed out while the caller goes on) and the checkpoint plumbing
-// (random state, draws, versioned gob files).
+// family shares, the workers of a pass over the examples (Parallel, taken
+// in chunks, every item writing its own slot so that the result does not
+// depend on the timing) and the checkpoint plumbing (random state, draws,
+// versioned gob files). The executions of block steps, with their worker
+// pool, are package solver/execution's.
 //
 // It is internal: the families (packages solver, solver/soft and
 // solver/kernel) build on it, and their users see only package run.

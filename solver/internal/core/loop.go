@@ -13,13 +13,12 @@ import (
 // itself to it, and the algorithm a Config selects is the Engine its solver
 // hands to Loop.
 //
-// Step is the seam for parallel executors (mini-batch and asynchronous
-// BCFW): a block step reads the shared state to choose its block and call
-// the max oracle at the current weights, which is pure and may run on
-// other goroutines for several blocks at once, then writes the block's
-// update. An executor that prefetches the oracle answers of the next blocks
-// in parallel and applies the updates one by one, in a fixed order, is an
-// Engine whose Step consumes them; one worker is the sequential step.
+// Step is where the executions come in (package solver/execution): the
+// BCFW engine's Step is that of the scheduler of its execution, which may
+// compute the read parts of the next block steps (the scores, the cache
+// rule, the max oracle: pure work) on other goroutines and applies one
+// step per call; the schedule and the budget count those steps as they
+// would sequential ones.
 type Engine interface {
 	// Step makes one step.
 	Step() error
