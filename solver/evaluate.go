@@ -129,7 +129,8 @@ func (s *Solver) evaluate(mode evalMode) (run.Point, error) {
 }
 
 // addExtras fills in the averaged iterate and, with losses, the task
-// losses when the configuration asks for them.
+// losses when the configuration asks for them (the test loss of the
+// averaged iterate too).
 func (s *Solver) addExtras(pt *run.Point, losses bool) error {
 	if s.avg != nil {
 		var err error
@@ -202,6 +203,7 @@ func (s *Solver) evaluateAverage() (primal, dual, gap float64, err error) {
 		wBar = s.work.wTmp
 		s.box.clipAll(wBar, vBar)
 	}
+	s.work.wAvg = append(s.work.wAvg[:0], wBar...)
 	n := float64(s.n)
 	sumH, _, err := s.oraclePass(wBar, false)
 	if err != nil {

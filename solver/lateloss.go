@@ -30,24 +30,31 @@ const lossChunk = 4
 // example order so that the result does not depend on who computed what.
 type lossPass struct {
 	w       []float64
+	wAvg    []float64       // the averaged iterate, whose test loss is asked for too (nil: none)
 	test    oracles.Problem // nil unless a test loss is asked for
 	train   oracles.Problem // nil unless TrainLoss
-	losses  []float64       // the test examples', then the training examples'
+	losses  []float64       // the test examples', the training examples', then the test examples' at wAvg
 	next    atomic.Int64    // the next prediction to take
 	helpers sync.WaitGroup
 	mu      sync.Mutex
 	err     error // the first panic of a prediction
 }
 
-// start starts the losses at w (which must not change until finish) on
-// helpers goroutines.
-func (l *lossPass) start(w []float64, test, train oracles.Problem, helpers int) {
-	l.w, l.test, l.train, l.err = w, test, train, nil
+// start starts the losses at w, and the test loss at wAvg unless it is
+// nil (neither may change until finish), on helpers goroutines.
+func (l *lossPass) start(w, wAvg []float64, test, train oracles.Problem, helpers int) {
+	if test == nil {
+		wAvg = nil
+	}
+	l.w, l.wAvg, l.test, l.train, l.err = w, wAvg, test, train, nil
 	m := 0
 	for _, q := range []oracles.Problem{test, train} {
 		if q != nil {
 			m += q.Len()
 		}
+	}
+	if wAvg != nil {
+		m += test.Len()
 	}
 	if cap(l.losses) < m {
 		l.losses = make([]float64, m)
@@ -77,7 +84,11 @@ func (l *lossPass) finish(pt *run.Point) error {
 		pt.TestLoss = meanOf(l.losses[:k])
 	}
 	if l.train != nil {
-		pt.TrainLoss = meanOf(l.losses[k:])
+		pt.TrainLoss = meanOf(l.losses[k : k+l.train.Len()])
+		k += l.train.Len()
+	}
+	if l.wAvg != nil {
+		pt.TestLossAvg = meanOf(l.losses[k:])
 	}
 	return nil
 }
@@ -106,14 +117,23 @@ func (l *lossPass) predict() {
 	}
 }
 
-// loss computes the task loss of prediction k (the test examples first).
+// loss computes the task loss of prediction k (the test examples first,
+// then the training examples, then the test examples at the average).
 func (l *lossPass) loss(k int, y []int32) (_ []int32, err error) {
-	q, i, what := l.test, k, "test"
-	if q == nil || k >= q.Len() {
+	q, i, w, what := l.test, k, l.w, "test"
+	if q != nil && i >= q.Len() {
+		i -= q.Len()
+		q = nil
+	}
+	if q == nil && l.train != nil {
 		q, what = l.train, "training"
-		if l.test != nil {
-			i -= l.test.Len()
+		if i >= q.Len() {
+			i -= q.Len()
+			q = nil
 		}
+	}
+	if q == nil {
+		q, w, what = l.test, l.wAvg, "averaged iterate's test"
 	}
 	defer func() {
 		if err != nil {
@@ -121,7 +141,7 @@ func (l *lossPass) loss(k int, y []int32) (_ []int32, err error) {
 		}
 	}()
 	defer core.Recover(i, &err)
-	y = q.Predict(i, l.w, y)
+	y = q.Predict(i, w, y)
 	l.losses[k] = q.Loss(i, y)
 	return y, nil
 }
@@ -151,14 +171,24 @@ func (s *Solver) taskLosses(pt *run.Point) error {
 	if test == nil && train == nil {
 		return nil
 	}
-	s.losses.start(s.x.w, test, train, len(s.work.workers)-1)
+	s.losses.start(s.x.w, s.averagedWeights(), test, train, len(s.work.workers)-1)
 	return s.losses.finish(pt)
+}
+
+// averagedWeights returns the averaged iterate of the last evaluation,
+// nil without averaging.
+func (s *Solver) averagedWeights() []float64 {
+	if s.avg == nil {
+		return nil
+	}
+	return s.work.wAvg
 }
 
 // lateLosses is the trace point whose task losses are under way.
 type lateLosses struct {
 	pt      run.Point
 	w       []float64 // the copy of w they are computed at
+	wAvg    []float64 // the copy of the averaged iterate (nil without averaging)
 	pending bool
 	on      bool // WithLateLosses
 	enabled bool // record defers the losses (set by Run: lateLossesApply)
@@ -179,8 +209,13 @@ func (s *Solver) startLosses(pt run.Point) {
 	l := &s.late
 	l.pt, l.pending = pt, true
 	l.w = append(l.w[:0], s.x.w...)
+	var wAvg []float64
+	if avg := s.averagedWeights(); avg != nil {
+		l.wAvg = append(l.wAvg[:0], avg...)
+		wAvg = l.wAvg
+	}
 	test, train := s.lossProblems()
-	s.losses.start(l.w, test, train, 1)
+	s.losses.start(l.w, wAvg, test, train, 1)
 }
 
 // settleLosses finishes the task losses under way (taking a share of the

@@ -28,7 +28,13 @@ func TestLateLossesSameTrace(t *testing.T) {
 	}{
 		{"bcfw", config{Lambda: 0.01, TraceEvery: 0.25}, true},
 		{"recommended", func() config { c := recommended(); c.Lambda, c.GapEvery, c.TraceEvery = 0.01, 1, 0.25; return c }(), true},
+		{"recommended, averaged", func() config {
+			c := recommended()
+			c.Lambda, c.GapEvery, c.TraceEvery, c.Averaging, c.AverageKind = 0.01, 1, 0.25, true, run.WeightedAverage
+			return c
+		}(), true},
 		{"ssg", config{Lambda: 0.01, Algorithm: run.SSG, TraceEvery: 0.5}, true},
+		{"ssg, averaged", config{Lambda: 0.01, Algorithm: run.SSG, TraceEvery: 0.5, Averaging: true, AverageKind: run.WeightedAverage}, true},
 		{"mini-batch (losses in place)", config{Lambda: 0.01, TraceEvery: 0.5, Execution: execution.MiniBatch{Batch: 3, Lookahead: 1}}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,6 +77,9 @@ func TestLateLossesSameTrace(t *testing.T) {
 			for _, pt := range want {
 				if pt.TestLoss != pt.TestLoss || pt.TrainLoss != pt.TrainLoss {
 					t.Fatalf("a point without its losses: %+v", pt)
+				}
+				if averaged := c.cfg.AverageKind != run.NoAverage; averaged != (pt.TestLossAvg == pt.TestLossAvg) {
+					t.Fatalf("averaging %v, the averaged iterate's test loss %v", averaged, pt.TestLossAvg)
 				}
 			}
 		})
@@ -121,5 +130,45 @@ func TestLossPanicIsTheRunsError(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Example != 13 || !strings.Contains(err.Error(), "test loss") {
 			t.Fatalf("late %v: Run returned %v, want the panic of test example 13", late, err)
 		}
+	}
+}
+
+// TestAveragedTestLoss: the averaged iterate's test loss of a trace point
+// is the mean task loss of the predictions at the averaged weights of that
+// point, and differs from the iterate's where the two iterates predict
+// differently.
+func TestAveragedTestLoss(t *testing.T) {
+	train := oraclestest.Chain(oraclestest.ChainConfig{N: 60, MaxLen: 8, Labels: 5, Features: 20, Density: 0.3, Seed: 3})
+	test := oraclestest.Chain(oraclestest.ChainConfig{N: 45, MaxLen: 8, Labels: 5, Features: 20, Density: 0.3, Seed: 4})
+	s, err := newSolver(train, config{Lambda: 0.01, GapEvery: 1, Averaging: true, AverageKind: run.WeightedAverage}, run.WithTest(test), run.WithWorkers(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	differs := false
+	for range 4 {
+		if _, err := s.Run(context.Background(), run.Stop{Passes: s.Passes() + 1}); err != nil {
+			t.Fatal(err)
+		}
+		pt, err := s.Current()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean := func(w []float64) float64 {
+			var sum float64
+			for i := range test.Len() {
+				sum += test.Loss(i, test.Predict(i, w, nil))
+			}
+			return sum / float64(test.Len())
+		}
+		if want := mean(s.AverageWeights()); pt.TestLossAvg != want {
+			t.Fatalf("pass %g: test loss of the average %v, its predictions' mean loss %v", pt.Pass, pt.TestLossAvg, want)
+		}
+		if want := mean(s.Weights()); pt.TestLoss != want {
+			t.Fatalf("pass %g: test loss %v, the iterate's predictions' mean loss %v", pt.Pass, pt.TestLoss, want)
+		}
+		differs = differs || pt.TestLoss != pt.TestLossAvg
+	}
+	if !differs {
+		t.Error("the average and the iterate had the same test loss at every pass: the test cannot tell them apart")
 	}
 }

@@ -23,6 +23,7 @@ type solverScratch struct {
 	gBlock  []float64 // block gaps of a pass
 	vTmp    []float64 // re-anchoring
 	wTmp    []float64 // averaged weights
+	wAvg    []float64 // the averaged weights of the last evaluation (their test loss)
 	workers []workerScratch
 	given   given // the read part of the step under way computed ahead (blockSteps.Write)
 }

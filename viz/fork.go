@@ -32,7 +32,7 @@ func samePoint(a, b run.Point) bool {
 	return a.Steps == b.Steps && a.OracleCalls == b.OracleCalls && a.Event == b.Event &&
 		eq(a.Pass, b.Pass) && eq(a.Seconds, b.Seconds) && eq(a.Primal, b.Primal) && eq(a.Dual, b.Dual) &&
 		eq(a.Gap, b.Gap) && eq(a.GapEstimate, b.GapEstimate) && eq(a.GapAvg, b.GapAvg) &&
-		eq(a.TrainLoss, b.TrainLoss) && eq(a.TestLoss, b.TestLoss)
+		eq(a.TrainLoss, b.TrainLoss) && eq(a.TestLoss, b.TestLoss) && eq(a.TestLossAvg, b.TestLossAvg)
 }
 
 // sharedPrefix returns how many leading trace points a and b share.

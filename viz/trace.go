@@ -106,6 +106,16 @@ func curve(name string, trace []run.Point, x XAxis, value func(run.Point) float6
 	return s
 }
 
+// anyFinite reports whether some value of some run's trace is finite.
+func anyFinite(runs []Run, value func(run.Point) float64) bool {
+	for _, r := range runs {
+		if hasFinite(r.Trace, value) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasFinite reports whether some value of the trace is finite.
 func hasFinite(trace []run.Point, value func(run.Point) float64) bool {
 	for _, p := range trace {
@@ -263,13 +273,18 @@ func CacheHitRates(runs []Run) *Figure {
 }
 
 // LossCurves plots the test loss (the run's style) and, when recorded, the
-// training loss (same color, dashed, "name train") of every run against
-// passes; runs without a test loss are left out, noted.
+// training loss (same color, dashed, "name train") or else the test loss
+// of the averaged iterate (same color, dashed, "name test avg") of every
+// run against passes; runs without a test loss are left out, noted.
 func LossCurves(runs []Run) *Figure {
 	f := &Figure{Title: "Task loss", XLabel: Passes.String(), YLabel: "task loss"}
 	bs := f.forks(runs, Passes)
+	companion, name := func(p run.Point) float64 { return p.TrainLoss }, " train"
+	if !anyFinite(runs, companion) {
+		companion, name = func(p run.Point) float64 { return p.TestLossAvg }, " test avg"
+	}
 	f.addWithCompanion(runs, bs, Passes, " test", func(p run.Point) float64 { return p.TestLoss },
-		" train", func(p run.Point) float64 { return p.TrainLoss }, "test loss")
+		name, companion, "test loss")
 	f.Marks = eventMarks(runs, bs, Passes)
 	return f
 }

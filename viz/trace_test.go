@@ -225,3 +225,27 @@ func TestXAxis(t *testing.T) {
 		}
 	}
 }
+
+// TestLossCurvesAveraged: without training losses, the companion of a
+// run's test loss is the averaged iterate's, dashed in the run's color.
+func TestLossCurvesAveraged(t *testing.T) {
+	pt := func(pass, test, avg float64) run.Point {
+		p := run.Blank()
+		p.Pass, p.TestLoss, p.TestLossAvg = pass, test, avg
+		return p
+	}
+	f := LossCurves([]Run{
+		{Name: "avg", Trace: []run.Point{pt(0, 0.9, 0.9), pt(1, 0.5, 0.4)}},
+		{Name: "plain", Trace: []run.Point{pt(0, 0.9, math.NaN()), pt(1, 0.6, math.NaN())}},
+	})
+	var names []string
+	for _, s := range f.Series {
+		names = append(names, s.Name)
+	}
+	if want := []string{"avg test", "avg test avg", "plain test"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("series %q, want %q", names, want)
+	}
+	if s := f.Series[1]; s.Color != f.Series[0].Color || s.Dash == f.Series[0].Dash || s.Y[1] != 0.4 {
+		t.Errorf("the averaged curve %+v", s)
+	}
+}

@@ -328,7 +328,7 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	out.bar.finish()
 	if err != nil {
 		errs = append(errs, fmt.Errorf("evaluating the final iterate: %w", err))
-		last = run.Point{Gap: math.NaN(), Primal: math.NaN(), TestLoss: math.NaN()}
+		last = run.Blank()
 	} else {
 		printSummary(stdout, s, status, stop, last, ckErr != nil)
 		printStats(stdout, s)
@@ -362,7 +362,8 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 
 // printSummary prints the line that ends a run: why it stopped, after how
 // many passes and how much solver time, and the final iterate's gap,
-// primal and test loss.
+// primal and test loss (and the averaged iterate's, when the run keeps
+// one).
 func printSummary(w io.Writer, s run.Solver, status run.Status, stop run.Stop, last run.Point, ckFailed bool) {
 	why, done := fmt.Sprintf("done (%s)", status), fmt.Sprintf("%.1f passes", s.Passes())
 	switch {
@@ -377,8 +378,12 @@ func printSummary(w io.Writer, s run.Solver, status run.Status, stop run.Stop, l
 		}
 		done = fmt.Sprintf("%.2f passes (of --passes %g: %s, did not fit)", s.Passes(), stop.Passes, next)
 	}
-	fmt.Fprintf(w, "%s after %s, %.3f s solver time: gap %s, primal %s, test loss %s\n",
-		why, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss))
+	avg := ""
+	if !math.IsNaN(last.TestLossAvg) {
+		avg = ", of the averaged weights " + fmtFloat(last.TestLossAvg)
+	}
+	fmt.Fprintf(w, "%s after %s, %.3f s solver time: gap %s, primal %s, test loss %s%s\n",
+		why, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss), avg)
 }
 
 // traceOut prints the trace points of a run as they come, and moves the
@@ -477,6 +482,9 @@ func formatPoint(p run.Point) string {
 	}
 	if !math.IsNaN(p.TestLoss) {
 		line += fmt.Sprintf(" test %.4f", p.TestLoss)
+	}
+	if !math.IsNaN(p.TestLossAvg) {
+		line += fmt.Sprintf(" test-avg %.4f", p.TestLossAvg)
 	}
 	return line + fmt.Sprintf("  %.3fs", p.Seconds)
 }

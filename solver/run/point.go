@@ -32,6 +32,9 @@ type Point struct {
 	// asked for).
 	TrainLoss float64
 	TestLoss  float64
+	// TestLossAvg is the test loss of the weighted-average iterate (NaN
+	// without averaging or without a test loss).
+	TestLossAvg float64
 	// PrimalAvg, DualAvg, GapAvg describe the weighted-average iterate (NaN
 	// without averaging).
 	PrimalAvg float64
@@ -102,7 +105,7 @@ type Point struct {
 func Blank() Point {
 	nan := math.NaN()
 	return Point{
-		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan,
+		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan, TestLossAvg: nan,
 		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: nan,
 		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
 		ActiveMean: nan, CacheMean: nan,
@@ -142,6 +145,7 @@ type tracePointJSON struct {
 	GapEstimate      *float64 `json:"gap_estimate"`
 	TrainLoss        *float64 `json:"train_loss,omitempty"`
 	TestLoss         *float64 `json:"test_loss,omitempty"`
+	TestLossAvg      *float64 `json:"test_loss_avg,omitempty"`
 	PrimalAvg        *float64 `json:"primal_avg,omitempty"`
 	DualAvg          *float64 `json:"dual_avg,omitempty"`
 	GapAvg           *float64 `json:"gap_avg,omitempty"`
@@ -189,7 +193,7 @@ func (p Point) MarshalJSON() ([]byte, error) {
 	return json.Marshal(tracePointJSON{
 		Pass: p.Pass, OracleCalls: p.OracleCalls, Steps: p.Steps, Seconds: p.Seconds,
 		Primal: finite(p.Primal), Dual: finite(p.Dual), Gap: finite(p.Gap), GapEstimate: finite(p.GapEstimate),
-		TrainLoss: finite(p.TrainLoss), TestLoss: finite(p.TestLoss),
+		TrainLoss: finite(p.TrainLoss), TestLoss: finite(p.TestLoss), TestLossAvg: finite(p.TestLossAvg),
 		PrimalAvg: finite(p.PrimalAvg), DualAvg: finite(p.DualAvg), GapAvg: finite(p.GapAvg),
 		Refresh: p.Refresh, Lambda: p.Lambda,
 		ChiGap: finite(p.ChiGap), ChiCurvature: finite(p.ChiCurvature), PredictedSpeedup: finite(p.PredictedSpeedup),
@@ -213,7 +217,7 @@ func (p *Point) UnmarshalJSON(b []byte) error {
 	*p = Point{
 		Pass: j.Pass, OracleCalls: j.OracleCalls, Steps: j.Steps, Seconds: j.Seconds,
 		Primal: orNaN(j.Primal), Dual: orNaN(j.Dual), Gap: orNaN(j.Gap), GapEstimate: orNaN(j.GapEstimate),
-		TrainLoss: orNaN(j.TrainLoss), TestLoss: orNaN(j.TestLoss),
+		TrainLoss: orNaN(j.TrainLoss), TestLoss: orNaN(j.TestLoss), TestLossAvg: orNaN(j.TestLossAvg),
 		PrimalAvg: orNaN(j.PrimalAvg), DualAvg: orNaN(j.DualAvg), GapAvg: orNaN(j.GapAvg),
 		Refresh: j.Refresh, Lambda: j.Lambda,
 		ChiGap: orNaN(j.ChiGap), ChiCurvature: orNaN(j.ChiCurvature), PredictedSpeedup: orNaN(j.PredictedSpeedup),
