@@ -37,6 +37,9 @@ func (t *Trainer) Fork(name string, m run.Method) (*Trainer, error) {
 		if path, err = sessionFile(name); err != nil {
 			return nil, err
 		}
+		if err := hold(name, path); err != nil {
+			return nil, err
+		}
 		if _, err := os.Stat(path); err == nil {
 			return t.storedFork(name, path, origin, m)
 		}

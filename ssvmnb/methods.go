@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/auto"
+	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
 
 	// Every method of the solver packages can be resumed from a session,

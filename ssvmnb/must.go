@@ -46,3 +46,12 @@ func noteHTML(class, msg string) string {
 	return fmt.Sprintf(`<div class="fwstruct-%s" style="border-left:4px solid #d62728;background:#fff4f4;padding:6px 10px;margin:4px 0;font-family:sans-serif;font-size:13px">%s</div>`,
 		class, html.EscapeString(msg))
 }
+
+// inform shows msg in the notebook as a plain line (what a call did, e.g.
+// the bytes ForgetAll freed) and writes it to Notes.
+func inform(msg string) {
+	if Notes != nil {
+		fmt.Fprintln(Notes, "ssvmnb: "+msg)
+	}
+	displayHTML(fmt.Sprintf(`<div class="fwstruct-info" style="font-family:monospace;font-size:12px;color:#555">%s</div>`, html.EscapeString(msg)))
+}
