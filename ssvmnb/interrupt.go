@@ -35,8 +35,9 @@ func interruptible(parent context.Context) (context.Context, func()) {
 	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
-	quit := make(chan struct{})
+	quit, exited := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(exited)
 		select {
 		case <-sig:
 			interrupted.Store(true) // before the cancel the run sees
@@ -47,6 +48,7 @@ func interruptible(parent context.Context) (context.Context, func()) {
 	return ctx, func() {
 		signal.Stop(sig)
 		close(quit)
+		<-exited
 		cancel()
 	}
 }

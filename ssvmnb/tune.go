@@ -24,6 +24,10 @@ import (
 // the lambdas (solver.MeasureConditioning). data must come from Load: its
 // folds are rebuilt from the files with the preprocessing fitted on each
 // fold's training part.
+//
+// Interrupted by SIGINT (the stop button: see Trainer.RunUntil), it shows
+// the values of the fits finished (per lambda, and rho or gamma, the mean
+// over the folds finished) and returns an error saying how many finished.
 func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*tune.Result, error) {
 	if data == nil || data.spec == nil {
 		return nil, errors.New("ssvmnb: Tune needs data loaded by ssvmnb.Load (it rebuilds the folds from the files)")
@@ -32,9 +36,13 @@ func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*t
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
 	}
+	ctx, done := interruptible(ctx)
+	defer done()
 	var p *Progress
+	var fits []tune.Progress // the fits finished, for an interrupted call
 	user := cfg.Progress
 	cfg.Progress = func(pr tune.Progress) {
+		fits = append(fits, pr)
 		if p == nil {
 			p = NewProgress("tune", pr.Total)
 		}
@@ -55,7 +63,11 @@ func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*t
 	warnIll(data, slices.Max(lambdas), "even at the largest lambda of the grid")
 	res, err := tune.Run(ctx, d, base, cfg)
 	if p != nil {
+		p.interrupted = interrupted.Load()
 		p.End()
+	}
+	if err != nil && interrupted.Load() {
+		return nil, tuneInterrupted(fits)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
@@ -96,4 +108,36 @@ func warnIll(data *Data, lambda float64, where string) {
 	if w := c.Warning(remedy); w != "" {
 		note(where + ": " + w)
 	}
+}
+
+// tuneInterrupted shows the fits an interrupted Tune finished, per value
+// the mean over the folds finished, and returns its error.
+func tuneInterrupted(fits []tune.Progress) error {
+	type key struct{ lambda, aux float64 }
+	var order []key
+	vals := map[key][]float64{}
+	total := 0
+	for _, f := range fits {
+		total = f.Total
+		if f.Fold < 0 {
+			continue
+		}
+		k := key{f.Lambda, f.Aux}
+		if _, ok := vals[k]; !ok {
+			order = append(order, k)
+		}
+		vals[k] = append(vals[k], f.Value)
+	}
+	if len(order) > 0 {
+		t := &Table{Caption: "tune, interrupted: the values of the folds finished", Columns: []string{"lambda", "rho or gamma", "folds finished", "mean"}}
+		for _, k := range order {
+			var sum float64
+			for _, v := range vals[k] {
+				sum += v
+			}
+			t.AddRow(k.lambda, k.aux, len(vals[k]), sum/float64(len(vals[k])))
+		}
+		t.Show()
+	}
+	return fmt.Errorf("ssvmnb: tune: %w: %d of %d fits finished", errInterrupted, len(fits), total)
 }
