@@ -63,8 +63,8 @@ func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Traine
 	if data == nil {
 		return nil, errors.New("ssvmnb: Session needs data (see Load and NewData)")
 	}
-	if m == nil {
-		return nil, fmt.Errorf("ssvmnb: session %q needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, ...)", name)
+	if m == nil || typedNil(m) {
+		return nil, fmt.Errorf("ssvmnb: session %q needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, ...)%s", name, nilText(m))
 	}
 	exec, err := oneExecution(x)
 	if err != nil {

@@ -114,8 +114,8 @@ func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, e
 	if data == nil {
 		return nil, fmt.Errorf("ssvmnb: %s: a run needs data (see Load and NewData)", name)
 	}
-	if m == nil {
-		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)", name)
+	if m == nil || typedNil(m) {
+		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)%s", name, nilText(m))
 	}
 	exec, err := oneExecution(x)
 	if err != nil {
