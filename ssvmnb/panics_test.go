@@ -1,6 +1,7 @@
 package ssvmnb
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -86,6 +87,15 @@ func TestNoRawPanics(t *testing.T) {
 			}
 		}
 	}
+	// solver.Recommended(0) (issue 34 item 9: it panicked) is an error of
+	// New naming lambda.
+	noPanic("New with Recommended(0)", func() error {
+		_, err := New("r", NewData("synthetic", tr, te), solver.Recommended(0))
+		if err != nil && !strings.Contains(err.Error(), "lambda must be a positive") {
+			t.Errorf("Recommended(0): %v", err)
+		}
+		return err
+	})
 	good := Must(Session("good", NewData("synthetic", tr, te), solver.BCFW{Lambda: 0.01}))
 	var nilBCFW *solver.BCFW
 	var nilAuto *auto.Method
