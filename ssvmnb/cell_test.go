@@ -37,8 +37,8 @@ func cellProgram(t *testing.T) string {
 	}
 	cellBuild.once.Do(func() {
 		gotool, err := exec.LookPath("go")
-		if err != nil {
-			gotool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		if err != nil { // go test sets $GOROOT for the tests it runs
+			gotool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
 		}
 		dir, err := os.MkdirTemp("", "ssvmnb-cell")
 		if err != nil {

@@ -66,7 +66,7 @@ func TestRunInterrupted(t *testing.T) {
 	if p.after.Load() > 10+int64(data.Train.Len()) { // a few steps, the final evaluation
 		t.Errorf("%d oracle calls after SIGINT", p.after.Load())
 	}
-	pass, calls := Cell(tr.Passes()), p.calls.Load()
+	pass := Cell(tr.Passes())
 	if !strings.Contains(notes.String(), "interrupted at pass") || tr.Last().Steps != tr.Solver().Steps() {
 		t.Fatalf("notes %q; the trace ends at step %d, the run at %d", notes.String(), tr.Last().Steps, tr.Solver().Steps())
 	}
@@ -74,7 +74,7 @@ func TestRunInterrupted(t *testing.T) {
 	if Cell(stored.Passes()) != pass || stored.Last().Steps != tr.Solver().Steps() {
 		t.Fatalf("stored at pass %v, the run stopped at %v", stored.Passes(), pass)
 	}
-	calls = p.calls.Load()
+	calls := p.calls.Load()
 	if _, err := tr.Run(1); !errors.Is(err, errInterrupted) || p.calls.Load() != calls {
 		t.Fatalf("a Run after the interrupt: %v, %d more oracle calls", err, p.calls.Load()-calls)
 	}

@@ -17,6 +17,12 @@
 // and a cell that asks for a method other than the stored one gets an
 // error, not the stored run.
 //
+// A session keeps a day's work: the stop button (SIGINT) stops a run at
+// its next block step and stores it before GoNB kills the cell (see
+// Trainer.RunUntil); a run is held by one program at a time (see
+// Session); session files are checksummed and compact (see
+// Trainer.StoredSize, SessionSize).
+//
 // Inside a GoNB notebook the Show functions display their output in the
 // cell (live charts and progress lines are updated in place through
 // transient display ids); anywhere else (go test, a program) they do
