@@ -3,6 +3,7 @@ package ssvmnb
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -120,8 +121,9 @@ func loadData(name string, opt datasets.Options) (*Data, error) {
 		return nil, err
 	}
 	d.Train, d.Test = ld.Train, ld.Test
-	if ld.TrainPath != "" {
-		// Data of the user's files: what the command line prints of it.
+	if ld.TrainPath != "" && (name == "svmlight" || name == "csv" || !slices.Contains(datasets.Names, name)) {
+		// The user's own files (a format or a path, not a dataset of the
+		// project): what the command line prints of them.
 		d.summary = fileSummary(ld)
 	}
 	if ld.Name == "yeast" || ld.Name == "mulan" {

@@ -184,7 +184,8 @@ func (d *Data) wiring() []run.Option {
 // there (up to one pass short) and the next Run starts with it, so that
 // Run(5) twice ends where Run(10) does. The run ends with an exact
 // evaluation of its final iterate (Current). In a notebook a live chart
-// shows the progress.
+// shows the progress; the stop button stops and stores the run (see
+// RunUntil).
 func (t *Trainer) Run(passes float64) (run.Status, error) {
 	if !(passes > 0) || math.IsInf(passes, 0) {
 		return 0, fmt.Errorf("ssvmnb: %s: passes must be positive and finite, got %v", t.Name, passes)
