@@ -248,10 +248,7 @@ func (s *Solver) adaptCheckpoint(c, fresh *checkpoint, f *Solver) error {
 		// Pairwise or away -> FW with a cache: the corners stay as cached
 		// ones; FW steps track no mass and keep no Gram matrix.
 		for i := range c.Sets {
-			c.Sets[i].Gram = nil
-			for k := range c.Sets[i].Entries {
-				c.Sets[i].Entries[k].Alpha = 0
-			}
+			clear(c.Sets[i].Alpha)
 		}
 	}
 	if old.Sampling != cfg.Sampling {

@@ -2,6 +2,7 @@ package ssvmnb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -23,7 +24,12 @@ type Group struct {
 // Every run ends with an exact evaluation of its final iterate. Live
 // charts are off for these runs; in a notebook a progress line says which
 // run is going and how far it is.
+//
+// Interrupted by SIGINT (the stop button: see RunUntil), it returns the
+// group of the runs finished, with an error saying how many.
 func Seeds(ctx context.Context, name string, data *Data, m run.Method, seeds []uint64, stop run.Stop) (Group, error) {
+	ctx, done := interruptible(ctx)
+	defer done()
 	prog := NewProgress("Seeds "+name, len(seeds))
 	defer prog.End()
 	return runSeeds(ctx, name, data, m, seeds, stop, prog)
@@ -42,6 +48,10 @@ func runSeeds(ctx context.Context, name string, data *Data, m run.Method, seeds 
 		t.Live = false
 		prog.track(t, stop)
 		if _, err := t.RunUntil(ctx, stop); err != nil {
+			if errors.Is(err, errInterrupted) {
+				prog.interrupted = true
+				return g, fmt.Errorf("ssvmnb: %s: %w during seed %d: %d of %d seeds finished, returned", name, errInterrupted, seed, len(g.Trainers), len(seeds))
+			}
 			return g, err
 		}
 		prog.finished(t)

@@ -3,6 +3,7 @@ package ssvmnb
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,6 +26,9 @@ type Data struct {
 	Train, Test oracles.Problem
 
 	spec *dataSpec
+	// summary says what was read from the user's files (fileSummary),
+	// shown once by Load; "" for the named datasets.
+	summary string
 }
 
 // dataSpec is what a session remembers of its data, to load it again.
@@ -75,13 +79,17 @@ func Load(name string, opts ...datasets.Options) (*Data, error) {
 	return d, nil
 }
 
-// load loads the data of a spec and shows its note.
+// load loads the data of a spec and shows its note and, for the user's
+// files, what was read.
 func (sp *dataSpec) load() (*Data, error) {
 	d, err := loadData(sp.Name, sp.Options)
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: load %q: %w", sp.Name, err)
 	}
 	d.spec = sp
+	if d.summary != "" {
+		inform(d.summary)
+	}
 	if sp.Note != "" {
 		d.Note = sp.Note
 		d.Description += " (fallback: OCR not found)"
@@ -113,6 +121,11 @@ func loadData(name string, opt datasets.Options) (*Data, error) {
 		return nil, err
 	}
 	d.Train, d.Test = ld.Train, ld.Test
+	if ld.TrainPath != "" && (name == "svmlight" || name == "csv" || !slices.Contains(datasets.Names, name)) {
+		// The user's own files (a format or a path, not a dataset of the
+		// project): what the command line prints of them.
+		d.summary = fileSummary(ld)
+	}
 	if ld.Name == "yeast" || ld.Name == "mulan" {
 		// Multi-label data: predictions show the label names of the MULAN
 		// XML file.
@@ -188,4 +201,46 @@ func viewOf(p oracles.Problem) exampleView {
 	views.Lock()
 	defer views.Unlock()
 	return views.m[p]
+}
+
+// fileSummary says what the command line says of data read from the
+// user's files: the examples, the classes and how many training examples
+// each has (multiclass data) or the labels (multi-label data), the
+// dimension, and what the test file holds that the training file does
+// not (datasets.Unseen: dropped feature values, labels that are no class
+// of the model, their examples counted as errors).
+func fileSummary(ld *datasets.Data) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s data %s: %d training and %d test examples, d = %d", ld.Name, ld.TrainPath, ld.Train.Len(), lenOf(ld.Test), ld.Train.Dim())
+	if m, ok := ld.Train.(*oracles.Multiclass); ok {
+		counts := make([]int, m.NumClasses())
+		for i := 0; i < m.Len(); i++ {
+			if c := m.Truth(i)[0]; c >= 0 && int(c) < len(counts) {
+				counts[c]++
+			}
+		}
+		var parts []string
+		for c, n := range counts {
+			label := fmt.Sprint(c)
+			if c < len(ld.Labels) {
+				label = ld.Labels[c]
+			}
+			parts = append(parts, fmt.Sprintf("%s: %d", label, n))
+		}
+		fmt.Fprintf(&b, "; %d classes (training examples: %s)", len(counts), labelList(parts))
+		if len(counts) > max(20, m.Len()/5) {
+			fmt.Fprintf(&b, "; that many classes for %d examples: is the label column right? (datasets.CSVOptions.Label, the last column by default)", m.Len())
+		}
+	} else if len(ld.Labels) > 0 {
+		fmt.Fprintf(&b, "; %d labels (%s)", len(ld.Labels), labelList(ld.Labels))
+	}
+	u := ld.Unseen
+	if len(u.Labels) > 0 {
+		fmt.Fprintf(&b, "; the test file has %d labels the training file does not have (%s): their %d %ss are errors of every model, counted in the test loss",
+			len(u.Labels), labelList(u.Labels), u.Items, u.Item)
+	}
+	if u.Features > 0 {
+		fmt.Fprintf(&b, "; %d feature values of the test file have no feature in the training file and are dropped", u.Features)
+	}
+	return b.String()
 }

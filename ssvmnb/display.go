@@ -196,7 +196,9 @@ func (v *liveView) update() {
 	}
 }
 
-// finish clears the transient chart and shows the final static figure.
+// finish clears the transient chart and shows the final static figure,
+// under a line saying where the run stands and, for a run kept in the
+// session, the size of its file and of the notebook's session.
 func (v *liveView) finish() {
 	if !v.on {
 		return
@@ -205,5 +207,21 @@ func (v *liveView) finish() {
 	if png, err := renderPNG(v.t.ProgressFigure()); err == nil {
 		output.PNG(png)
 	}
+	output.HTML(fmt.Sprintf(`<div style="font-family:monospace;font-size:12px;color:#555">%s</div>`, html.EscapeString(v.t.standing())))
 	output.Sync()
+}
+
+// standing says where the run stands: its pass and gap, and for a run
+// kept in the session, the size of its file and of the notebook's
+// session.
+func (t *Trainer) standing() string {
+	last := t.Last()
+	line := fmt.Sprintf("%s: pass %.4g, gap %s", t.Name, last.Pass, Cell(last.Gap))
+	if n := t.StoredSize(); n > 0 {
+		line += "; stored in the session: " + sizeText(n)
+		if all, err := SessionSize(); err == nil && all > n {
+			line += fmt.Sprintf(" (the notebook's session: %s)", sizeText(all))
+		}
+	}
+	return line
 }

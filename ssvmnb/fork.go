@@ -1,7 +1,6 @@
 package ssvmnb
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -26,6 +25,9 @@ import (
 // Session returns a stored run, and says so; any other trainer of that
 // name is an error.
 func (t *Trainer) Fork(name string, m run.Method) (*Trainer, error) {
+	if typedNil(m) {
+		return nil, fmt.Errorf("ssvmnb: fork %q of %s: no method%s (nil continues the run's)", name, t.Name, nilText(m))
+	}
 	if m == nil {
 		m = t.current()
 	}
@@ -35,6 +37,9 @@ func (t *Trainer) Fork(name string, m run.Method) (*Trainer, error) {
 	if t.store != "" {
 		var err error
 		if path, err = sessionFile(name); err != nil {
+			return nil, err
+		}
+		if err := hold(name, path); err != nil {
 			return nil, err
 		}
 		if _, err := os.Stat(path); err == nil {
@@ -89,8 +94,8 @@ func (t *Trainer) storedFork(name, path, origin string, m run.Method) (*Trainer,
 // saved. A later Session call with the original method is then an error
 // that says what changed: use Resume.
 func (t *Trainer) Change(m run.Method) error {
-	if m == nil {
-		return errors.New("ssvmnb: Change needs a method")
+	if m == nil || typedNil(m) {
+		return fmt.Errorf("ssvmnb: %s: Change needs a method%s", t.Name, nilText(m))
 	}
 	m = recordable(orLambda(m, t.s.Lambda()))
 	s, err := t.s.Fork(m)

@@ -2,7 +2,6 @@ package ssvmnb
 
 import (
 	"bytes"
-	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,7 +24,7 @@ func KeepRun(r viz.Run) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(r); err != nil {
+	if err := writeFramed(&buf, keptContent, r); err != nil {
 		return fmt.Errorf("ssvmnb: keep run %q: %w", r.Name, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -50,8 +49,8 @@ func KeptRun(name string) (viz.Run, error) {
 		return viz.Run{}, fmt.Errorf("ssvmnb: no run %q kept in this session (run the cell that measures it first): %w", name, err)
 	}
 	var r viz.Run
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&r); err != nil {
-		return viz.Run{}, fmt.Errorf("ssvmnb: kept run %q: %s: %w", name, path, err)
+	if err := readFramed(bytes.NewReader(b), keptContent, &r, nil); err != nil {
+		return viz.Run{}, fmt.Errorf("ssvmnb: kept run %q: %s: %w (keep it again)", name, path, err)
 	}
 	r.Style = RunStyle(r)
 	return r, nil

@@ -21,6 +21,28 @@ import (
 // layer needs for every method alike (a seed per run, a cell's method
 // against a stored run's), without a switch over their types.
 
+// typedNil reports whether m is a nil pointer (or another nil value) of a
+// type that implements run.Method, e.g. a nil *solver.BCFW: no method,
+// though m != nil.
+func typedNil(m run.Method) bool {
+	if m == nil {
+		return false
+	}
+	switch v := reflect.ValueOf(m); v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// nilText says what a typed nil is, for errors ("" for none).
+func nilText(m run.Method) string {
+	if !typedNil(m) {
+		return ""
+	}
+	return fmt.Sprintf("; got a nil %T", m)
+}
+
 // lambdaOf returns the Lambda field of m (every method has one).
 func lambdaOf(m run.Method) float64 {
 	if f, ok := field(m, "Lambda"); ok && f.CanFloat() {

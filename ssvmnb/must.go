@@ -5,6 +5,7 @@ import (
 	"html"
 	"io"
 	"os"
+	"sync"
 )
 
 // Must returns v, or panics with err: the one-line form of a call that
@@ -27,16 +28,40 @@ func Check(err error) {
 }
 
 // Notes is where notes that must not go unnoticed (a data fallback, a
-// resumed fork) are written besides the notebook; nil writes none.
+// resumed fork) are written outside a notebook; nil writes none. In a
+// notebook they are shown in the cell, and only there: GoNB shows a
+// cell program's stderr in the cell too, which would show them twice.
 var Notes io.Writer = os.Stderr
 
-// note shows msg in the notebook as a highlighted box and writes it to
-// Notes.
+// note shows msg in the notebook as a highlighted box, or elsewhere
+// writes it to Notes.
 func note(msg string) {
+	if output.Active() {
+		displayHTML(noteHTML("note", msg))
+		return
+	}
 	if Notes != nil {
 		fmt.Fprintln(Notes, "ssvmnb: "+msg)
 	}
-	displayHTML(noteHTML("note", msg))
+}
+
+// shownNotes are the keys of the notes noteOnce showed in this program.
+var shownNotes = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+// noteOnce is note for a note that every run of a call may make (the
+// conditioning of the data, for each seed of Seeds, before and after
+// Tune): the program shows the first note of a key, once.
+func noteOnce(key, msg string) {
+	shownNotes.Lock()
+	seen := shownNotes.m[key]
+	shownNotes.m[key] = true
+	shownNotes.Unlock()
+	if !seen {
+		note(msg)
+	}
 }
 
 // noteHTML renders a note; class is "note" or "omitted" (a figure not
@@ -45,4 +70,16 @@ func note(msg string) {
 func noteHTML(class, msg string) string {
 	return fmt.Sprintf(`<div class="fwstruct-%s" style="border-left:4px solid #d62728;background:#fff4f4;padding:6px 10px;margin:4px 0;font-family:sans-serif;font-size:13px">%s</div>`,
 		class, html.EscapeString(msg))
+}
+
+// inform shows msg in the notebook as a plain line (what a call did, e.g.
+// the bytes ForgetAll freed), or elsewhere writes it to Notes.
+func inform(msg string) {
+	if !output.Active() {
+		if Notes != nil {
+			fmt.Fprintln(Notes, "ssvmnb: "+msg)
+		}
+		return
+	}
+	displayHTML(fmt.Sprintf(`<div class="fwstruct-info" style="font-family:monospace;font-size:12px;color:#555">%s</div>`, html.EscapeString(msg)))
 }

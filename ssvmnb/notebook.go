@@ -26,11 +26,16 @@ var current struct {
 // kept runs and styles of a notebook live in a folder of their own, so
 // that runs of the same name in two notebooks of one folder never
 // collide, and ForgetAll forgets the current notebook's runs only.
-// Recent Jupyter servers pass the notebook's path to the kernel
-// ($JPY_SESSION_NAME), which names the session when Notebook is not
-// called; call it at the top of a notebook to name it for sure, in the
-// declarations of the first cell, which every cell's program shares in
-// GoNB:
+//
+// The session follows the notebook's file: recent Jupyter servers pass
+// its path to the kernel ($JPY_SESSION_NAME), and when they do, the file
+// name without .ipynb names the session, whatever name Notebook was
+// given, so that a copy of a notebook gets a session of its own and its
+// "start over" cell (ForgetAll) cannot wipe the runs of the notebook it
+// was copied from. The name given to Notebook names the session where
+// the server does not pass the path (older servers, some headless
+// runners): call it at the top of a notebook, in the declarations of the
+// first cell, which every cell's program shares in GoNB:
 //
 //	var _ = ssvmnb.Notebook("11_your_data")
 //
@@ -47,21 +52,18 @@ func Notebook(name string) string {
 	return sessionDir()
 }
 
-// notebookName returns the current notebook's name: Notebook's, else the
-// file name of $JPY_SESSION_NAME without .ipynb, else "" (the session
+// notebookName returns the current notebook's name: the file name of
+// $JPY_SESSION_NAME without .ipynb, else Notebook's, else "" (the session
 // folder itself).
 func notebookName() (string, error) {
-	current.Lock()
-	defer current.Unlock()
-	if current.name != "" || current.err != nil {
-		return current.name, current.err
-	}
 	if jpy := os.Getenv("JPY_SESSION_NAME"); jpy != "" {
 		if name := strings.TrimSuffix(filepath.Base(jpy), ".ipynb"); plainName(name) {
 			return name, nil
 		}
 	}
-	return "", nil
+	current.Lock()
+	defer current.Unlock()
+	return current.name, current.err
 }
 
 // sessionRoot returns the folder of every notebook's session.

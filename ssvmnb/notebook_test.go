@@ -11,9 +11,10 @@ import (
 
 // TestNotebooksHaveSessionsOfTheirOwn: two notebooks in one folder keep
 // runs of the same name apart, see only their own runs, and ForgetAll of
-// one leaves the other's runs and styles; without Notebook,
-// $JPY_SESSION_NAME names the notebook. An invalid name is an error at
-// the first session call.
+// one leaves the other's runs and styles; $JPY_SESSION_NAME names the
+// notebook, with or without Notebook, so that a copied notebook has a
+// session of its own. An invalid name is an error at the first session
+// call.
 func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
 	isolated(t)
 	data := chainData(t)
@@ -54,11 +55,30 @@ func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
 		t.Fatal("notebook a's styles changed")
 	}
 
+	Notebook("../x")
+	if _, err := Session("bcfw", data, cfgA); err == nil || !strings.Contains(err.Error(), "Notebook") {
+		t.Fatalf("an invalid notebook name: %v", err)
+	}
+
 	// Without Notebook, the Jupyter server's session name names it.
 	resetNotebook()
 	t.Setenv("JPY_SESSION_NAME", filepath.Join("some", "dir", "a.ipynb"))
 	if a := Must(Session("bcfw", data, cfgA)); a.Passes() < 3 {
 		t.Fatalf("JPY_SESSION_NAME a.ipynb: at pass %v, not notebook a's run", a.Passes())
+	}
+
+	// The session follows the notebook's file: a copy of notebook a,
+	// which declares Notebook("a") as a does, has a session of its own,
+	// and its ForgetAll leaves a's runs.
+	Notebook("a")
+	t.Setenv("JPY_SESSION_NAME", filepath.Join("some", "dir", "a-Copy1.ipynb"))
+	if c := Must(Session("bcfw", data, cfgA)); c.Passes() != 0 {
+		t.Fatalf("the copy of notebook a starts at pass %v: it shares a's session", c.Passes())
+	}
+	Check(ForgetAll())
+	t.Setenv("JPY_SESSION_NAME", filepath.Join("some", "dir", "a.ipynb"))
+	if a := Must(Session("bcfw", data, cfgA)); a.Passes() < 3 {
+		t.Fatalf("notebook a's run lost by its copy's ForgetAll: at pass %v", a.Passes())
 	}
 
 	// Session files go through atomicfile: no temporary file is left.
@@ -67,13 +87,8 @@ func TestNotebooksHaveSessionsOfTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".gob") && e.Name() != "styles.json" {
+		if !strings.HasSuffix(e.Name(), ".gob") && !strings.HasSuffix(e.Name(), ".lock") && e.Name() != "styles.json" {
 			t.Fatalf("stray file %s in the session folder", e.Name())
 		}
-	}
-
-	Notebook("../x")
-	if _, err := Session("bcfw", data, cfgA); err == nil || !strings.Contains(err.Error(), "Notebook") {
-		t.Fatalf("an invalid notebook name: %v", err)
 	}
 }

@@ -21,6 +21,8 @@ type Progress struct {
 	run   string // the run in progress
 	done  int    // runs finished
 	total int    // runs in all
+	// interrupted says that SIGINT stopped the call: the summary says so.
+	interrupted bool
 }
 
 const progressEvery = 300 * time.Millisecond
@@ -77,7 +79,11 @@ func (p *Progress) End() {
 		return
 	}
 	output.UpdateHTML(p.id, "")
-	output.HTML(fmt.Sprintf(`<div style="font-family:monospace;font-size:12px;color:#555">%s: %d runs in %.1f s</div>`,
-		html.EscapeString(p.title), p.done, time.Since(p.start).Seconds()))
+	how := ""
+	if p.interrupted {
+		how = fmt.Sprintf(" (interrupted: %d of %d finished)", p.done, p.total)
+	}
+	output.HTML(fmt.Sprintf(`<div style="font-family:monospace;font-size:12px;color:#555">%s: %d runs in %.1f s%s</div>`,
+		html.EscapeString(p.title), p.done, time.Since(p.start).Seconds(), how))
 	output.Sync()
 }

@@ -52,13 +52,19 @@ func plainName(name string) bool {
 // the one it asks for. Then Resume(name) continues the stored run as it
 // is, Forget(name) (or ForgetAll) starts over, and Fork makes a variant
 // under another name. A session file made by an older fwstruct is an
-// error too ("train again").
+// error too ("train again"), and so is one altered in any bit (session
+// files are checksummed).
+//
+// The run is held by this program until it ends: Session, Resume and Fork
+// of a run held by another program that is still running are errors
+// naming it (see hold), so that two programs never save over each other's
+// work.
 func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, error) {
 	if data == nil {
 		return nil, errors.New("ssvmnb: Session needs data (see Load and NewData)")
 	}
-	if m == nil {
-		return nil, fmt.Errorf("ssvmnb: session %q needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, ...)", name)
+	if m == nil || typedNil(m) {
+		return nil, fmt.Errorf("ssvmnb: session %q needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, ...)%s", name, nilText(m))
 	}
 	exec, err := oneExecution(x)
 	if err != nil {
@@ -66,6 +72,9 @@ func Session(name string, data *Data, m run.Method, x ...run.Execution) (*Traine
 	}
 	path, err := sessionFile(name)
 	if err != nil {
+		return nil, err
+	}
+	if err := hold(name, path); err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -129,6 +138,9 @@ func Resume(name string) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := hold(name, path); err != nil {
+		return nil, err
+	}
 	tf, err := readFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -178,22 +190,34 @@ func readFile(path string) (trainerFile, error) {
 	return readTrainerFile(f)
 }
 
-// Forget deletes the stored trainer called name (no error if there is none).
+// Forget deletes the stored trainer called name (no error if there is
+// none) and says how much it frees. A run held by another program that is
+// still running is not deleted: that is an error naming it.
 func Forget(name string) error {
 	path, err := sessionFile(name)
 	if err != nil {
 		return err
 	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err := hold(name, path); err != nil {
+		return err
+	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
+	inform(fmt.Sprintf("forgot the run %q of session %s: %s freed", name, sessionLabel(), sizeText(fi.Size())))
 	return nil
 }
 
 // ForgetAll deletes every stored trainer of the notebook's session (see
-// Notebook; the runs of other notebooks stay) and the styles of its
-// methods (see StyleOf): run it at the top of a notebook so that "Run All"
-// starts from scratch every time and gives the same results.
+// Notebook; the runs of other notebooks stay), its kept runs and the
+// styles of its methods (see StyleOf), and says how much it frees: run it
+// at the top of a notebook so that "Run All" starts from scratch every
+// time and gives the same results. When a run is held by another program
+// that is still running, nothing is deleted: that is an error naming it.
 func ForgetAll() error {
 	dir, err := sessionFolder()
 	if err != nil {
@@ -204,11 +228,105 @@ func ForgetAll() error {
 		return err
 	}
 	for _, m := range matches {
+		if name := strings.TrimSuffix(filepath.Base(m), ".gob"); !strings.HasSuffix(name, keptSuffix) {
+			if err := hold(name, m); err != nil {
+				return fmt.Errorf("ssvmnb: ForgetAll deleted nothing: %w", err)
+			}
+		}
+	}
+	var runs, kept int
+	var freed int64
+	for _, m := range matches {
+		fi, err := os.Stat(m)
+		if err != nil {
+			continue
+		}
 		if err := os.Remove(m); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
+		freed += fi.Size()
+		if strings.HasSuffix(m, keptSuffix+".gob") {
+			kept++
+		} else {
+			runs++
+		}
 	}
-	return forgetStyles()
+	if fi, err := os.Stat(stylesFile()); err == nil {
+		freed += fi.Size()
+	}
+	if err := forgetStyles(); err != nil {
+		return err
+	}
+	if runs+kept > 0 {
+		inform(fmt.Sprintf("forgot %s and %s of session %s: %s freed", count(runs, "run"), count(kept, "kept run"), sessionLabel(), sizeText(freed)))
+	}
+	return nil
+}
+
+// StoredSize returns the bytes of the trainer's session file, 0 when it
+// is not kept in the session (New) or not saved yet.
+func (t *Trainer) StoredSize() int64 {
+	if t.store == "" {
+		return 0
+	}
+	fi, err := os.Stat(t.store)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// SessionSize returns the bytes the notebook's session folder holds (see
+// Notebook): its runs, kept runs and styles (the lock files, a line each,
+// left out).
+func SessionSize() (int64, error) {
+	dir, err := sessionFolder()
+	if err != nil {
+		return 0, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && !strings.HasSuffix(e.Name(), ".lock") {
+			n += fi.Size()
+		}
+	}
+	return n, nil
+}
+
+// sessionLabel names the notebook's session in messages.
+func sessionLabel() string {
+	if name, err := notebookName(); err == nil && name != "" {
+		return fmt.Sprintf("%q", name)
+	}
+	return sessionDir()
+}
+
+// sizeText writes a number of bytes for people: "262 KB", "1.3 MB".
+func sizeText(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.3g KB", float64(n)/1e3)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%.3g MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.3g GB", float64(n)/1e9)
+}
+
+// count writes "1 run", "3 runs".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // save writes a session trainer to its store.

@@ -44,11 +44,15 @@ type SweepResult struct {
 }
 
 // Run runs the sweep on problem p (test may be nil); in a notebook a
-// progress line says which run is going.
+// progress line says which run is going. Interrupted by SIGINT (the stop
+// button: see Trainer.RunUntil), it returns the values finished, shows
+// their table in the notebook, and an error saying how many finished.
 func (sw Sweep) Run(ctx context.Context, data *Data) (*SweepResult, error) {
 	if len(sw.Values) == 0 || sw.Method == nil || data == nil {
 		return nil, errors.New("ssvmnb: a sweep needs Values, Method and data")
 	}
+	ctx, done := interruptible(ctx)
+	defer done()
 	seeds := sw.Seeds
 	if seeds == nil {
 		seeds = []uint64{1}
@@ -58,6 +62,12 @@ func (sw Sweep) Run(ctx context.Context, data *Data) (*SweepResult, error) {
 	defer prog.End()
 	for _, v := range sw.Values {
 		g, err := runSeeds(ctx, fmt.Sprintf("%s = %s", sw.Param, valueLabel(sw.Param, v, res.N)), data, sw.Method(v), seeds, sw.Stop, prog)
+		if errors.Is(err, errInterrupted) {
+			if len(res.Groups) > 0 {
+				res.Table().Show()
+			}
+			return res, fmt.Errorf("ssvmnb: sweep over %s: %w: %d of %d values finished, returned", sw.Param, errInterrupted, len(res.Groups), len(sw.Values))
+		}
 		if err != nil {
 			return res, err
 		}
@@ -168,11 +178,15 @@ type Sweep2Result struct {
 }
 
 // Run runs every cell of the grid; in a notebook a progress line says
-// which run is going.
+// which run is going. Interrupted by SIGINT (the stop button: see
+// Trainer.RunUntil), it returns the rows of the grid finished (Trainers
+// holds them; A and B stay the grid's) with an error saying how many.
 func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 	if len(sw.A) == 0 || len(sw.B) == 0 || sw.Method == nil || data == nil {
 		return nil, errors.New("ssvmnb: a 2-D sweep needs A, B, Method and data")
 	}
+	ctx, done := interruptible(ctx)
+	defer done()
 	res := &Sweep2Result{ParamA: sw.ParamA, ParamB: sw.ParamB, A: sw.A, B: sw.B, Target: sw.Target, N: data.Train.Len(), Stop: sw.Stop}
 	prog := NewProgress(fmt.Sprintf("sweep over %s x %s", sw.ParamA, sw.ParamB), len(sw.A)*len(sw.B))
 	defer prog.End()
@@ -186,7 +200,10 @@ func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 			}
 			t.Live = false
 			prog.track(t, sw.Stop)
-			if _, err := t.RunUntil(ctx, sw.Stop); err != nil {
+			if _, err := t.RunUntil(ctx, sw.Stop); errors.Is(err, errInterrupted) {
+				prog.interrupted = true
+				return res, fmt.Errorf("ssvmnb: sweep over %s x %s: %w: %d of %d rows (%s = ...) finished, returned", sw.ParamA, sw.ParamB, errInterrupted, len(res.Trainers), len(sw.A), sw.ParamA)
+			} else if err != nil {
 				return res, err
 			}
 			prog.finished(t)
@@ -200,13 +217,13 @@ func (sw Sweep2) Run(ctx context.Context, data *Data) (*Sweep2Result, error) {
 // HeatMap shows a metric of every cell, with a color bar: rows are the
 // values of A, columns those of B (nu = n labeled "n"). The metric gets
 // the cell's trainer; cells where it is NaN are labeled blank (e.g. "not
-// reached").
+// reached"). An interrupted sweep shows the rows it finished.
 func (r *Sweep2Result) heatMap(title, blank string, metric func(*Trainer) float64) *viz.Figure {
 	f := &viz.Figure{Kind: viz.HeatMap, Title: title, XLabel: r.ParamB, YLabel: r.ParamA, BlankLabel: blank}
 	for _, b := range r.B {
 		f.Cols = append(f.Cols, valueLabel(r.ParamB, b, r.N))
 	}
-	for i, a := range r.A {
+	for i, a := range r.A[:len(r.Trainers)] {
 		f.Rows = append(f.Rows, valueLabel(r.ParamA, a, r.N))
 		row := make([]float64, len(r.B))
 		for j := range r.B {

@@ -17,6 +17,12 @@
 // and a cell that asks for a method other than the stored one gets an
 // error, not the stored run.
 //
+// A session keeps a day's work: the stop button (SIGINT) stops a run at
+// its next block step and stores it before GoNB kills the cell (see
+// Trainer.RunUntil); a run is held by one program at a time (see
+// Session); session files are checksummed and compact (see
+// Trainer.StoredSize, SessionSize).
+//
 // Inside a GoNB notebook the Show functions display their output in the
 // cell (live charts and progress lines are updated in place through
 // transient display ids); anywhere else (go test, a program) they do
@@ -26,7 +32,6 @@ package ssvmnb
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -63,10 +68,13 @@ type Trainer struct {
 	// style (StyleOf).
 	Name string
 	// Live shows a chart of the run updated in place while Run works (in a
-	// notebook only); New sets it to true.
+	// notebook only); New, Session and Resume set it to true, Fork to its
+	// parent's. It is the cell's setting: it is not saved with the run, so
+	// that a cell that turns the chart off does not turn it off for the
+	// cells that resume the run.
 	Live bool
 	// LiveEvery is the minimal time between two live updates; zero means
-	// 500 ms.
+	// 500 ms. Like Live, it is not saved.
 	LiveEvery time.Duration
 	// Workers is the number of goroutines of the run's parallel parts: the
 	// exact gap passes and evaluations of every method, and the read parts
@@ -112,8 +120,8 @@ func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, e
 	if data == nil {
 		return nil, fmt.Errorf("ssvmnb: %s: a run needs data (see Load and NewData)", name)
 	}
-	if m == nil {
-		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)", name)
+	if m == nil || typedNil(m) {
+		return nil, fmt.Errorf("ssvmnb: %s: a run needs a method (auto.Method{Lambda: lambda}, the default, chosen from the data; solver.Recommended(lambda), solver.BCFW{...}, soft.BCFW{...}, ...)%s", name, nilText(m))
 	}
 	exec, err := oneExecution(x)
 	if err != nil {
@@ -176,7 +184,8 @@ func (d *Data) wiring() []run.Option {
 // there (up to one pass short) and the next Run starts with it, so that
 // Run(5) twice ends where Run(10) does. The run ends with an exact
 // evaluation of its final iterate (Current). In a notebook a live chart
-// shows the progress.
+// shows the progress; the stop button stops and stores the run (see
+// RunUntil).
 func (t *Trainer) Run(passes float64) (run.Status, error) {
 	if !(passes > 0) || math.IsInf(passes, 0) {
 		return 0, fmt.Errorf("ssvmnb: %s: passes must be positive and finite, got %v", t.Name, passes)
@@ -195,9 +204,23 @@ func (t *Trainer) Run(passes float64) (run.Status, error) {
 // RunUntil runs until stop (Stop.Passes is a total, as in run.Solver.Run)
 // or ctx is canceled, and ends with an exact evaluation of the final
 // iterate (an observe-only trace point when the trace does not end there).
-func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, error) {
+//
+// It catches SIGINT while it works (the stop button of a notebook, a
+// kernel interrupt: see interrupt.go): the run stops at its next block
+// step and is stored in the session at once, a note says at which pass it
+// stands (where the next cell resumes it), then it is evaluated and
+// stored again (its figure ends there), and the error says it was
+// interrupted. GoNB kills the program 5 s after SIGINT: if that comes
+// during the evaluation, the stored run lacks only the evaluation. A panic of the
+// problem (a user's oracle) is an error, and the run is then not saved.
+func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (st run.Status, err error) {
+	ctx, done := interruptible(ctx)
+	defer done()
 	if err := t.applyWorkers(); err != nil {
 		return 0, err
+	}
+	if interrupted.Load() {
+		return run.StatusCanceled, fmt.Errorf("ssvmnb: %s: %w before this run started: run the cell again", t.Name, errInterrupted)
 	}
 	t.carry = 0
 	live := t.startLive()
@@ -213,9 +236,29 @@ func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, erro
 	})
 	defer t.s.SetProgress(nil)
 	defer timer.stop()
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = run.StatusCanceled, fmt.Errorf("ssvmnb: %s: the run panicked (in the problem's oracle, loss or psi?): %v; the run is not saved", t.Name, r)
+		}
+	}()
 	res, err := t.s.Run(ctx, stop)
 	if err != nil {
 		return res.Status, fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
+	}
+	stopped := res.Status == run.StatusCanceled && interrupted.Load()
+	if stopped {
+		// Stored first, said, then evaluated: GoNB kills the program 5 s
+		// after SIGINT, and an evaluation can take seconds (an oracle
+		// pass, the test loss).
+		timer.stop()
+		if err := t.save(); err != nil {
+			return res.Status, err
+		}
+		where := "the run is not kept in a session (ssvmnb.New)"
+		if t.store != "" {
+			where = "the run is stored in the session: run the cell again to continue from there"
+		}
+		note(fmt.Sprintf("%s: interrupted at pass %.6g: %s", t.Name, t.Passes(), where))
 	}
 	if !res.Current {
 		if _, err := t.s.Current(); err != nil {
@@ -223,7 +266,13 @@ func (t *Trainer) RunUntil(ctx context.Context, stop run.Stop) (run.Status, erro
 		}
 	}
 	timer.stop()
-	return res.Status, t.save()
+	if err := t.save(); err != nil {
+		return res.Status, err
+	}
+	if stopped {
+		return res.Status, fmt.Errorf("ssvmnb: %s: %w at pass %.6g", t.Name, errInterrupted, t.Passes())
+	}
+	return res.Status, nil
 }
 
 // Solver returns the underlying solver (a *solver.Solver, *soft.Solver or
@@ -326,18 +375,20 @@ func (t *Trainer) TestLoss() float64 {
 
 // sessionVersion is the version of the files Save writes (a session's
 // files among them); a file of another version is refused: "made by an
-// older fwstruct: train again". Version 2 records the run's method as
-// run.Encode writes it; the files before it (no version) recorded a
-// configuration of its family.
-const sessionVersion = 2
+// older fwstruct: train again". Version 3 is framed and compressed
+// (sessionfile.go) and leaves the display settings (Live, LiveEvery) to
+// the cell; version 2 recorded the run's method as run.Encode writes it;
+// the files before it (no version) recorded a configuration of its
+// family.
+const sessionVersion = 3
 
 // trainerFile is what Save writes: the trainer's own fields and the
-// solver's checkpoint.
+// solver's checkpoint. The display settings are not saved: a cell that
+// turns the live chart off turns it off for itself, not for the cells
+// that resume the run.
 type trainerFile struct {
-	Version   int
-	Name      string
-	Live      bool
-	LiveEvery time.Duration
+	Version int
+	Name    string
 	// Method is the run's method with its current settings
 	// (run.Solver.Method, the defaults filled in) as run.Encode writes
 	// it: the record a model file of the command line holds too.
@@ -358,13 +409,15 @@ type trainerFile struct {
 // errOlder is the error of a file made before the current format.
 var errOlder = errors.New("made by an older fwstruct: train again")
 
-// Save writes the trainer to w (see the Save of its solver).
+// Save writes the trainer to w (see the Save of its solver), in the
+// framed, checksummed and compressed form of the session files
+// (sessionfile.go): LoadTrainer refuses a file altered in any bit.
 func (t *Trainer) Save(w io.Writer) error {
 	var buf bytes.Buffer
 	if err := t.s.Save(&buf); err != nil {
 		return err
 	}
-	tf := trainerFile{Version: sessionVersion, Name: t.Name, Live: t.Live, LiveEvery: t.LiveEvery, Solver: buf.Bytes(),
+	tf := trainerFile{Version: sessionVersion, Name: t.Name, Solver: buf.Bytes(),
 		Data: t.data, Origin: t.origin, Carry: t.carry, Workers: t.Workers, Clock: &t.clock}
 	var err error
 	if tf.Method, err = run.Encode(t.s.Method()); err != nil {
@@ -376,7 +429,7 @@ func (t *Trainer) Save(w io.Writer) error {
 	if tf.Started, err = run.Encode(t.started); err != nil {
 		return err
 	}
-	return gob.NewEncoder(w).Encode(tf)
+	return writeFramed(w, trainerContent, tf)
 }
 
 // saveFile writes the trainer to a file, atomically (internal/atomicfile).
@@ -387,8 +440,8 @@ func (t *Trainer) saveFile(path string) error {
 // readTrainerFile decodes what Save writes.
 func readTrainerFile(r io.Reader) (trainerFile, error) {
 	var tf trainerFile
-	if err := gob.NewDecoder(r).Decode(&tf); err != nil {
-		return tf, fmt.Errorf("ssvmnb: not a saved trainer: %w", err)
+	if err := readFramed(r, trainerContent, &tf, func() int { return tf.Version }); err != nil {
+		return tf, err
 	}
 	if tf.Version != sessionVersion {
 		return tf, fmt.Errorf("ssvmnb: a saved trainer of version %d, not %d: %w", tf.Version, sessionVersion, errOlder)
@@ -419,7 +472,7 @@ func fromFile(tf trainerFile, data *Data) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{Name: tf.Name, Live: tf.Live, LiveEvery: tf.LiveEvery, Workers: tf.Workers, s: s, on: data,
+	t := &Trainer{Name: tf.Name, Live: true, Workers: tf.Workers, s: s, on: data,
 		data: tf.Data, asked: asked, started: started, origin: tf.Origin, carry: tf.Carry}
 	if tf.Clock != nil {
 		t.clock = *tf.Clock

@@ -275,11 +275,20 @@ func TestNewWarnsWhenIllConditioned(t *testing.T) {
 	if s := notes.String(); !strings.Contains(s, "ill-conditioned") || !strings.Contains(s, "datasets.ScaleStandardize") {
 		t.Fatalf("notes for unscaled data: %q", s)
 	}
+	// The Load call it suggests keeps the options given (issue 34 item 4:
+	// it dropped them, bringing back what they fixed).
+	notes.Reset()
+	if _, err := New("raw", Must(Load(path, datasets.Options{NoBias: true})), solver.BCFW{Lambda: 0.01}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "datasets.Options{NoBias: true, Scaling: datasets.ScaleStandardize}"; !strings.Contains(notes.String(), want) {
+		t.Fatalf("the suggested Load of data loaded with NoBias: %q, want %s", notes.String(), want)
+	}
 	notes.Reset()
 	if _, err := New("scaled", Must(Load(path, datasets.Options{Scaling: datasets.ScaleStandardize})), solver.BCFW{Lambda: 0.01}); err != nil {
 		t.Fatal(err)
 	}
-	if notes.Len() != 0 {
+	if strings.Contains(notes.String(), "ill-conditioned") {
 		t.Fatalf("notes for standardized data: %q", notes.String())
 	}
 }

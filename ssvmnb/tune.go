@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/datasets"
@@ -24,6 +26,10 @@ import (
 // the lambdas (solver.MeasureConditioning). data must come from Load: its
 // folds are rebuilt from the files with the preprocessing fitted on each
 // fold's training part.
+//
+// Interrupted by SIGINT (the stop button: see Trainer.RunUntil), it shows
+// the values of the fits finished (per lambda, and rho or gamma, the mean
+// over the folds finished) and returns an error saying how many finished.
 func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*tune.Result, error) {
 	if data == nil || data.spec == nil {
 		return nil, errors.New("ssvmnb: Tune needs data loaded by ssvmnb.Load (it rebuilds the folds from the files)")
@@ -32,9 +38,13 @@ func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*t
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
 	}
+	ctx, done := interruptible(ctx)
+	defer done()
 	var p *Progress
+	var fits []tune.Progress // the fits finished, for an interrupted call
 	user := cfg.Progress
 	cfg.Progress = func(pr tune.Progress) {
+		fits = append(fits, pr)
 		if p == nil {
 			p = NewProgress("tune", pr.Total)
 		}
@@ -55,7 +65,11 @@ func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*t
 	warnIll(data, slices.Max(lambdas), "even at the largest lambda of the grid")
 	res, err := tune.Run(ctx, d, base, cfg)
 	if p != nil {
+		p.interrupted = interrupted.Load()
 		p.End()
+	}
+	if err != nil && interrupted.Load() {
+		return nil, tuneInterrupted(fits)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ssvmnb: tune: %w", err)
@@ -76,8 +90,9 @@ func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*t
 
 // warnIll shows a note when the training features of data are too large
 // for lambda (solver.MeasureConditioning), naming the remedy: standardized
-// features when data has numeric features loaded unscaled, else a larger
-// lambda.
+// features when data has numeric features loaded unscaled (the Load call
+// with the options given and the scaling), else a larger lambda. A
+// program says it once per data (a smaller lambda is only worse).
 func warnIll(data *Data, lambda float64, where string) {
 	c, err := solver.MeasureConditioning(data.Train, lambda)
 	if err != nil {
@@ -90,10 +105,92 @@ func warnIll(data *Data, lambda float64, where string) {
 			name = f // a path: its format
 		}
 		if datasets.Scalable(name) {
-			remedy = fmt.Sprintf("standardize the features: ssvmnb.Load(%q, datasets.Options{Scaling: datasets.ScaleStandardize}) (or use a larger lambda)", sp.Name)
+			opt := sp.Options
+			opt.Scaling = datasets.ScaleStandardize
+			remedy = fmt.Sprintf("standardize the features: ssvmnb.Load(%q, %s) (or use a larger lambda)", sp.Name, goLiteral(reflect.ValueOf(opt)))
 		}
 	}
 	if w := c.Warning(remedy); w != "" {
-		note(where + ": " + w)
+		noteOnce(fmt.Sprintf("conditioning of %p", data), where+": "+w)
 	}
+}
+
+// goLiteral writes v as a Go composite literal of its non-zero fields
+// (datasets.Options{Path: "wine.csv", CSV: datasets.CSVOptions{Label: "0"}}),
+// so that a suggested call keeps every option the user gave; a scaling
+// by the name of its constant (datasets.ScaleStandardize).
+func goLiteral(v reflect.Value) string {
+	typ := v.Type()
+	name := typ.String() // package-qualified: datasets.Options
+	if sc, ok := v.Interface().(datasets.Scaling); ok {
+		return map[datasets.Scaling]string{datasets.ScaleNone: "datasets.ScaleNone", datasets.ScaleMinMax: "datasets.ScaleMinMax",
+			datasets.ScaleStandardize: "datasets.ScaleStandardize"}[sc]
+	}
+	var lit string
+	switch v.Kind() {
+	case reflect.Struct:
+		var fields []string
+		for k := 0; k < v.NumField(); k++ {
+			if f := typ.Field(k); f.IsExported() && !v.Field(k).IsZero() {
+				fields = append(fields, f.Name+": "+goLiteral(v.Field(k)))
+			}
+		}
+		return name + "{" + strings.Join(fields, ", ") + "}"
+	case reflect.Pointer:
+		return "&" + goLiteral(v.Elem())
+	case reflect.Slice, reflect.Array:
+		var elems []string
+		for k := 0; k < v.Len(); k++ {
+			elems = append(elems, goLiteral(v.Index(k)))
+		}
+		return name + "{" + strings.Join(elems, ", ") + "}"
+	case reflect.String:
+		lit = strconv.Quote(v.String())
+	case reflect.Bool:
+		lit = strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		lit = strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		lit = strconv.FormatUint(v.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		lit = strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	default:
+		lit = fmt.Sprintf("%#v", v.Interface())
+	}
+	if typ.PkgPath() != "" {
+		return name + "(" + lit + ")"
+	}
+	return lit
+}
+
+// tuneInterrupted shows the fits an interrupted Tune finished, per value
+// the mean over the folds finished, and returns its error.
+func tuneInterrupted(fits []tune.Progress) error {
+	type key struct{ lambda, aux float64 }
+	var order []key
+	vals := map[key][]float64{}
+	total := 0
+	for _, f := range fits {
+		total = f.Total
+		if f.Fold < 0 {
+			continue
+		}
+		k := key{f.Lambda, f.Aux}
+		if _, ok := vals[k]; !ok {
+			order = append(order, k)
+		}
+		vals[k] = append(vals[k], f.Value)
+	}
+	if len(order) > 0 {
+		t := &Table{Caption: "tune, interrupted: the values of the folds finished", Columns: []string{"lambda", "rho or gamma", "folds finished", "mean"}}
+		for _, k := range order {
+			var sum float64
+			for _, v := range vals[k] {
+				sum += v
+			}
+			t.AddRow(k.lambda, k.aux, len(vals[k]), sum/float64(len(vals[k])))
+		}
+		t.Show()
+	}
+	return fmt.Errorf("ssvmnb: tune: %w: %d of %d fits finished", errInterrupted, len(fits), total)
 }

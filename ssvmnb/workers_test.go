@@ -2,7 +2,6 @@ package ssvmnb
 
 import (
 	"bytes"
-	"encoding/gob"
 	"math"
 	"runtime"
 	"strings"
@@ -104,7 +103,7 @@ func TestWorkersSessionResume(t *testing.T) {
 	tf := Must(readTrainerFile(&buf))
 	tf.Workers, tf.Clock = 0, nil // no workers, no clock
 	buf.Reset()
-	if err := gob.NewEncoder(&buf).Encode(tf); err != nil {
+	if err := writeFramed(&buf, trainerContent, tf); err != nil {
 		t.Fatal(err)
 	}
 	old := Must(LoadTrainer(&buf, data))

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fwstruct/fwstruct/internal/frame"
 	"github.com/fwstruct/fwstruct/oracles"
-	"github.com/fwstruct/fwstruct/solver/internal/frame"
 )
 
 // A Method is one optimization algorithm with its own settings: a value of
@@ -166,7 +166,7 @@ func Decode(b []byte) (Method, error) {
 // workers) is not saved: opts give it again.
 func Load(r io.Reader, p oracles.Problem, opts ...Option) (Solver, error) {
 	var whole bytes.Buffer
-	name, _, err := frame.Read(io.TeeReader(r, &whole))
+	name, _, err := frame.Checkpoint.Read(io.TeeReader(r, &whole))
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 
-	"github.com/fwstruct/fwstruct/solver/internal/frame"
+	"github.com/fwstruct/fwstruct/internal/frame"
 )
 
 // WriteCheckpoint ends a solver's Save: it writes the checkpoint c (a
@@ -20,7 +20,7 @@ func WriteCheckpoint(w io.Writer, pkg, method string, c any) error {
 	if err := gob.NewEncoder(&body).Encode(c); err != nil {
 		return fmt.Errorf("%s: save: %w", pkg, err)
 	}
-	if err := frame.Write(w, method, body.Bytes()); err != nil {
+	if err := frame.Checkpoint.Write(w, method, body.Bytes()); err != nil {
 		return fmt.Errorf("%s: save: %w", pkg, err)
 	}
 	return nil
@@ -36,7 +36,7 @@ func ReadCheckpoint(r io.Reader, pkg string, c any, version func() int, lo, hi i
 	if lo != hi {
 		reads = fmt.Sprintf("%d to %d", lo, hi)
 	}
-	name, state, err := frame.Read(r)
+	name, state, err := frame.Checkpoint.Read(r)
 	if errors.Is(err, frame.ErrOlder) {
 		return "", fmt.Errorf("%s: load: checkpoint %w", pkg, err)
 	}

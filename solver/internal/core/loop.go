@@ -188,7 +188,9 @@ func Fits(stop run.Stop, passes, cost float64) bool {
 // exceeds Stop.Passes: when a gap pass falls due with less than its cost
 // left in the budget, Run returns StatusPasses there, and the next call
 // starts with it, so that splitting a run does not change its trajectory.
-// Under a canceled context it starts no evaluation that costs passes.
+// A canceled context stops it after the step under way (the stop button
+// of a notebook must be quick even when steps are slow), and under one it
+// starts no evaluation that costs passes.
 func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, error) {
 	start := time.Now()
 	batch, isBatch := e.(Batch)
@@ -262,7 +264,7 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 				budget = true
 				break
 			}
-			if err = e.Step(); err != nil || isBatch || budgetSpent(stop, e) || e.EarlyCheckDue(stop) {
+			if err = e.Step(); err != nil || isBatch || budgetSpent(stop, e) || e.EarlyCheckDue(stop) || ctx.Err() != nil {
 				break
 			}
 		}

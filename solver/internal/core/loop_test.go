@@ -72,6 +72,35 @@ func TestLoopStopsOnStepError(t *testing.T) {
 	}
 }
 
+// canceling is a fake whose step k cancels the run's context.
+type canceling struct {
+	fake
+	at     int64
+	cancel func()
+}
+
+func (c *canceling) Step() error {
+	if c.steps == c.at {
+		c.cancel()
+	}
+	return c.fake.Step()
+}
+
+// TestLoopStopsAtTheStepAfterACancel: a context canceled during a step
+// stops the run after that step, not at the end of the chunk of steps
+// between two checks (the stop button of a notebook, where one step may
+// take milliseconds).
+func TestLoopStopsAtTheStepAfterACancel(t *testing.T) {
+	const n = 1000 // chunks of 256 steps
+	l := NewLoop(n, 100, 0, GapPasses)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &canceling{fake: fake{n: n, loop: &l, failAt: -1}, at: 10, cancel: cancel}
+	st, err := l.Run(ctx, run.Stop{Passes: 50}, c)
+	if err != nil || st != run.StatusCanceled || c.steps != 11 {
+		t.Fatalf("status %v, err %v, after %d steps; want canceled after step 11", st, err, c.steps)
+	}
+}
+
 func TestParallelIsDeterministicAndReportsErrors(t *testing.T) {
 	sums := make([]int, 3)
 	if err := Parallel(100, 3, func(k, i int) error { sums[k] += i; return nil }); err != nil {
