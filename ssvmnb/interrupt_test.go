@@ -23,16 +23,22 @@ type interrupting struct {
 	calls, at, after atomic.Int64
 }
 
+// interruptNow sends the program SIGINT and waits until the catch has
+// seen it (signals are delivered asynchronously).
+func interruptNow() {
+	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+	for deadline := time.Now().Add(5 * time.Second); !interrupted.Load() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(10 * time.Millisecond) // the cancel follows the flag
+}
+
 func (p *interrupting) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
 	switch n := p.calls.Add(1); {
 	case p.at.Load() > 0 && n == p.at.Load():
-		syscall.Kill(syscall.Getpid(), syscall.SIGINT)
 		// The signal is delivered asynchronously: wait for it, so that
 		// the step after this one sees it.
-		for deadline := time.Now().Add(5 * time.Second); !interrupted.Load() && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(10 * time.Millisecond) // the cancel follows the flag
+		interruptNow()
 	case p.at.Load() > 0 && n > p.at.Load():
 		p.after.Add(1)
 	}
@@ -146,7 +152,9 @@ func TestSeedsSweepsAndTuneInterrupted(t *testing.T) {
 	cfg := tune.Config{Lambdas: []float64{0.1, 0.01}, Folds: 2, Stop: stop, Progress: func(tune.Progress) {
 		if first {
 			first = false
-			syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+			// Wait for it, so that the next fit sees it (on a loaded
+			// machine the other fits could finish first).
+			interruptNow()
 		}
 	}}
 	t.Cleanup(func() { interrupted.Store(false) })
