@@ -170,7 +170,7 @@ func parseSVMLightLine(toks []string, shift, limit int64) (string, oracles.Spars
 			return "", v, fmt.Errorf("feature index 0 in a file read with 1-based indices")
 		}
 		if idx-shift >= limit {
-			return "", v, fmt.Errorf("feature index %d: more than %d features (raise SVMLightOptions.MaxFeatures if this is right)", idx, limit)
+			return "", v, fmt.Errorf("feature index %d: more than %d features, the most an svmlight file may have by default (a corrupt index? a larger limit is the reader's maximum number of features)", idx, limit)
 		}
 		val, ok := parseDecimal(vs)
 		if !ok {
