@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
+	"github.com/fwstruct/fwstruct/internal/jsonerr"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/kernel"
 )
@@ -77,7 +78,7 @@ func parse(b []byte) (*Model, error) {
 		Format string `json:"format"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("not a model file: %w", jsonError(err))
+		return nil, fmt.Errorf("not a model file: %w", jsonerr.Restate(err))
 	}
 	switch {
 	case head.Format == Format:
@@ -93,7 +94,7 @@ func parse(b []byte) (*Model, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&file{Model: m}); err != nil {
-		return nil, fmt.Errorf("not a model file: %w", jsonError(err))
+		return nil, fmt.Errorf("not a model file: %w", jsonerr.Restate(err))
 	}
 	var err error
 	if m.method, m.execution, err = m.Record.Decode(); err != nil {
@@ -196,7 +197,7 @@ func noNullInArrays(b []byte) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("not a model file: %w", jsonError(err))
+			return fmt.Errorf("not a model file: %w", jsonerr.Restate(err))
 		}
 		switch v := tok.(type) {
 		case json.Delim:
@@ -212,26 +213,6 @@ func noNullInArrays(b []byte) error {
 			}
 		}
 	}
-}
-
-// jsonError restates an error of encoding/json in a user's terms: where
-// the file is not JSON, or which field holds a value of the wrong kind.
-func jsonError(err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("not valid JSON at byte %d: %v", syn.Offset, syn)
-	case errors.As(err, &typ):
-		field := "the top level"
-		if typ.Field != "" {
-			field = "field " + quoted(typ.Field)
-		}
-		return fmt.Errorf("%s holds a JSON %s of the wrong kind", field, typ.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("truncated JSON")
-	}
-	return err
 }
 
 // quoted quotes s for a message, cut to 40 bytes.

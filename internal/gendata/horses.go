@@ -26,7 +26,7 @@ func Horses(dir string, n int, seed uint64) (string, error) {
 		}
 	}
 	for k := 1; k <= n; k++ {
-		img, mask := horse(64+4*(k%3), 48, seed*1000+uint64(k))
+		img, mask := Horse(64+4*(k%3), 48, seed*1000+uint64(k))
 		name := fmt.Sprintf("horse%03d.jpg", k)
 		for sub, m := range map[string]*image.Gray{"gray": img, "figure_ground": mask} {
 			var buf bytes.Buffer
@@ -41,8 +41,10 @@ func Horses(dir string, n int, seed uint64) (string, error) {
 	return dir, nil
 }
 
-// horse draws a w x h picture and its mask (see Horses).
-func horse(w, h int, seed uint64) (img, mask *image.Gray) {
+// Horse draws a w x h horse-like picture and its mask (see Horses): a
+// textured background and a darker, smoother ellipse, 255 in the mask,
+// whose position depends on seed.
+func Horse(w, h int, seed uint64) (img, mask *image.Gray) {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	img = image.NewGray(image.Rect(0, 0, w, h))
 	mask = image.NewGray(image.Rect(0, 0, w, h))
