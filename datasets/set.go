@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -100,6 +101,9 @@ func (d *Data) Read(path string) (*Set, error) {
 			files = append(files, filepath.Join(hansardsFolder(path), name))
 		}
 		return &Set{Format: d.Name, Path: path, Problem: p, Gold: gold, pairs: pairs, files: files}, nil
+	}
+	if d.Name == "horses" {
+		return nil, errors.New("horses: the features of new images need the texture codebook learned on the training images: the test images are the split after the training ones (HorsesOptions.Train)")
 	}
 	return d.Schema().Read(path, d.opt)
 }

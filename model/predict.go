@@ -17,15 +17,15 @@ import (
 // path (datasets.Data.Read: a folder of sentence pairs for word alignment;
 // the horses cannot read new images).
 func (m *Model) Open(path string) (*datasets.Set, error) {
-	if m.Schema.Readable() {
+	switch {
+	case m.Schema.Readable():
 		return m.Schema.Read(path, m.Data.Options)
+	case m.Schema.Format == "horses":
+		return nil, errors.New("horses: the features of new images need the texture codebook learned on the training images, which the model does not keep: predict the test images of the data it records (its TestSet)")
 	}
 	d, err := m.loadData()
 	if err != nil {
 		return nil, err
-	}
-	if d.Name == "horses" {
-		return nil, fmt.Errorf("horses: the features of new images need the texture codebook learned on the training images, which the model does not keep: predict the test images of the data it records (%s)", d.Name)
 	}
 	return d.Read(path)
 }

@@ -22,8 +22,10 @@ task, one prediction an example as the task's tools read it:
   word alignment (Hansards)         "snum e f" a link, the submission format of wa_eval_align.pl
   OCR letters                       one word a line
   segmentation (horses)             a PNG mask an image (255 on the horse) into the folder --out names
-The file is read as the model's test file was (see fwstruct eval --help); a file
-without labels is read as the formats allow (fwstruct eval scores one with them).`
+The file is read as the model's test file was (see fwstruct eval --help). It may
+hold no gold labels: svmlight lines without the label, a CSV without its label
+column, USPS lines of 256 values, column-format text without its tag column, an
+ARFF file of the feature attributes alone, a Hansards folder without its links.`
 
 // declarePredict declares the flags of predict; out is bound to --out.
 func declarePredict(f *flagSet, out *string) *modelLine {
