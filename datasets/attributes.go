@@ -108,20 +108,9 @@ func BuildDictionary(train []Sentence, cfg AttributeConfig) (*Dictionary, error)
 	if d.templates == nil {
 		d.templates = ChunkingTemplates
 	}
-	cols := 0
-	for k, t := range d.templates {
-		if len(t) == 0 || len(t) > 255 {
-			return nil, fmt.Errorf("attribute template %d has %d items, want 1..255", k, len(t))
-		}
-		for _, it := range t {
-			if it.Column < 0 {
-				return nil, fmt.Errorf("attribute template %d: negative column %d", k, it.Column)
-			}
-			cols = max(cols, it.Column+1)
-		}
-	}
-	if len(d.templates)+2 > 1<<16 {
-		return nil, fmt.Errorf("%d attribute templates, want fewer than %d", len(d.templates), 1<<16-2)
+	cols, err := templateColumns(d.templates)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkColumns(train, cols); err != nil {
 		return nil, err
@@ -171,6 +160,28 @@ func BuildDictionary(train []Sentence, cfg AttributeConfig) (*Dictionary, error)
 		}
 	}
 	return d, nil
+}
+
+// templateColumns checks attribute templates (each of 1 to 255 items over
+// non-negative columns, fewer than 2^16-2 of them) and returns the number
+// of input columns they read.
+func templateColumns(templates []Template) (int, error) {
+	cols := 0
+	for k, t := range templates {
+		if len(t) == 0 || len(t) > 255 {
+			return 0, fmt.Errorf("attribute template %d has %d items, want 1..255", k, len(t))
+		}
+		for _, it := range t {
+			if it.Column < 0 {
+				return 0, fmt.Errorf("attribute template %d: negative column %d", k, it.Column)
+			}
+			cols = max(cols, it.Column+1)
+		}
+	}
+	if len(templates)+2 > 1<<16 {
+		return 0, fmt.Errorf("%d attribute templates, want fewer than %d", len(templates), 1<<16-2)
+	}
+	return cols, nil
 }
 
 // checkColumns reports a sentence with fewer than cols input columns.

@@ -68,10 +68,21 @@ const maxLineBytes = 1 << 20
 // truncated. Strings are interned: every occurrence of a word shares one
 // string.
 func ReadColumns(r io.Reader, name string, f ColumnFormat) ([]Sentence, error) {
+	return readColumns(r, name, f, false)
+}
+
+// readColumns is ReadColumns; with noTag, the lines hold no tag column
+// (data to predict on): f.Tag is ignored, the inputs are f.Inputs or every
+// column, and every token's tag is "".
+func readColumns(r io.Reader, name string, f ColumnFormat, noTag bool) ([]Sentence, error) {
+	if noTag {
+		f.Tag = 0
+	}
 	p, err := newColumnParser(f)
 	if err != nil {
 		return nil, fmt.Errorf("conll: %s: %w", name, err)
 	}
+	p.noTag = noTag
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), maxLineBytes)
 	line := 0
@@ -121,7 +132,8 @@ type columnParser struct {
 	columns int   // fields per token line once known
 	first   int   // line that fixed columns
 	inputs  []int // 0-based input columns, once columns is known
-	tag     int   // 0-based tag column, once columns is known
+	tag     int   // 0-based tag column, once columns is known; -1 with noTag
+	noTag   bool  // the lines hold no tag (readColumns)
 	fields  [][]byte
 	strs    map[string]string // interned strings
 	cur     Sentence
@@ -147,7 +159,10 @@ func newColumnParser(f ColumnFormat) (*columnParser, error) {
 func (p *columnParser) setColumns(n, line int) error {
 	p.columns, p.first = n, line
 	p.tag = n - 1
-	if p.f.Tag > 0 {
+	switch {
+	case p.noTag:
+		p.tag = -1
+	case p.f.Tag > 0:
 		p.tag = p.f.Tag - 1
 	}
 	if p.tag >= n {
@@ -242,7 +257,7 @@ func (p *columnParser) line(b []byte, line int) error {
 		}
 		return fmt.Errorf("%d fields, want %d as on line %d", len(fields), p.columns, p.first)
 	}
-	if len(fields[p.tag]) == 0 {
+	if p.tag >= 0 && len(fields[p.tag]) == 0 {
 		return fmt.Errorf("empty tag (column %d)", p.tag+1)
 	}
 	for _, c := range p.inputs {
@@ -256,7 +271,11 @@ func (p *columnParser) line(b []byte, line int) error {
 	for k, c := range p.inputs {
 		p.cur.Fields[k] = append(p.cur.Fields[k], p.intern(fields[c]))
 	}
-	p.cur.Tags = append(p.cur.Tags, p.intern(fields[p.tag]))
+	tag := ""
+	if p.tag >= 0 {
+		tag = p.intern(fields[p.tag])
+	}
+	p.cur.Tags = append(p.cur.Tags, tag)
 	return nil
 }
 

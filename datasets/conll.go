@@ -61,17 +61,25 @@ type ConllOptions struct {
 // attributes it does not hold are dropped, and Chunking.Unseen for test
 // tags absent from training, which count as errors).
 func LoadConll(path string, opt ConllOptions) (train, test *Chunking, err error) {
-	trainPath, testPath, err := conllPaths(path, opt.TestPath)
+	trainPath, testPath, err := conllPaths(path, opt.TestPath, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load conll: %w", err)
 	}
+	return loadConll(trainPath, testPath, opt)
+}
+
+// loadConll is LoadConll on the files found; without testPath, test is
+// nil.
+func loadConll(trainPath, testPath string, opt ConllOptions) (train, test *Chunking, err error) {
 	trs, err := ReadColumnFile(trainPath, opt.Format)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load conll: %w", err)
 	}
-	tes, err := ReadColumnFile(testPath, opt.Format)
-	if err != nil {
-		return nil, nil, fmt.Errorf("load conll: %w", err)
+	var tes []Sentence
+	if testPath != "" {
+		if tes, err = ReadColumnFile(testPath, opt.Format); err != nil {
+			return nil, nil, fmt.Errorf("load conll: %w", err)
+		}
 	}
 	minCount := opt.MinCount
 	if minCount == 0 {
@@ -84,6 +92,9 @@ func LoadConll(path string, opt ConllOptions) (train, test *Chunking, err error)
 	if train, err = NewChunking(trs, dict, nil); err != nil {
 		return nil, nil, fmt.Errorf("load conll: %s: %w", trainPath, err)
 	}
+	if tes == nil {
+		return train, nil, nil
+	}
 	if test, err = NewChunking(tes, dict, train.Tags); err != nil {
 		return nil, nil, fmt.Errorf("load conll: %s: %w", testPath, err)
 	}
@@ -91,7 +102,7 @@ func LoadConll(path string, opt ConllOptions) (train, test *Chunking, err error)
 }
 
 // conllPaths resolves the training and test files of LoadConll.
-func conllPaths(path, testPath string) (train, test string, err error) {
+func conllPaths(path, testPath string, optional bool) (train, test string, err error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "", "", err
@@ -113,7 +124,7 @@ func conllPaths(path, testPath string) (train, test string, err error) {
 	if testPath != "" {
 		return path, testPath, nil
 	}
-	test, err = findTestFile(path)
+	test, err = optionalTestFile(path, optional)
 	return path, test, err
 }
 
@@ -136,10 +147,10 @@ func loadConllData(opt Options) (train, test *Chunking, paths [2]string, err err
 			return nil, nil, paths, err
 		}
 	}
-	if paths[0], paths[1], err = conllPaths(path, co.TestPath); err != nil {
+	if paths[0], paths[1], err = conllPaths(path, co.TestPath, opt.TestOptional); err != nil {
 		return nil, nil, paths, fmt.Errorf("load conll: %w", err)
 	}
 	co.TestPath = paths[1]
-	train, test, err = LoadConll(paths[0], co)
+	train, test, err = loadConll(paths[0], paths[1], co) // no test without paths[1] (Options.TestOptional)
 	return train, test, paths, err
 }

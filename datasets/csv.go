@@ -68,6 +68,14 @@ type CSVOptions struct {
 //
 // Errors name the file and line: "csv: name:N: ...".
 func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
+	return readCSV(r, name, opt, 0)
+}
+
+// readCSV is ReadCSV for a file that may hold no labels (data to predict
+// on) when features > 0: a file of that many columns has no label column,
+// and a file whose first data row has an empty label has none in any row
+// (Examples.Labels all "").
+func readCSV(r io.Reader, name string, opt CSVOptions, features int) (*Examples, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("csv: %s: %w", name, fmt.Errorf(format, args...))
 	}
@@ -80,7 +88,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 		cr.Comma = opt.Comma
 	}
 	cr.TrimLeadingSpace = true
-	rows := &csvRows{cr: cr, src: src, name: name}
+	rows := &csvRows{cr: cr, src: src, name: name, optional: features > 0}
 	first, err := rows.next()
 	if err == io.EOF {
 		return nil, fail("no examples")
@@ -92,9 +100,12 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 	if err := rows.oneColumn(first); err != nil {
 		return nil, err
 	}
-	labelIdx, labelName, err := labelColumn(opt.Label, ncols)
-	if err != nil {
-		return nil, rows.errorAt(first.line, "%w", err)
+	labelIdx, labelName := -1, ""
+	noLabel := features > 0 && ncols == features
+	if !noLabel {
+		if labelIdx, labelName, err = labelColumn(opt.Label, ncols); err != nil {
+			return nil, rows.errorAt(first.line, "%w", err)
+		}
 	}
 	// The second row decides a header whose only non-number is the label.
 	second, err := rows.next()
@@ -103,6 +114,9 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 	}
 	header := opt.Header == HeaderYes || (opt.Header == HeaderAuto && looksLikeHeader(first.fields, second, labelIdx, labelName))
 	ex := &Examples{Name: name, NumFeatures: ncols - 1}
+	if noLabel {
+		ex.NumFeatures = ncols
+	}
 	data := []*csvRow{first, second}
 	if header {
 		data = data[1:]
@@ -111,7 +125,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Examples, error) {
 				return nil, rows.errorAt(first.line, "no column named %s in the header", quote(labelName))
 			}
 		}
-		ex.FeatureNames = make([]string, 0, ncols-1)
+		ex.FeatureNames = make([]string, 0, ncols)
 		for j, f := range first.fields {
 			if j != labelIdx {
 				ex.FeatureNames = append(ex.FeatureNames, f)
@@ -191,6 +205,9 @@ type csvRows struct {
 	cr   *csv.Reader
 	src  *stickyReader
 	name string
+	// optional: the label may be missing (readCSV); unlabeled, once a
+	// data row is read: the file has none.
+	optional, unlabeled bool
 }
 
 // next returns the next record (a copy of it), or io.EOF.
@@ -236,9 +253,18 @@ func (r *csvRows) add(ex *Examples, row *csvRow, labelIdx int) error {
 	if err := r.oneColumn(row); err != nil {
 		return err
 	}
-	label, _ := canonicalLabel(row.fields[labelIdx])
-	if label == "" {
-		return r.errorAt(row.line, "empty label (column %d)", labelIdx+1)
+	label := ""
+	if labelIdx >= 0 {
+		label, _ = canonicalLabel(row.fields[labelIdx])
+		if r.optional && ex.Len() == 0 {
+			r.unlabeled = label == ""
+		}
+		switch {
+		case label == "" && !r.unlabeled:
+			return r.errorAt(row.line, "empty label (column %d)", labelIdx+1)
+		case label != "" && r.unlabeled:
+			return r.errorAt(row.line, "label %s, but the first row has none (a file to predict on has labels in every row or in none)", quote(label))
+		}
 	}
 	var v oracles.SparseVec
 	f := int32(0)
@@ -305,7 +331,7 @@ func looksLikeHeader(first []string, second *csvRow, labelIdx int, labelName str
 			return true
 		}
 	}
-	return !isNum(first[labelIdx]) && second != nil && isNum(second.fields[labelIdx])
+	return labelIdx >= 0 && !isNum(first[labelIdx]) && second != nil && isNum(second.fields[labelIdx])
 }
 
 // ReadCSVFile reads a CSV file, plain or gzip-compressed (detected by the

@@ -2,6 +2,8 @@ package datasets
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -44,8 +46,31 @@ type Data struct {
 	// hansards) and MULAN data (its labels are the XML file's, its
 	// features the attributes both ARFF files must declare alike).
 	Unseen Unseen
+	// NoTest says why there is no test set (Test nil) when
+	// Options.TestOptional let the data load without its test file: where
+	// the test file was looked for. Empty otherwise.
+	NoTest string
 
-	split splitter // builds the problems of two subsets of Train (Split)
+	split                 splitter  // builds the problems of two subsets of Train (Split)
+	opt                   Options   // the options it was loaded with (Read)
+	schema                *Schema   // what the training data fixes (Schema)
+	hansards              *Hansards // word alignment: the statistics of the unaligned pairs (Read)
+	trainItems, testItems items     // what the sets write their predictions with
+	files                 []string  // the files read beside TrainPath and TestPath (Files)
+}
+
+// Files returns the files the data was read from: the training and test
+// files, the MULAN XML label file, the OCR letter file, the Hansards files,
+// the horses' images and masks (none for generated data), so that a tool
+// can refuse to write its outputs over them.
+func (d *Data) Files() []string {
+	var out []string
+	for _, p := range append([]string{d.TrainPath, d.TestPath}, d.files...) {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // LoadData is Load returning the loaded data with what it was built from:
@@ -77,7 +102,8 @@ func LoadData(name string, opt Options) (*Data, error) {
 			return nil, err
 		}
 	}
-	d := &Data{Name: name}
+	d := &Data{Name: name, opt: opt}
+	d.schema = &Schema{Format: name}
 	switch name {
 	case "horses":
 		if opt.Horses.Path == "" {
@@ -88,15 +114,24 @@ func LoadData(name string, opt Options) (*Data, error) {
 			return nil, err
 		}
 		d.Train, d.Test, d.split = h.Train, h.Test, segmentationSplit(h.Train)
+		d.trainItems.images, d.testItems.images = h.TrainImages, h.TestImages
+		for _, im := range append(slices.Clip(h.TrainImages), h.TestImages...) {
+			d.files = append(d.files, im.Image, im.Mask)
+		}
 	case "hansards", "hansards-intersected":
 		if name == "hansards-intersected" {
 			opt.Hansards.Training = HansardsIntersected
 		}
-		tr, te, err := loadHansardsData(opt)
+		h, err := loadHansardsData(opt)
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test = tr, te
+		d.Train, d.Test, d.hansards = h.Train, h.Test, h
+		d.trainItems.pairs, d.testItems.pairs = h.TrainPairs, h.TestPairs
+		for _, name := range []string{HansardsEnglish, HansardsFrench, HansardsLinks} {
+			d.files = append(d.files, filepath.Join(h.Dir, name))
+		}
+		d.files = append(d.files, findHansardsPairs(h.Dir))
 	case "synthetic":
 		if opt.Path != "" {
 			return nil, fmt.Errorf("synthetic data is generated, not read: drop the path %s", opt.Path)
@@ -111,8 +146,19 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test, d.Labels, d.Unseen, d.split = tr, te, tr.Tags, te.Unseen, chunkingSplit(tr)
+		d.Train, d.Labels, d.split = tr, tr.Tags, chunkingSplit(tr)
+		if te != nil {
+			d.Test, d.Unseen = te, te.Unseen
+		}
 		d.TrainPath, d.TestPath = paths[0], paths[1]
+		cols, err := firstTokenFields(paths[0], opt.Conll.Format)
+		if err != nil {
+			return nil, err
+		}
+		d.schema = &Schema{Format: name, Labels: tr.Tags, Dict: tr.Dict, Columns: cols}
+		if te == nil {
+			d.NoTest = noTestNote(paths[0])
+		}
 	case "ocr":
 		path, err := dataPath(OCR, opt.Path)
 		if err != nil {
@@ -122,6 +168,12 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			if paths, err := OCR.Paths(path); err == nil {
+				path = paths[0]
+			}
+		}
+		d.files = append(d.files, path)
 		d.Train, d.Test, d.split = tr, te, chainSplit(tr)
 	case "yeast", "mulan":
 		path := opt.Path
@@ -140,9 +192,15 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test, d.Scaler, d.Labels = m.Train, m.Test, m.Scaler, m.Labels
-		d.TrainPath, d.TestPath = m.Files.Train, m.Files.Test
+		d.Train, d.Scaler, d.Labels = m.Train, m.Scaler, m.Labels
+		if m.Test != nil {
+			d.Test = m.Test
+		} else {
+			d.NoTest = m.noTest
+		}
+		d.TrainPath, d.TestPath, d.files = m.Files.Train, m.Files.Test, []string{m.Files.XML}
 		d.split = multiLabelSplit(m.raw, opt.preprocess())
+		d.schema = &Schema{Format: name, Labels: m.Labels, Features: len(m.Features), Bias: !opt.NoBias, Attributes: m.attributes, Scaler: m.Scaler}
 	default: // svmlight, csv, usps
 		var m *MulticlassData
 		var err error
@@ -166,8 +224,15 @@ func LoadData(name string, opt Options) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Train, d.Test, d.Scaler, d.Labels, d.Unseen = m.Train, m.Test, m.Scaler, m.Classes, m.Unseen
+		d.Train, d.Scaler, d.Labels, d.Unseen = m.Train, m.Scaler, m.Classes, m.Unseen
+		if m.Test != nil {
+			d.Test = m.Test
+		} else {
+			d.NoTest = m.noTest
+		}
 		d.TrainPath, d.TestPath = m.TrainPath, m.TestPath
+		d.schema = &Schema{Format: name, Labels: m.Classes, Features: m.NumFeatures, Bias: m.Bias, IndexBase: m.base,
+			FeatureNames: m.FeatureNames, Scaler: m.Scaler}
 		truth := make([]int32, m.Train.Len())
 		for i := range truth {
 			truth[i] = m.Train.Truth(i)[0]

@@ -185,15 +185,11 @@ func LoadHansards(opt HansardsOptions) (*Hansards, error) {
 }
 
 // loadHansardsData is Load's entry for "hansards".
-func loadHansardsData(opt Options) (train, test oracles.Problem, err error) {
+func loadHansardsData(opt Options) (*Hansards, error) {
 	if opt.Hansards.Path == "" {
 		opt.Hansards.Path = opt.Path
 	}
-	h, err := LoadHansards(opt.Hansards)
-	if err != nil {
-		return nil, nil, err
-	}
-	return h.Train, h.Test, nil
+	return LoadHansards(opt.Hansards)
 }
 
 // goldPrefix returns the number of leading pairs that repeat the gold pairs
@@ -225,6 +221,19 @@ func sameWords(a, b []string) bool {
 // NULL word (position 0) are dropped: a word without a link is unaligned
 // anyway.
 func readHansardsGold(dir string) ([]align.Pair, error) {
+	pairs, _, err := readHansardsPairs(dir, false)
+	return pairs, err
+}
+
+// readHansardsPairs is readHansardsGold for a folder whose links file may
+// be missing when optional (sentence pairs to predict on): gold tells
+// whether it was there. dir may also name one of the files (then its
+// folder is read).
+func readHansardsPairs(dir string, optional bool) (pairs []align.Pair, gold bool, err error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, false, fmt.Errorf("hansards: %w", err)
+	}
+	dir = hansardsFolder(dir)
 	read := func(name string) ([]snumSentence, error) {
 		path := filepath.Join(dir, name)
 		rc, err := openData("hansards", path)
@@ -236,53 +245,56 @@ func readHansardsGold(dir string) ([]align.Pair, error) {
 	}
 	en, err := read(HansardsEnglish)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	fr, err := read(HansardsFrench)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	enPath, frPath := filepath.Join(dir, HansardsEnglish), filepath.Join(dir, HansardsFrench)
 	for k := range min(len(en), len(fr)) {
 		if en[k].num != fr[k].num {
-			return nil, fmt.Errorf("hansards: %s:%d: sentence %d, but %s:%d is sentence %d (the two files must list the same sentences in the same order)",
+			return nil, false, fmt.Errorf("hansards: %s:%d: sentence %d, but %s:%d is sentence %d (the two files must list the same sentences in the same order)",
 				frPath, fr[k].line, fr[k].num, enPath, en[k].line, en[k].num)
 		}
 	}
 	if len(en) != len(fr) {
-		return nil, fmt.Errorf("hansards: %s has %d sentences and %s %d", enPath, len(en), frPath, len(fr))
+		return nil, false, fmt.Errorf("hansards: %s has %d sentences and %s %d", enPath, len(en), frPath, len(fr))
 	}
-	pairs := make([]align.Pair, len(en))
+	pairs = make([]align.Pair, len(en))
 	index := make(map[int]int, len(en))
 	for k := range en {
 		pairs[k] = align.Pair{ID: en[k].num, English: en[k].words, French: fr[k].words}
 		index[en[k].num] = k
 	}
 	linksPath := filepath.Join(dir, HansardsLinks)
+	if _, err := os.Stat(linksPath); err != nil && optional {
+		return pairs, false, nil
+	}
 	rc, err := openData("hansards", linksPath)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	links, err := readWordLinks(rc, linksPath)
 	rc.Close()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	seen := map[[3]int]int{}
 	words := 0 // links between two words (not to NULL)
 	for _, l := range links {
 		k, ok := index[l.sentence]
 		if !ok {
-			return nil, fmt.Errorf("hansards: %s:%d: sentence %d is not in %s", linksPath, l.line, l.sentence, enPath)
+			return nil, false, fmt.Errorf("hansards: %s:%d: sentence %d is not in %s", linksPath, l.line, l.sentence, enPath)
 		}
 		p := &pairs[k]
 		if l.english > len(p.English) || l.french > len(p.French) {
-			return nil, fmt.Errorf("hansards: %s:%d: link %d-%d outside sentence %d (%d English and %d French words)",
+			return nil, false, fmt.Errorf("hansards: %s:%d: link %d-%d outside sentence %d (%d English and %d French words)",
 				linksPath, l.line, l.english, l.french, l.sentence, len(p.English), len(p.French))
 		}
 		key := [3]int{l.sentence, l.english, l.french}
 		if prev, dup := seen[key]; dup {
-			return nil, fmt.Errorf("hansards: %s:%d: link %d-%d of sentence %d repeats line %d", linksPath, l.line, l.english, l.french, l.sentence, prev)
+			return nil, false, fmt.Errorf("hansards: %s:%d: link %d-%d of sentence %d repeats line %d", linksPath, l.line, l.english, l.french, l.sentence, prev)
 		}
 		seen[key] = l.line
 		if l.english == 0 || l.french == 0 {
@@ -300,11 +312,20 @@ func readHansardsGold(dir string) ([]align.Pair, error) {
 	// and score a test loss of 0.
 	switch {
 	case len(links) == 0:
-		return nil, fmt.Errorf("hansards: %s: no links: the gold alignments are empty", linksPath)
+		return nil, false, fmt.Errorf("hansards: %s: no links: the gold alignments are empty", linksPath)
 	case words == 0:
-		return nil, fmt.Errorf("hansards: %s: its %d links are all to the NULL word: the gold alignments are empty", linksPath, len(links))
+		return nil, false, fmt.Errorf("hansards: %s: its %d links are all to the NULL word: the gold alignments are empty", linksPath, len(links))
 	}
-	return pairs, nil
+	return pairs, true, nil
+}
+
+// hansardsFolder returns path when it is a folder, else its folder (the
+// folder of one of the files).
+func hansardsFolder(path string) string {
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return filepath.Dir(path)
+	}
+	return path
 }
 
 // findHansardsPairs returns the unaligned pairs file of dir, compressed or

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,31 +13,9 @@ import (
 
 	"github.com/fwstruct/fwstruct/imaging/features"
 	"github.com/fwstruct/fwstruct/imaging/slic"
+	"github.com/fwstruct/fwstruct/internal/gendata"
 	"github.com/fwstruct/fwstruct/oracles"
 )
-
-// fakeHorse draws a w x h picture: a textured background and a darker,
-// smoother ellipse (the "horse") whose position depends on seed, and its
-// mask.
-func fakeHorse(w, h int, seed uint64) (img, mask *image.Gray) {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	img = image.NewGray(image.Rect(0, 0, w, h))
-	mask = image.NewGray(image.Rect(0, 0, w, h))
-	cx, cy := float64(w)*(0.35+0.3*rng.Float64()), float64(h)*(0.4+0.2*rng.Float64())
-	rx, ry := float64(w)*0.25, float64(h)*0.2
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			dx, dy := (float64(x)-cx)/rx, (float64(y)-cy)/ry
-			v := 150 + 40*rng.Float64() + 20*math.Sin(float64(x)/2)
-			if dx*dx+dy*dy < 1 {
-				v = 60 + 10*rng.Float64()
-				mask.Pix[y*mask.Stride+x] = 255
-			}
-			img.Pix[y*img.Stride+x] = uint8(v)
-		}
-	}
-	return img, mask
-}
 
 func writeJPEG(t testing.TB, path string, img image.Image) {
 	t.Helper()
@@ -63,7 +39,7 @@ func fakeHorses(t testing.TB, dir string, n int) string {
 		}
 	}
 	for k := 1; k <= n; k++ {
-		img, mask := fakeHorse(64+4*(k%3), 48, uint64(k))
+		img, mask := gendata.Horse(64+4*(k%3), 48, uint64(k))
 		name := fmt.Sprintf("horse%03d.jpg", k)
 		writeJPEG(t, filepath.Join(root, HorsesImageDir, name), img)
 		writeJPEG(t, filepath.Join(root, HorsesMaskDir, name), mask)
@@ -241,7 +217,7 @@ func TestLoadHorsesCacheFollowsTheFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Changing one test image changes the key: the new image is read.
-	img, mask := fakeHorse(64, 48, 99)
+	img, mask := gendata.Horse(64, 48, 99)
 	writeJPEG(t, filepath.Join(dir, HorsesImageDir, "horse007.jpg"), img)
 	writeJPEG(t, filepath.Join(dir, HorsesMaskDir, "horse007.jpg"), mask)
 	again, err := LoadHorses(opt)
@@ -274,7 +250,7 @@ func TestLoadHorsesErrors(t *testing.T) {
 			os.WriteFile(p, data[:len(data)/3], 0o644)
 		}, nil, filepath.Join(HorsesMaskDir, "horse002.jpg")},
 		{"mask-size", func(t *testing.T, dir string) {
-			_, mask := fakeHorse(30, 20, 5)
+			_, mask := gendata.Horse(30, 20, 5)
 			writeJPEG(t, filepath.Join(dir, HorsesMaskDir, "horse005.jpg"), mask)
 		}, nil, "mask of size"},
 		{"train-size", nil, func(o *HorsesOptions) { o.Train = 6 }, "training images"},

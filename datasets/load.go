@@ -53,6 +53,13 @@ type Options struct {
 	// Hansards configures the word-alignment data (LoadHansards); its
 	// Path defaults to Path.
 	Hansards HansardsOptions
+	// TestOptional makes a missing test file no test set rather than an
+	// error, for the data read from a training file (svmlight, csv, a
+	// file in the USPS format, MULAN ARFF, column format): when TestPath
+	// is empty and no file of TestFileCandidates exists, Data.Test is nil
+	// and Data.NoTest says where it looked. It says how the data is
+	// loaded, not what it is: the JSON form leaves it out.
+	TestOptional bool
 }
 
 // Names lists the dataset names Load accepts.

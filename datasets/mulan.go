@@ -170,11 +170,11 @@ type MULANFiles struct {
 // file is name.xml beside them, name being the file's name without
 // ".arff", ".gz" and a final "train" or "test" (with the "-", "_" or "."
 // before it), else the only .xml file of the folder.
-func FindMULAN(path string) (MULANFiles, error) { return findMULAN(path, "") }
+func FindMULAN(path string) (MULANFiles, error) { return findMULAN(path, "", false) }
 
 // findMULAN is FindMULAN with an explicit test file (testPath, when not
 // empty).
-func findMULAN(path, testPath string) (MULANFiles, error) {
+func findMULAN(path, testPath string, optional bool) (MULANFiles, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return MULANFiles{}, fmt.Errorf("mulan: %w", err)
@@ -203,7 +203,7 @@ func findMULAN(path, testPath string) (MULANFiles, error) {
 		}
 	}
 	if f.Test == "" {
-		if f.Test, err = findTestFile(train); err != nil {
+		if f.Test, err = optionalTestFile(train, optional); err != nil {
 			return MULANFiles{}, fmt.Errorf("mulan: %w", err)
 		}
 	}
@@ -257,39 +257,49 @@ func findMULANLabels(train string) (string, error) {
 // features and labels are the training file's, and the test file cannot
 // change them.
 func ReadMULAN(f MULANFiles) (train, test *MultiLabelData, err error) {
+	train, test, _, err = readMULAN(f)
+	return train, test, err
+}
+
+// readMULAN is ReadMULAN, also returning the attributes of the training
+// file; without f.Test (Options.TestOptional) test is nil.
+func readMULAN(f MULANFiles) (train, test *MultiLabelData, attrs []Attribute, err error) {
 	labels, err := readFile("mulan", f.XML, ReadMULANLabels)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tr, err := readFile("arff", f.Train, ReadARFF)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if train, err = tr.MultiLabel(labels); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", f.Train, err)
+	}
+	if f.Test == "" {
+		return train, nil, tr.Attributes, nil
 	}
 	te, err := readFile("arff", f.Test, ReadARFF)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(tr.Attributes) != len(te.Attributes) {
-		return nil, nil, fmt.Errorf("mulan: %s has %d attributes, %s %d", f.Train, len(tr.Attributes), f.Test, len(te.Attributes))
+		return nil, nil, nil, fmt.Errorf("mulan: %s has %d attributes, %s %d", f.Train, len(tr.Attributes), f.Test, len(te.Attributes))
 	}
 	for k := range tr.Attributes {
 		a, b := tr.Attributes[k], te.Attributes[k]
 		if a.Name != b.Name {
-			return nil, nil, fmt.Errorf("mulan: attribute %d is %q in %s but %q in %s", k, a.Name, f.Train, b.Name, f.Test)
+			return nil, nil, nil, fmt.Errorf("mulan: attribute %d is %q in %s but %q in %s", k, a.Name, f.Train, b.Name, f.Test)
 		}
 		// A nominal value is coded by its place in the declaration: the
 		// test file must code it as the training file does.
 		if !slices.Equal(a.Nominal, b.Nominal) {
-			return nil, nil, fmt.Errorf("mulan: attribute %q is %s in %s but %s in %s (the test file must declare every attribute as the training file does)", a.Name, a.declared(), f.Train, b.declared(), f.Test)
+			return nil, nil, nil, fmt.Errorf("mulan: attribute %q is %s in %s but %s in %s (the test file must declare every attribute as the training file does)", a.Name, a.declared(), f.Train, b.declared(), f.Test)
 		}
 	}
-	if train, err = tr.MultiLabel(labels); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", f.Train, err)
-	}
 	if test, err = te.MultiLabel(labels); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", f.Test, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", f.Test, err)
 	}
-	return train, test, nil
+	return train, test, tr.Attributes, nil
 }
 
 // readFile opens path (plain or gzip) and parses it with read; format
@@ -339,7 +349,9 @@ type MULANData struct {
 	// Files are the files read.
 	Files MULANFiles
 
-	raw *MultiLabelData // the training set as read, before scaling (Data.Split)
+	raw        *MultiLabelData // the training set as read, before scaling (Data.Split)
+	attributes []Attribute     // the attributes of the training file (Schema)
+	noTest     string          // Data.NoTest
 }
 
 // LoadMULAN reads a MULAN dataset (see FindMULAN for path; the test file is
@@ -350,21 +362,30 @@ type MULANData struct {
 // MULAN sets (emotions: audio features up to ~240) need scaling to train
 // well (see solver.MeasureConditioning).
 func LoadMULAN(path string, opt Options) (*MULANData, error) {
-	f, err := findMULAN(path, opt.TestPath)
+	f, err := findMULAN(path, opt.TestPath, opt.TestOptional)
 	if err != nil {
 		return nil, err
 	}
-	trd, ted, err := ReadMULAN(f)
+	trd, ted, attrs, err := readMULAN(f)
 	if err != nil {
 		return nil, err
 	}
 	raw := *trd
-	d := &MULANData{Labels: trd.Labels, Features: trd.Features, Files: f, raw: &raw}
+	d := &MULANData{Labels: trd.Labels, Features: trd.Features, Files: f, raw: &raw, attributes: attrs}
+	if ted == nil {
+		d.noTest = noTestNote(f.Train)
+	}
 	if d.Scaler, err = opt.preprocess().scaler(trd.X, len(trd.Features)); err != nil {
 		return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
 	}
+	sets := []*MultiLabelData{trd}
+	if ted != nil {
+		sets = append(sets, ted)
+	} else {
+		ted = trd // for MultiLabelModels; its model is dropped below
+	}
 	if d.Scaler != nil {
-		for _, set := range []*MultiLabelData{trd, ted} {
+		for _, set := range sets {
 			if set.X, err = d.Scaler.Transform(set.X); err != nil {
 				return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
 			}
@@ -377,8 +398,10 @@ func LoadMULAN(path string, opt Options) (*MULANData, error) {
 	if d.Train, err = factorgraph.NewExact(trm, 0); err != nil {
 		return nil, fmt.Errorf("mulan %s: %w", f.Train, err)
 	}
-	if d.Test, err = factorgraph.NewExact(tem, 0); err != nil {
-		return nil, fmt.Errorf("mulan %s: %w", f.Test, err)
+	if len(sets) == 2 {
+		if d.Test, err = factorgraph.NewExact(tem, 0); err != nil {
+			return nil, fmt.Errorf("mulan %s: %w", f.Test, err)
+		}
 	}
 	return d, nil
 }

@@ -64,6 +64,8 @@ type MulticlassData struct {
 	TrainPath, TestPath string
 
 	trainX []oracles.SparseVec // the training inputs as read (Data.Split)
+	base   IndexBase           // svmlight: the index base the training file was read with
+	noTest string              // Data.NoTest
 }
 
 // Class returns the class of a label (in the form of Examples.Labels), or
@@ -92,14 +94,6 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 	}
 	d := &MulticlassData{NumFeatures: max(train.NumFeatures, numFeaturesOf(train.X)), Bias: pre.Bias, FeatureNames: train.FeatureNames, trainX: train.X}
 	d.Unseen.Item = "example"
-	sets := []*Examples{train}
-	if test != nil {
-		kept, dropped := keepFeatures(test.X, d.NumFeatures)
-		d.Unseen.Features = dropped
-		clipped := *test
-		clipped.X = kept
-		sets = append(sets, &clipped)
-	}
 	d.Classes = sortedClasses(train.Labels)
 	if len(d.Classes) < 2 {
 		// Every labeling is the truth: training would certify a gap of 0
@@ -117,44 +111,68 @@ func NewMulticlassData(train, test *Examples, pre Preprocess) (*MulticlassData, 
 	if d.Scaler, err = pre.scaler(train.X, d.NumFeatures); err != nil {
 		return nil, fmt.Errorf("multiclass data %s: %w", train.Name, err)
 	}
-	class := make(map[string]int32, len(d.Classes))
-	for k, c := range d.Classes {
-		class[c] = int32(k)
+	var ignored Unseen
+	if d.Train, err = multiclassSet(train, d.Classes, d.NumFeatures, pre.Bias, d.Scaler, &ignored); err != nil {
+		return nil, err
 	}
-	probs := []**oracles.Multiclass{&d.Train, &d.Test}
-	for k, ex := range sets {
-		x := ex.X
-		if d.Scaler != nil {
-			if x, err = d.Scaler.Transform(x); err != nil {
-				return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
-			}
-		} else if pre.Bias {
-			x = cloneVecs(x) // the bias is appended below
-		}
-		if pre.Bias {
-			for i := range x {
-				x[i].Append(int32(d.NumFeatures), 1)
-			}
-		}
-		y := make([]int32, len(ex.Labels))
-		unseen := map[string]bool{}
-		for i, l := range ex.Labels {
-			c, ok := class[l]
-			if !ok { // a test label: the training set has all of its own
-				c = oracles.NoClass
-				unseen[l] = true
-				d.Unseen.Items++
-			}
-			y[i] = c
-		}
-		if len(unseen) > 0 {
-			d.Unseen.Labels = sortedClasses(slices.Collect(maps.Keys(unseen)))
-		}
-		if *probs[k], err = oracles.NewMulticlass(len(d.Classes), nf, x, y); err != nil {
-			return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
+	if test != nil {
+		if d.Test, err = multiclassSet(test, d.Classes, d.NumFeatures, pre.Bias, d.Scaler, &d.Unseen); err != nil {
+			return nil, err
 		}
 	}
 	return d, nil
+}
+
+// multiclassSet builds the multiclass problem of ex over classes and
+// numFeatures features (then the bias when bias, then scaled by sc when not
+// nil): the features at index numFeatures or beyond are dropped and
+// counted in u.Features, the labels that are no class are oracles.NoClass,
+// counted in u.Labels and u.Items, and the examples without a label ("":
+// data to predict on) are oracles.NoClass, not counted.
+func multiclassSet(ex *Examples, classes []string, numFeatures int, bias bool, sc *Scaler, u *Unseen) (*oracles.Multiclass, error) {
+	x, dropped := keepFeatures(ex.X, numFeatures)
+	u.Features += dropped
+	u.Item = "example"
+	var err error
+	if sc != nil {
+		if x, err = sc.Transform(x); err != nil {
+			return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
+		}
+	} else if bias {
+		x = cloneVecs(x) // the bias is appended below
+	}
+	nf := numFeatures
+	if bias {
+		nf++
+		for i := range x {
+			x[i].Append(int32(numFeatures), 1)
+		}
+	}
+	class := make(map[string]int32, len(classes))
+	for k, c := range classes {
+		class[c] = int32(k)
+	}
+	y := make([]int32, len(ex.Labels))
+	unseen := map[string]bool{}
+	for i, l := range ex.Labels {
+		c, ok := class[l]
+		if !ok {
+			c = oracles.NoClass
+			if l != "" {
+				unseen[l] = true
+				u.Items++
+			}
+		}
+		y[i] = c
+	}
+	if len(unseen) > 0 {
+		u.Labels = sortedClasses(slices.Collect(maps.Keys(unseen)))
+	}
+	p, err := oracles.NewMulticlass(len(classes), nf, x, y)
+	if err != nil {
+		return nil, fmt.Errorf("multiclass data %s: %w", ex.Name, err)
+	}
+	return p, nil
 }
 
 // keepFeatures returns x without the entries at feature index numFeatures
@@ -203,10 +221,17 @@ func LoadSVMLight(path string, opt Options) (*MulticlassData, error) {
 	if auto {
 		so.IndexBase = IndexZero // read as written, decide below
 	}
-	read := func(p string) (*Examples, error) { return ReadSVMLightFile(p, so) }
+	base := opt.SVMLight.IndexBase
+	read := func(p string) (*Examples, error) {
+		ex, err := ReadSVMLightFile(p, so)
+		if err == nil && auto && base == IndexAuto { // the training file, read first
+			base = rebase(ex)
+		}
+		return ex, err
+	}
 	below := 0 // test entries of index 0 when the training file is 1-based
 	d, err := loadMulticlass("svmlight", path, opt, read, func(train, test *Examples) error {
-		if auto && rebase(train) == IndexOne {
+		if base == IndexOne && auto {
 			below = shiftDown(test)
 		}
 		return nil
@@ -215,6 +240,7 @@ func LoadSVMLight(path string, opt Options) (*MulticlassData, error) {
 		return nil, err
 	}
 	d.Unseen.Features += below
+	d.base = base
 	return d, nil
 }
 
@@ -263,22 +289,27 @@ func loadMulticlass(format, path string, opt Options, read func(string) (*Exampl
 	}
 	testPath := opt.TestPath
 	if testPath == "" {
-		if testPath, err = findTestFile(path); err != nil {
+		if testPath, err = optionalTestFile(path, opt.TestOptional); err != nil {
 			return nil, fmt.Errorf("%s: %w", format, err)
 		}
 	}
-	test, err := read(testPath)
-	if err != nil {
-		return nil, err
-	}
-	if err := pair(train, test); err != nil {
-		return nil, err
+	var test *Examples
+	if testPath != "" {
+		if test, err = read(testPath); err != nil {
+			return nil, err
+		}
+		if err := pair(train, test); err != nil {
+			return nil, err
+		}
 	}
 	d, err := NewMulticlassData(train, test, opt.preprocess())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", format, err)
 	}
 	d.TrainPath, d.TestPath = path, testPath
+	if test == nil {
+		d.noTest = noTestNote(path)
+	}
 	return d, nil
 }
 
@@ -325,6 +356,25 @@ func TestFileCandidates(train string) []string {
 		}
 	}
 	return out
+}
+
+// optionalTestFile is findTestFile, returning "" and no error when no test
+// file exists and optional (Options.TestOptional).
+func optionalTestFile(train string, optional bool) (string, error) {
+	p, err := findTestFile(train)
+	if err != nil && optional {
+		return "", nil
+	}
+	return p, err
+}
+
+// noTestNote is Data.NoTest for the training file train.
+func noTestNote(train string) string {
+	names := make([]string, 0, 6)
+	for _, c := range TestFileCandidates(train) {
+		names = append(names, filepath.Base(c))
+	}
+	return fmt.Sprintf("no test file beside %s (looked for %s)", train, strings.Join(names, ", "))
 }
 
 // findTestFile returns the first existing regular file of

@@ -31,6 +31,9 @@ func TestSpecJSONRoundTrip(t *testing.T) {
 	// later fails here until the JSON form knows it.
 	var unset func(v reflect.Value, path string, depth int)
 	unset = func(v reflect.Value, path string, depth int) {
+		if path == "Options.TestOptional" { // how to load, not the data: not in the JSON
+			return
+		}
 		if v.Kind() != reflect.Struct || depth == 2 {
 			if v.IsZero() {
 				t.Errorf("%s is not set in the test's spec", path)
@@ -55,7 +58,7 @@ func TestSpecJSONRoundTrip(t *testing.T) {
 			t.Errorf("round trip of %s:\n got %+v\nwant %+v", b, back, sp)
 		}
 	}
-	if b, _ := json.Marshal(Spec{Name: "ocr"}); string(b) != `{"name":"ocr","options":{}}` {
+	if b, _ := json.Marshal(Spec{Name: "ocr", Options: Options{TestOptional: true}}); string(b) != `{"name":"ocr","options":{}}` {
 		t.Errorf("zero options: %s", b)
 	}
 }

@@ -73,6 +73,13 @@ const maxSVMLightLine = 64 << 20
 // file and reads its test file with the same base). Errors name the file and line:
 // "svmlight: name:N: ...".
 func ReadSVMLight(r io.Reader, name string, opt SVMLightOptions) (*Examples, error) {
+	return readSVMLight(r, name, opt, false)
+}
+
+// readSVMLight is ReadSVMLight; with optional, a file whose first line has
+// no label (it starts with an index:value pair) is read as data without
+// labels (Examples.Labels all ""), every line without one.
+func readSVMLight(r io.Reader, name string, opt SVMLightOptions, optional bool) (*Examples, error) {
 	limit := opt.MaxFeatures
 	if limit <= 0 {
 		limit = DefaultMaxFeatures
@@ -87,6 +94,7 @@ func ReadSVMLight(r io.Reader, name string, opt SVMLightOptions) (*Examples, err
 	lr := newLineReader(skipBOM(r), "svmlight", name, maxSVMLightLine)
 	ex := &Examples{Name: name}
 	var toks []string
+	unlabeled := false
 	for {
 		b, ok := lr.next()
 		if !ok {
@@ -99,9 +107,22 @@ func ReadSVMLight(r io.Reader, name string, opt SVMLightOptions) (*Examples, err
 		if len(toks) == 0 {
 			continue
 		}
+		if optional && ex.Len() == 0 {
+			unlabeled = strings.Contains(toks[0], ":")
+		}
+		var label string
+		if unlabeled {
+			if !strings.Contains(toks[0], ":") {
+				return nil, lr.errorf("%s: a label, but the first line of the file has none (a file to predict on has labels on every line or on none)", quote(toks[0]))
+			}
+			toks = append([]string{"0"}, toks...) // a placeholder for the label
+		}
 		label, v, err := parseSVMLightLine(toks, shift, int64(limit))
 		if err != nil {
 			return nil, lr.errorf("%w", err)
+		}
+		if unlabeled {
+			label = ""
 		}
 		ex.add(v, label, lr.line)
 	}
@@ -149,7 +170,7 @@ func parseSVMLightLine(toks []string, shift, limit int64) (string, oracles.Spars
 			return "", v, fmt.Errorf("feature index 0 in a file read with 1-based indices")
 		}
 		if idx-shift >= limit {
-			return "", v, fmt.Errorf("feature index %d: more than %d features (raise SVMLightOptions.MaxFeatures if this is right)", idx, limit)
+			return "", v, fmt.Errorf("feature index %d: more than %d features, the most an svmlight file may have by default (a corrupt index? a larger limit is the reader's maximum number of features)", idx, limit)
 		}
 		val, ok := parseDecimal(vs)
 		if !ok {

@@ -27,7 +27,16 @@ const (
 // increasing order; y[k] is its label. Errors name the file and line:
 // "usps: name:N: ...".
 func ReadUSPS(r io.Reader, name string) (x []oracles.SparseVec, y []int32, err error) {
+	x, y, _, err = readUSPS(r, name, false)
+	return x, y, err
+}
+
+// readUSPS is ReadUSPS; with optional, a file whose first digit has 256
+// fields (no label) is read as digits without labels (labeled false, y
+// all oracles.NoClass), every line without one.
+func readUSPS(r io.Reader, name string, optional bool) (x []oracles.SparseVec, y []int32, labeled bool, err error) {
 	lr := newLineReader(r, "usps", name, 1<<20)
+	labeled = true
 	for {
 		b, ok := lr.next()
 		if !ok {
@@ -37,27 +46,35 @@ func ReadUSPS(r io.Reader, name string) (x []oracles.SparseVec, y []int32, err e
 		if s == "" {
 			continue
 		}
-		v, label, err := parseUSPSLine(s)
+		if optional && len(y) == 0 {
+			labeled = len(strings.Fields(s)) != USPSFeatures
+		}
+		v, label, err := parseUSPSLine(s, labeled)
 		if err != nil {
-			return nil, nil, lr.errorf("%w", err)
+			return nil, nil, false, lr.errorf("%w", err)
 		}
 		x = append(x, v)
 		y = append(y, label)
 	}
 	if err := lr.err(); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	if len(y) == 0 {
-		return nil, nil, lr.fileErrorf("no digits")
+		return nil, nil, false, lr.fileErrorf("no digits")
 	}
-	return x, y, nil
+	return x, y, labeled, nil
 }
 
-// parseUSPSLine parses one non-blank, trimmed line.
-func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
-	var v oracles.SparseVec
-	field := 0
-	var label int32
+// parseUSPSLine parses one non-blank, trimmed line: a label and 256 grey
+// values, or the values alone when not labeled (the label is then
+// oracles.NoClass).
+func parseUSPSLine(s string, labeled bool) (oracles.SparseVec, int32, error) {
+	v := oracles.SparseVec{Idx: make([]int32, 0, USPSFeatures+1), Val: make([]float64, 0, USPSFeatures+1)}
+	field, skip := 0, 0 // field counts the label; skip is 1 when there is none
+	label := oracles.NoClass
+	if !labeled {
+		field, skip = 1, 1
+	}
 	for s != "" {
 		k := strings.IndexAny(s, " \t")
 		var f string
@@ -75,18 +92,16 @@ func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
 			if field == 0 {
 				return v, 0, fmt.Errorf("label (field 1) %s is not a decimal number", quote(f))
 			}
-			return v, 0, fmt.Errorf("value %d (field %d) %s is not a decimal number", field, field+1, quote(f))
+			return v, 0, fmt.Errorf("value %d (field %d) %s is not a decimal number", field, field+1-skip, quote(f))
 		}
 		if field == 0 {
 			if val != math.Trunc(val) || val < 0 || val >= USPSClasses {
 				return v, 0, fmt.Errorf("label (field 1) %s is not an integer in 0..%d", quote(f), USPSClasses-1)
 			}
 			label = int32(val)
-			v.Idx = make([]int32, 0, USPSFeatures+1)
-			v.Val = make([]float64, 0, USPSFeatures+1)
 		} else {
 			if val < -1 || val > 1 {
-				return v, 0, fmt.Errorf("value %d (field %d) is %s, want a number in [-1, 1]", field, field+1, quote(f))
+				return v, 0, fmt.Errorf("value %d (field %d) is %s, want a number in [-1, 1]", field, field+1-skip, quote(f))
 			}
 			if val != 0 {
 				v.Append(int32(field-1), val)
@@ -95,6 +110,9 @@ func parseUSPSLine(s string) (oracles.SparseVec, int32, error) {
 		field++
 	}
 	if field != USPSFeatures+1 {
+		if !labeled {
+			return v, 0, fmt.Errorf("%d fields, want %d values (as on the first line, no label)", field-skip, USPSFeatures)
+		}
 		return v, 0, fmt.Errorf("%d fields, want %d (the label and %d values)", field, USPSFeatures+1, USPSFeatures)
 	}
 	return v, label, nil
@@ -130,12 +148,15 @@ func ReadUSPSFile(path string) (x []oracles.SparseVec, y []int32, err error) {
 // every digit gets a constant feature 1 at index 256, so there are 257
 // features instead of 256 (a per-class bias in the Crammer-Singer model).
 func LoadUSPS(path string, opt Options) (*MulticlassData, error) {
-	paths, err := uspsPaths(path, opt.TestPath)
+	paths, err := uspsPaths(path, opt.TestPath, opt.TestOptional)
 	if err != nil {
 		return nil, err
 	}
 	sets := make([]*Examples, 2)
 	for k, p := range paths {
+		if p == "" { // no test file (Options.TestOptional)
+			continue
+		}
 		x, y, err := ReadUSPSFile(p)
 		if err != nil {
 			return nil, err
@@ -150,12 +171,15 @@ func LoadUSPS(path string, opt Options) (*MulticlassData, error) {
 		return nil, fmt.Errorf("usps: %w", err)
 	}
 	d.TrainPath, d.TestPath = paths[0], paths[1]
+	if sets[1] == nil {
+		d.noTest = noTestNote(paths[0])
+	}
 	return d, nil
 }
 
 // uspsPaths returns the training and test files of the USPS data at path
 // (see LoadUSPS).
-func uspsPaths(path, testPath string) ([]string, error) {
+func uspsPaths(path, testPath string, optional bool) ([]string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("usps: %w", err)
@@ -183,7 +207,7 @@ func uspsPaths(path, testPath string) ([]string, error) {
 		k = 1
 	default: // a user's file in the USPS format
 		if testPath == "" {
-			if testPath, err = findTestFile(path); err != nil {
+			if testPath, err = optionalTestFile(path, optional); err != nil {
 				return nil, fmt.Errorf("usps: %w", err)
 			}
 		}

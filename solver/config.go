@@ -254,7 +254,7 @@ func (cfg *config) validate(d int) error {
 		case cfg.StepSize != run.LineSearch:
 			return errors.New("solver: the cutting-plane solver re-optimizes over its planes; it has no step size rule")
 		case !(cfg.CPTol > 0) || bad(cfg.CPTol):
-			return fmt.Errorf("solver: CPTol must be positive and finite, got %v", cfg.CPTol)
+			return fmt.Errorf("solver: the cutting plane's QP tolerance must be positive and finite, got %v", cfg.CPTol)
 		}
 	}
 	if cfg.UnvisitedInOrder && cfg.Sampling != run.GapSampling {
@@ -303,10 +303,10 @@ func (mp *mpConfig) validate(cfg *config) error {
 		return fmt.Errorf("solver: unknown multi-plane pass rule %d", mp.Rule)
 	}
 	if mp.CostRatio < 0 || math.IsNaN(mp.CostRatio) || math.IsInf(mp.CostRatio, 0) {
-		return fmt.Errorf("solver: multi-plane CostRatio must be finite and >= 0, got %v", mp.CostRatio)
+		return fmt.Errorf("solver: the cost ratio of the multi-plane cost rule must be finite and >= 0, got %v", mp.CostRatio)
 	}
 	if mp.UpdateCost < 0 || math.IsNaN(mp.UpdateCost) || math.IsInf(mp.UpdateCost, 0) {
-		return fmt.Errorf("solver: multi-plane UpdateCost must be finite and >= 0, got %v", mp.UpdateCost)
+		return fmt.Errorf("solver: the update cost of the multi-plane cost rule must be finite and >= 0, got %v", mp.UpdateCost)
 	}
 	if mp.T > maxPlaneAge {
 		return fmt.Errorf("solver: multi-plane T must be at most %d outer iterations (negative: keep planes until N drops them), got %d", maxPlaneAge, mp.T)
@@ -315,7 +315,7 @@ func (mp *mpConfig) validate(cfg *config) error {
 	case cfg.Algorithm != run.BCFW:
 		return fmt.Errorf("solver: multi-plane working sets need the bcfw solver, not %v", cfg.Algorithm)
 	case mp.Rule == ruleCost && mp.CostRatio == 0:
-		return errors.New("solver: the multi-plane cost rule needs CostRatio > 0, the cost of an oracle call in plane evaluations (MeasureCostRatio estimates it)")
+		return errors.New("solver: the multi-plane cost rule needs a cost ratio > 0, the cost of an oracle call in plane evaluations (MeasureCostRatio estimates it)")
 	case cfg.Cache.Enabled:
 		return errors.New("solver: the Osokin cache and multi-plane working sets are two policies for reusing planes; enable one of them")
 	case cfg.Sampling != run.Permutation:

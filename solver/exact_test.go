@@ -212,7 +212,7 @@ func TestExactInvalidSettings(t *testing.T) {
 		cfg  config
 		want string
 	}{
-		{"chain", smallChain(1), config{Step: stepExact}, "multiclass problem"},
+		{"chain", smallChain(1), config{Step: stepExact}, "train on multiclass data (their blocks are simplices over the classes), not on sequence labeling (chains)"},
 		{"fw", mc, config{Step: stepExact, Algorithm: run.FW}, "bcfw"},
 		{"cache", mc, config{Step: stepExact, Cache: cacheRule{Enabled: true}}, "no cache"},
 		{"box", mc, config{Step: stepExact, Box: &Box{Lower: make([]float64, mc.Dim())}}, "box"},

@@ -119,7 +119,7 @@ func (m MultiPlane) plan() (config, error) {
 	}
 	if c := m.Cost; c != nil {
 		if !(c.Ratio > 0) || math.IsInf(c.Ratio, 1) {
-			return config{}, fmt.Errorf("the cost rule needs a Ratio > 0, the cost of an oracle call in plane evaluations (MeasureCostRatio estimates it), got %v", c.Ratio)
+			return config{}, fmt.Errorf("the cost rule needs a cost ratio (the cost of an oracle call in plane evaluations; MeasureCostRatio estimates it) > 0 and finite, got %v", c.Ratio)
 		}
 		cfg.MultiPlane.Rule, cfg.MultiPlane.CostRatio, cfg.MultiPlane.UpdateCost = ruleCost, c.Ratio, c.Update
 	}

@@ -698,8 +698,8 @@ func TestMultiPlaneSettings(t *testing.T) {
 		{"predefined step", config{Sampling: run.Permutation, StepSize: run.Predefined, MultiPlane: mp}, "line search"},
 		{"fw", config{Algorithm: run.FW, MultiPlane: mp}, "bcfw solver"},
 		{"ssg", config{Algorithm: run.SSG, MultiPlane: mp}, "bcfw solver"},
-		{"cost rule without ratio", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost}}, "CostRatio > 0"},
-		{"negative ratio", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, CostRatio: -1}}, "CostRatio"},
+		{"cost rule without ratio", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: ruleCost}}, "needs a cost ratio > 0"},
+		{"negative ratio", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, CostRatio: -1}}, "cost ratio of the multi-plane cost rule"},
 		{"unknown rule", config{Sampling: run.Permutation, MultiPlane: mpConfig{Enabled: true, Rule: 7}}, "pass rule"},
 		{"disabled ignores the rest", config{MultiPlane: mpConfig{Rule: 7, CostRatio: -1}}, ""},
 	} {

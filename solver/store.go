@@ -107,7 +107,7 @@ func (s *Solver) newStore() (blockStore, error) {
 	if s.cfg.Step == stepExact {
 		m, ok := s.p.(*oracles.Multiclass)
 		if !ok {
-			return nil, fmt.Errorf("solver: exact steps need a multiclass problem (oracles.Multiclass), whose blocks are simplices over the classes; got %T (use pairwise steps)", s.p)
+			return nil, fmt.Errorf("solver: exact block steps train on multiclass data (their blocks are simplices over the classes), not on %s: train it with BCFW (the recommended method or bcfw; pairwise steps come closest)", oracles.KindOf(s.p))
 		}
 		return newClassStore(s, m), nil
 	}

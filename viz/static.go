@@ -96,29 +96,53 @@ func (f *Figure) WritePDF(w io.Writer, width, height int) error {
 // atomically (internal/atomicfile): a reader sees the old file or the new
 // one, a symbolic link is followed.
 func (f *Figure) Save(path string, width, height int) error {
+	write, err := f.Encoder(path, width, height)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, 0o644, write)
+}
+
+// CheckFormat returns an error when the extension of path is none of the
+// formats Save writes, so that a tool can refuse an output before the
+// computation of its figure.
+func CheckFormat(path string) error {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".png", ".svg", ".pdf", ".html", ".htm":
+		return nil
+	default:
+		return fmt.Errorf("viz: unsupported file extension %q (want .png, .svg, .pdf or .html)", ext)
+	}
+}
+
+// Encoder returns the function that writes the figure in the format of
+// path's extension, as Save does (for a writer of its own, e.g. one that
+// can be interrupted), after checking the format, the size and the figure.
+func (f *Figure) Encoder(path string, width, height int) (func(io.Writer) error, error) {
+	if err := CheckFormat(path); err != nil {
+		return nil, err
+	}
 	var write func(io.Writer) error
 	static := true
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	switch strings.ToLower(filepath.Ext(path)) {
 	case ".png":
 		write = func(w io.Writer) error { return f.WritePNG(w, width, height) }
 	case ".svg":
 		write = func(w io.Writer) error { return f.WriteSVG(w, width, height) }
 	case ".pdf":
 		write = func(w io.Writer) error { return f.WritePDF(w, width, height) }
-	case ".html", ".htm":
-		write, static = f.WriteHTML, false
 	default:
-		return fmt.Errorf("viz: unsupported file extension %q (want .png, .svg, .pdf or .html)", ext)
+		write, static = f.WriteHTML, false
 	}
 	if static {
 		if err := checkSize(width, height); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := f.Validate(); err != nil {
-		return err
+		return nil, err
 	}
-	return atomicfile.WriteFile(path, 0o644, write)
+	return write, nil
 }
 
 // drawTo builds the plot and draws it on c. gonum/plot panics on some

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fwstruct/fwstruct/internal/jsonerr"
+	"github.com/fwstruct/fwstruct/model"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -34,7 +36,7 @@ const maxHeader = 1 << 20
 // otherwise: the stopping criteria and what the trace records.
 type checkpointHeader struct {
 	Format string `json:"format"`
-	runRecord
+	model.Record
 	Stop      stopRecord `json:"stop"`
 	TrainLoss bool       `json:"train_loss,omitempty"`
 	TestLoss  bool       `json:"test_loss"`
@@ -77,11 +79,11 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // writeCheckpoint writes h (its method and execution those of s) and the
 // state of s to path atomically.
 func writeCheckpoint(path string, h checkpointHeader, s run.Solver) error {
-	rec, err := newRecord(s.Method(), s.Execution(), h.Data, h.accuracy())
+	rec, err := model.NewRecord(s.Method(), s.Execution(), h.Data, h.Accuracy())
 	if err != nil {
 		return err
 	}
-	h.runRecord, h.Passes = rec, s.Passes()
+	h.Record, h.Passes = rec, s.Passes()
 	line, err := encodeHeader(h)
 	if err != nil {
 		return err
@@ -134,12 +136,12 @@ func readCheckpointHeader(r *bufio.Reader) (checkpointHeader, error) {
 		Format string `json:"format"`
 	}
 	if err := json.Unmarshal(line, &head); err != nil {
-		return h, fmt.Errorf("not a checkpoint of fwstruct train: %w", jsonError(err))
+		return h, fmt.Errorf("not a checkpoint of fwstruct train: %w", jsonerr.Restate(err))
 	}
 	switch head.Format {
 	case checkpointFormat:
 	case "fwstruct-checkpoint/1", "fwstruct-checkpoint/2":
-		return h, fmt.Errorf("a checkpoint of format %s, %w", quote(head.Format), errOlder)
+		return h, fmt.Errorf("a checkpoint of format %s, %w", quote(head.Format), model.ErrOlder)
 	default:
 		return h, fmt.Errorf("format %s, want %s (a checkpoint written by fwstruct train --checkpoint)", quote(head.Format), quote(checkpointFormat))
 	}
@@ -154,10 +156,10 @@ func readCheckpointHeader(r *bufio.Reader) (checkpointHeader, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&h); err != nil {
-		return h, fmt.Errorf("corrupt checkpoint header: %w", jsonError(err))
+		return h, fmt.Errorf("corrupt checkpoint header: %w", jsonerr.Restate(err))
 	}
 	var err error
-	if h.method, h.execution, err = h.decode(); err != nil {
+	if h.method, h.execution, err = h.Decode(); err != nil {
 		return h, fmt.Errorf("checkpoint header: %w", err)
 	}
 	if _, err := h.Stop.stop(); err != nil {
@@ -200,7 +202,7 @@ func parseEvery(v string) (passes float64, every time.Duration, err error) {
 	if d, derr := time.ParseDuration(v); derr == nil && d > 0 {
 		return 0, d, nil
 	}
-	if p, perr := strconv.ParseFloat(strings.TrimSpace(v), 64); perr == nil && p > 0 && p < 1e15 {
+	if p, perr := parseFloat(strings.TrimSpace(v)); perr == nil && p > 0 && p < 1e15 {
 		return p, 0, nil
 	}
 	return 0, 0, fmt.Errorf("--checkpoint-every: want a positive duration (30s, 5m) or number of passes, got %s", quote(v))

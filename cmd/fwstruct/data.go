@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/oracles"
 )
 
 // dataFlags are the data flags of a command: they select a dataset, a
@@ -60,7 +60,8 @@ func (d *dataFlags) declare(f *flagSet, from datasets.Spec, note string) {
 		"alignments, not by people), svmlight or csv (with --data-path), or a path to letter.data[.gz], a USPS folder, a Hansards\n"+
 		"folder, a MULAN .arff file, or an svmlight (.svm, .libsvm, .scale) or CSV (.csv) training file")
 	f.String(&o.Path, "data-path", "the data, used as given (never another copy): a data root, a dataset folder or file\n(default for the named datasets: $FWSTRUCT_DATA, then the user cache)")
-	f.String(&o.TestPath, "test-data", "svmlight/csv/conll/usps/MULAN: the test `FILE` (default: beside the training file, e.g. X.t, X_test.csv or test.txt)")
+	f.String(&o.TestPath, "test-data", "svmlight/csv/conll/usps/MULAN: the test `FILE` (default: beside the training file, e.g. X.t, X_test.csv or\n"+
+		"test.txt; none there: no test set)")
 	f.choice("split", "OCR split: small (train on fold 0) or large (train on folds 1-9)", []string{"small", "large"},
 		o.Split.String, func(s string) (err error) { o.Split, err = datasets.ParseSplit(s); return })
 	f.Bool(&o.NoBias, "no-bias", "usps/svmlight/csv/MULAN: no constant bias feature")
@@ -131,6 +132,7 @@ func (d *dataFlags) spec(given []string) (datasets.Spec, error) {
 	if o.CSV.Comma == ',' {
 		o.CSV.Comma = 0 // the default, left out of the files
 	}
+	o.TestOptional = true // a training file alone: no test set (printData says so)
 	return sp.Abs()
 }
 
@@ -170,22 +172,58 @@ func describeData(d *datasets.Data, sp datasets.Spec) string {
 	return d.Name
 }
 
-// unseenNote says how many examples of test data have a label that the
-// training data does not have (oracles.NoClass): errors of every model,
-// counted in the test loss. It is empty when there are none.
-func unseenNote(test oracles.Problem) string {
-	m, ok := test.(*oracles.Multiclass)
-	if !ok {
-		return ""
+// printData prints what a command says of its data, each thing once: the
+// line "data NAME: N training and M test examples, d = D", then what the
+// test file holds beyond the training file (see unseenLine), or where the
+// test file was looked for when there is none and what the command does
+// without (without, e.g. "training without test losses").
+func printData(w io.Writer, d *datasets.Data, sp datasets.Spec, without string) {
+	test := "no test examples"
+	if d.Test != nil {
+		test = fmt.Sprintf("%d test examples", d.Test.Len())
 	}
-	n := 0
-	for i := 0; i < m.Len(); i++ {
-		if m.Truth(i)[0] == oracles.NoClass {
-			n++
+	fmt.Fprintf(w, "data %s: %d training and %s, d = %d\n", describeData(d, sp), d.Train.Len(), test, d.Train.Dim())
+	switch {
+	case d.Test == nil && d.NoTest != "":
+		fmt.Fprintf(w, "%s: %s\n", d.NoTest, without)
+	case d.Test == nil:
+		fmt.Fprintf(w, "no test set: %s\n", without)
+	}
+	if note := unseenLine(d.Unseen); note != "" {
+		fmt.Fprintf(w, "test file %s: %s\n", d.TestPath, note)
+	}
+}
+
+// dataInputs returns the files of the data as inputs no output may
+// replace.
+func dataInputs(d *datasets.Data) []input {
+	var in []input
+	for _, p := range d.Files() {
+		in = append(in, input{"the data", p})
+	}
+	return in
+}
+
+// unseenLine says what a test set holds that the training data does not
+// (datasets.Unseen: feature values dropped, labels or tags no class has),
+// "" when nothing.
+func unseenLine(u datasets.Unseen) string {
+	var parts []string
+	if u.Features > 0 {
+		parts = append(parts, fmt.Sprintf("%d feature values the training data has no feature for, dropped", u.Features))
+	}
+	if len(u.Labels) > 0 {
+		what := "label"
+		if u.Item == "token" {
+			what = "tag"
 		}
+		labels := u.Labels
+		more := ""
+		if len(labels) > 5 {
+			labels, more = labels[:5], fmt.Sprintf(" and %d more", len(u.Labels)-5)
+		}
+		parts = append(parts, fmt.Sprintf("%d %ss with a %s the training data does not have (%s%s), counted as errors",
+			u.Items, u.Item, what, strings.Join(labels, ", "), more))
 	}
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%d with a label the training data does not have, counted as errors)", n)
+	return strings.Join(parts, "; ")
 }

@@ -147,6 +147,9 @@ func TestTrainOnGenericFormats(t *testing.T) {
 		{[]string{"--data", "svmlight", "--data-path", train, "--index-base", "0", "--no-bias"}, "d = 15"},
 		{[]string{"--data", csvTrain, "--test-data", csvTrain, "--scale", "standardize"}, "40 training and 40 test examples, d = 9"},
 		{[]string{"--data", "csv", "--data-path", tsv, "--test-data", tsv, "--csv-comma", `\t`, "--label-column", "class"}, "d = 9"},
+		// Item 16: a training file alone trains without test losses, saying so in one line.
+		{[]string{"--data", csvTrain}, "40 training and no test examples, d = 9\nno test file beside " + csvTrain +
+			" (looked for toy_test.csv, toy_test.csv.gz, toy_train.csv.t, toy_train.csv.t.gz): training without test losses\n"},
 	}
 	for _, tc := range ok {
 		code, out, errOut := runCLI(t, append(base, tc.args...)...)
@@ -159,7 +162,6 @@ func TestTrainOnGenericFormats(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--data", csvTrain}, 1, "no test file for " + csvTrain},
 		{[]string{"--data", train, "--scale", "log"}, 2, `--scale "log": want none, minmax or standardize`},
 		{[]string{"--data", train, "--index-base", "2"}, 2, `--index-base "2": want auto, 0 or 1`},
 		{[]string{"--data", csvTrain, "--csv-header", "maybe"}, 2, `--csv-header "maybe": want auto, yes or no`},

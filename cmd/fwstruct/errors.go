@@ -1,11 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"reflect"
 	"strconv"
 	"strings"
 )
@@ -81,44 +77,4 @@ func stopError(err error) error {
 		return nil
 	}
 	return errors.New(stopFlagNames.Replace(err.Error()))
-}
-
-// jsonError restates an error of encoding/json in a user's terms: where
-// the file is not JSON, or which field holds a value of the wrong kind
-// (never the name of a Go type).
-func jsonError(err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("not valid JSON at byte %d: %v", syn.Offset, syn)
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "the top level"
-		} else {
-			field = "field " + quote(field)
-		}
-		return fmt.Errorf("%s holds a JSON %s, want %s", field, typ.Value, jsonKind(typ.Type))
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("truncated JSON")
-	}
-	return err
-}
-
-// jsonKind names the JSON value a Go type is read from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
-	}
-	return "a number"
 }

@@ -3,196 +3,211 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/factorgraph"
+	"github.com/fwstruct/fwstruct/model"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
-const evalUsage = `Usage: fwstruct eval --model FILE [flags]
+const evalUsage = `Usage: fwstruct eval --model FILE [--data FILE] [flags]
 
 Prints the task loss of a saved model (weights, or a kernel model's support
-vectors) on the test (or training) split, and its task metrics (e.g. pixel
-accuracy for segmentation, chunk F1 for chunking, Hamming loss and
-example-based F1 for multi-label data).
-The data is rebuilt as the model was trained (the model records its data);
-data flags given here replace the recorded ones, and a --data naming another
-dataset starts from the defaults. The model's feature scaling is applied.`
+vectors) and its task metrics (e.g. pixel accuracy for segmentation, chunk F1
+for chunking, Hamming loss and example-based F1 for multi-label data) on its
+test file (--set train: its training file) or on the file --data names.
+The model stores what its training data fixes (the classes, labels or tags,
+the feature map, the scaling): the file is read as its test file was, with
+no training file. The horses and the Hansards, whose features are computed
+from statistics of the training data, load the data the model records.`
 
-// evalLine is the command line of fwstruct eval.
-type evalLine struct {
+// modelLine is the part of the command lines of eval and predict that
+// says which model scores which data.
+type modelLine struct {
 	f       *flagSet
-	data    dataFlags
 	model   string
+	data    string
 	set     string
 	average bool
 }
 
-// declareEval declares the flags of eval, the data flags' defaults those
-// of from (the model's data).
-func declareEval(f *flagSet, from datasets.Spec) *evalLine {
-	e := &evalLine{f: f, set: "test"}
-	f.section("Model", "")
-	f.String(&e.model, "model", "model `FILE` written by fwstruct train --model or tune --model")
-	f.choice("set", "which split to evaluate: test or train", []string{"test", "train"},
-		func() string { return e.set }, func(s string) error { e.set = s; return nil })
-	f.Bool(&e.average, "average", "evaluate the averaged weights (of a run with --average or --averaging)")
-	e.data.declare(f, from, "Their defaults are those of the data the model records.")
-	return e
+// declareModelLine declares the flags of a command reading a model and
+// the data it scores or predicts (command names the action in the help).
+func declareModelLine(f *flagSet, action string) *modelLine {
+	l := &modelLine{f: f, set: "test"}
+	f.section("Model and data", "")
+	f.String(&l.model, "model", "model `FILE` written by fwstruct train --model, tune --model or ssvmnb's SaveModel")
+	f.String(&l.data, "data", "the `FILE` to "+action+", in the format of the model's training data, with or without gold labels\n"+
+		"(a folder of test.e and test.f for word alignment); default: the model's own test file (see --set)")
+	f.choice("set", "without --data: the model's test or training file (or split)", []string{"test", "train"},
+		func() string { return l.set }, func(s string) error { l.set = s; return nil })
+	f.Bool(&l.average, "average", "use the averaged weights (of a run with --average or --averaging)")
+	f.check(func() error {
+		switch {
+		case l.model == "":
+			return usageErrorf(f.fs.Name(), "%s needs --model FILE", f.fs.Name())
+		case l.data != "" && f.given("set"):
+			return errors.New("--set chooses one of the model's own files; --data names another: give one of them")
+		}
+		return nil
+	})
+	return l
 }
 
-// parseEval parses the command line of eval and reads the model it names:
-// the data flags default to the model's data, unless --data names another
-// dataset (then to the defaults).
-func parseEval(args []string, stderr io.Writer) (*evalLine, *modelFile, error) {
-	parse := func(from datasets.Spec) (*evalLine, error) {
-		e := declareEval(newFlagSet("eval"), from)
-		e.f.help = e.f.simpleHelp(stderr, evalUsage)
-		return e, e.f.parse(args)
-	}
-	path := flagValue(args, "model")
-	if path == "" {
-		if _, err := parse(freshData("")); err != nil {
-			return nil, nil, err
-		}
-		return nil, nil, usageErrorf("eval", "eval needs --model FILE")
-	}
-	m, err := readModel(path)
+// open reads the model and the set it scores: --data read with the
+// model's schema, else the model's test (or training) set.
+func (l *modelLine) open() (*model.Model, *datasets.Set, error) {
+	m, err := model.Load(l.model)
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err := parse(m.Data)
+	var set *datasets.Set
+	switch {
+	case l.data != "":
+		set, err = m.Open(l.data)
+	case l.set == "train":
+		set, err = m.TrainSet()
+	default:
+		set, err = m.TestSet()
+	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: %w", l.model, err)
 	}
-	if e.f.given("data") && !sameValue("data", e.data.name, m.Data.Name) {
-		e, err = parse(freshData(""))
+	return m, set, nil
+}
+
+// which names the weights used, for the lines that say what is scored.
+func (l *modelLine) which(m *model.Model) string {
+	switch {
+	case m.Kernel != nil && l.average:
+		return "averaged kernel model"
+	case m.Kernel != nil:
+		return "kernel model"
+	case l.average:
+		return "averaged weights"
 	}
-	return e, m, err
+	return "weights"
+}
+
+// setName is "train" for the model's training set, else "test": what
+// the results are labelled.
+func (l *modelLine) setName() string {
+	if l.data != "" {
+		return "test"
+	}
+	return l.set
+}
+
+// warnChangedTest prints a warning when the model's own test set is not
+// the one of the run that made it (the file changed since).
+func (l *modelLine) warnChangedTest(stderr io.Writer, m *model.Model, set *datasets.Set) {
+	if l.data != "" || l.set != "test" {
+		return
+	}
+	if err := m.CheckTest(set); err != nil {
+		fmt.Fprintf(stderr, "fwstruct %s: warning: the test set %s has changed since the model was trained (it now has %v): the results are not the run's\n",
+			l.f.fs.Name(), l.setFile(set), err)
+	}
+}
+
+// setFile names the file of a set, or the split when it has none.
+func (l *modelLine) setFile(set *datasets.Set) string {
+	if set.Path == "" {
+		return "the dataset's " + l.set + " split"
+	}
+	return set.Path
+}
+
+// describeModelData names the data of a model in the lines the commands
+// print: its format, and the split of OCR data.
+func describeModelData(m *model.Model) string {
+	if m.Schema.Format == "ocr" {
+		return "ocr-" + m.Data.Options.Split.String()
+	}
+	return m.Schema.Format
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	e, m, err := parseEval(args, stderr)
+	f := newFlagSet("eval")
+	l := declareModelLine(f, "score")
+	f.help = f.simpleHelp(stderr, evalUsage)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	m, set, err := l.open()
 	if err != nil {
 		return err
 	}
-	spec, err := e.data.spec(e.f.givenNames())
-	if err != nil {
-		return err
+	if !set.Gold {
+		return fmt.Errorf("%s holds no gold labels: nothing to score (fwstruct predict writes the predictions)", l.setFile(set))
 	}
-	rebuilt := sameValue("data", spec.Name, m.Data.Name)
-	for _, name := range e.f.givenNames() {
-		fl := e.f.fs.Lookup(name)
-		if _, isData := dataKinds[name]; (isData || name == "data-path") && !sameValue(name, fl.Value.String(), fl.DefValue) {
-			rebuilt = false
-		}
-	}
-	if sc := m.Scaler; sc != nil {
-		// The model's weights expect inputs scaled as its training file was,
-		// whichever data eval loads.
-		if o := &spec.Options; e.f.given("scale") && o.Scaling != datasets.ScaleNone && o.Scaling != sc.Scaling {
-			return fmt.Errorf("--scale %v: the model was trained on features scaled by %v, which eval applies (its scaler is stored in the model)", o.Scaling, sc.Scaling)
-		}
-		spec.Options.Scaling, spec.Options.Scaler = sc.Scaling, sc
-	}
-	loaded, err := spec.Load()
-	if err != nil {
-		return err
-	}
-	train := loaded.Train
-	if m.Kernel == nil && train.Dim() != m.Dim {
-		return fmt.Errorf("model has dimension %d but dataset %s has %d", m.Dim, loaded.Name, train.Dim())
-	}
-	if rebuilt {
-		if err := checkFingerprint(m.TrainFingerprint, train); err != nil {
-			return fmt.Errorf("%s: the training data the model records (%s) has changed since it was trained: %w", e.model, describeData(loaded, spec), err)
-		}
-	}
-	p := loaded.Test
-	if e.set == "train" {
-		p = train
-	}
+	l.warnChangedTest(stderr, m, set)
 	var buf bytes.Buffer
-	if err := evaluate(&buf, e, m, loaded, spec, p); err != nil {
+	if err := evaluate(&buf, l, m, set); err != nil {
 		return err
 	}
 	_, err = stdout.Write(buf.Bytes())
 	return err
 }
 
-// evaluate prints what eval computes of model m on p.
-func evaluate(w io.Writer, e *evalLine, m *modelFile, d *datasets.Data, spec datasets.Spec, p oracles.Problem) error {
-	desc := describeData(d, spec)
-
+// evaluate prints what eval computes of model m on set.
+func evaluate(w io.Writer, l *modelLine, m *model.Model, set *datasets.Set) error {
+	desc, name := describeModelData(m), l.setName()
+	p := set.Problem
+	printEvaluated(w, l, m, desc, set)
 	if km := m.Kernel; km != nil {
-		which := "kernel model"
-		if e.average {
+		if l.average {
 			if km = m.AverageKernel; km == nil {
-				return fmt.Errorf("%s has no average kernel model (train with --averaging)", e.model)
+				return fmt.Errorf("%s has no average kernel model (train with --averaging)", l.model)
 			}
-			which = "averaged kernel model"
 		}
 		mp, ok := p.(*oracles.Multiclass)
 		if !ok {
-			return fmt.Errorf("a kernel model needs multiclass data, not %s", d.Name)
+			return fmt.Errorf("a kernel model needs multiclass data, not %s", set.Format)
 		}
 		loss, err := km.MeanLoss(mp)
 		if err != nil {
 			return err
 		}
-		printEvaluated(w, e.model, m, which, e.set, d, desc, p)
-		fmt.Fprintf(w, "%s loss %.6f (%s, %d examples%s; kernel %v, %d support vectors)\n", e.set, loss, desc, mp.Len(), unseenNote(mp), km.Kernel, len(km.SV))
+		fmt.Fprintf(w, "%s loss %.6f (%s, %d examples; kernel %v, %d support vectors)\n", name, loss, desc, mp.Len(), km.Kernel, len(km.SV))
 		return nil
 	}
-	wts, which := m.Weights, "weights"
-	if e.average {
+	wts := m.Weights
+	if l.average {
 		if wts = m.AverageWeights; wts == nil {
-			return fmt.Errorf("%s has no average weights (train with --average or --averaging)", e.model)
+			return fmt.Errorf("%s has no average weights (train with --average or --averaging)", l.model)
 		}
-		which = "averaged weights"
 	}
-	printEvaluated(w, e.model, m, which, e.set, d, desc, p)
-	printMetrics(w, e.set, desc, p, wts)
-	return nil
-}
-
-// checkFingerprint returns nil when p is the training problem whose
-// fingerprint a model recorded, else an error naming what differs.
-func checkFingerprint(recorded string, p oracles.Problem) error {
-	want, _, err := oracles.ParseFingerprint(recorded)
-	if err != nil {
-		return err
+	if len(wts) != p.Dim() {
+		return fmt.Errorf("the model has dimension %d, the data %d", len(wts), p.Dim())
 	}
-	if err := want.Check(oracles.FingerprintOf(p, 0)); err != nil {
-		return fmt.Errorf("it now has %w", err)
-	}
+	printMetrics(w, name, desc, p, wts)
 	return nil
 }
 
 // printEvaluated prints what eval evaluates, before the results: the model
-// file with the weights used, the split with the file it was read from
-// (the data of the model, or the one the flags name) and its format, and
-// the method the model records, e.g.
+// file with the weights used, the set with the file it was read from and
+// its format, the method the model records, and what the set holds that
+// the training data does not (once), e.g.
 //
 //	model:    model.json (averaged weights)
 //	test set: data/emotions-test.arff (mulan, 202 examples)
 //	method:   soft (gap_every 10, rho 1, sampling uniform, seed 0), lambda 0.01, 50.0 passes
-func printEvaluated(w io.Writer, modelPath string, m *modelFile, which, set string, d *datasets.Data, desc string, p oracles.Problem) {
-	file := d.TestPath
-	if set == "train" {
-		file = d.TrainPath
-	}
-	fmt.Fprintf(w, "model:    %s (%s)\n", modelPath, which)
-	if file == "" {
-		fmt.Fprintf(w, "%s set: %s, %d examples (the dataset's %s split, no file of its own)\n", set, desc, p.Len(), set)
+func printEvaluated(w io.Writer, l *modelLine, m *model.Model, desc string, set *datasets.Set) {
+	fmt.Fprintf(w, "model:    %s (%s)\n", l.model, l.which(m))
+	label := l.setName() + " set:"
+	if set.Path == "" {
+		fmt.Fprintf(w, "%s %s, %d examples (the dataset's %s split, no file of its own)\n", label, desc, set.Problem.Len(), l.set)
 	} else {
-		fmt.Fprintf(w, "%s set: %s (%s, %d examples)\n", set, file, desc, p.Len())
+		fmt.Fprintf(w, "%s %s (%s, %d examples)\n", label, set.Path, desc, set.Problem.Len())
 	}
-	if method, _, err := m.decode(); err == nil { // checked by parseModel
-		fmt.Fprintf(w, "method:   %s, lambda %g, %.1f passes\n", describeMethod(method), lambdaOf(method), m.Passes)
+	fmt.Fprintf(w, "method:   %s, lambda %g, %.1f passes\n", describeMethod(m.Method()), m.Lambda(), m.Passes)
+	if note := unseenLine(set.Unseen); note != "" {
+		fmt.Fprintf(w, "unseen:   %s\n", note)
 	}
 }
 
@@ -209,7 +224,7 @@ func printMetrics(w io.Writer, set, desc string, p oracles.Problem, weights []fl
 			fmt.Fprintf(w, "  %-16s %.6f\n", m.Name, m.Value)
 		}
 	}
-	head := fmt.Sprintf("%s, %d examples%s", desc, p.Len(), unseenNote(p))
+	head := fmt.Sprintf("%s, %d examples", desc, p.Len())
 	if _, ok := p.(*factorgraph.Exact); ok {
 		m, _ := factorgraph.ModelOf(p)
 		if r, err := factorgraph.NewRounded(m); err == nil {

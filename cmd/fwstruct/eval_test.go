@@ -9,13 +9,14 @@ import (
 	"testing"
 )
 
-// TestEvalRebuildsTheTrainingData: the model records every data option
-// (scaling, bias, label column, separator, test file by a relative path,
-// synthetic parameters...), so that eval, run from another folder with no
-// data flag, rebuilds the problems of training: its test loss is the one
-// the trace recorded. A data flag given to eval replaces the recorded one;
-// changed training data is refused.
-func TestEvalRebuildsTheTrainingData(t *testing.T) {
+// TestEvalNeedsOnlyTheModel: the model records the data options (scaling,
+// bias, label column, separator, test file by a relative path, synthetic
+// parameters...) and what the training file fixes (classes, features,
+// scaler), so that eval, run from another folder with no data flag and
+// without the training file, scores the test file as the run did: its
+// test loss is the one the trace recorded (issue 35 item 5). --data names
+// another file; the training data changed since is refused by --set train.
+func TestEvalNeedsOnlyTheModel(t *testing.T) {
 	isolateData(t)
 	dir := t.TempDir()
 	var rows strings.Builder
@@ -45,23 +46,33 @@ func TestEvalRebuildsTheTrainingData(t *testing.T) {
 			want := fmt.Sprintf("\ntest loss %.6f ", points[len(points)-1].TestLoss)
 			t.Chdir(t.TempDir())
 			code, out, errOut := runCLI(t, "eval", "--model", model)
-			if code != 0 || !strings.Contains(out, want) {
+			if code != 0 || !strings.Contains(out, want) || errOut != "" {
 				t.Fatalf("eval: exit %d, %q %s; want %q", code, out, errOut, want)
 			}
 		})
 	}
-	// A data flag given to eval replaces the recorded one: the training
-	// file as the test set.
 	model := filepath.Join(dir, "csv-model.json")
-	code, out, errOut := runCLI(t, "eval", "--model", model, "--test-data", filepath.Join(dir, "data", "mine.txt"))
-	if code != 0 || !strings.Contains(out, "40 examples") {
-		t.Errorf("eval --test-data: exit %d, %q %s", code, out, errOut)
+	mine := filepath.Join(dir, "data", "mine.txt")
+	// Another file given to eval: the training file as a test set.
+	code, out, errOut := runCLI(t, "eval", "--model", model, "--data", mine)
+	if code != 0 || !strings.Contains(out, "\ntest set: "+mine+" (csv, 40 examples)\n") {
+		t.Errorf("eval --data: exit %d, %q %s", code, out, errOut)
 	}
-	// The training data changed since: refused.
-	os.WriteFile(filepath.Join(dir, "data", "mine.txt"), []byte(strings.Replace(rows.String(), ";c0;", ";c1;", 1)), 0o644)
-	code, _, errOut = runCLI(t, "eval", "--model", model)
+	// The training file is not needed to score the test file.
+	if err := os.Rename(mine, mine+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCLI(t, "eval", "--model", model); code != 0 || !strings.Contains(out, "test loss") {
+		t.Errorf("eval without the training file: exit %d, %q %s", code, out, errOut)
+	}
+	// The training data changed since: its set is refused.
+	os.WriteFile(mine, []byte(strings.Replace(rows.String(), ";c0;", ";c1;", 1)), 0o644)
+	code, _, errOut = runCLI(t, "eval", "--model", model, "--set", "train")
 	if code != 1 || !strings.Contains(errOut, "has changed since it was trained") {
 		t.Errorf("changed data: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "eval", "--model", model, "--set", "train", "--data", mine); code != 1 || !strings.Contains(errOut, "--set chooses one of the model's own files") {
+		t.Errorf("--set with --data: exit %d, %s", code, errOut)
 	}
 }
 

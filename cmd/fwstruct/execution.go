@@ -140,7 +140,7 @@ func parseWeights(list string) ([]float64, error) {
 	var out []float64
 	var sum float64
 	for k, field := range strings.Split(list, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
+		v, err := parseFloat(strings.TrimSpace(field))
 		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 			return nil, fmt.Errorf("weight %d is %s; want comma-separated weights >= 0 of the delays 0, 1, 2, ... (e.g. 0,97,3)", k, quote(field))
 		}
@@ -162,10 +162,20 @@ func formatWeights(w []float64) string {
 	return strings.Join(s, ",")
 }
 
-// describeExecution names an execution for the method line.
-func describeExecution(x run.Execution) string {
+// describeExecution names an execution for the method line, as it runs on
+// n blocks: a mini-batch's tau as the solver caps it (solver's
+// batchSize: at most n/(lookahead+1), the batches under way holding
+// distinct blocks), saying so when --batch asked for more.
+func describeExecution(x run.Execution, n int) string {
 	if x == nil {
 		return "sequential"
+	}
+	if mb, ok := x.(execution.MiniBatch); ok {
+		if tau := max(1, min(mb.Batch, n/(mb.Lookahead+1))); tau < mb.Batch {
+			used := mb
+			used.Batch = tau
+			return fmt.Sprintf("%s (--batch %d capped at n/(lookahead+1) = %d blocks)", used.Describe(), mb.Batch, tau)
+		}
 	}
 	return x.Describe()
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -61,17 +62,94 @@ func (f *flagSet) add(name string) {
 }
 
 // Bool, Int, Uint64, Float, String and Duration declare a flag bound to p,
-// its current value the default.
+// its current value the default. Numbers are decimal, as in the data
+// files: Go's other forms (0x10, 0b1, 1_0, 0x1p-2) are refused; a float
+// may also be inf or nan (which the checks then refuse where they mean
+// nothing).
 func (f *flagSet) Bool(p *bool, name, usage string) { f.fs.BoolVar(p, name, *p, usage); f.add(name) }
-func (f *flagSet) Int(p *int, name, usage string)   { f.fs.IntVar(p, name, *p, usage); f.add(name) }
+func (f *flagSet) Int(p *int, name, usage string) {
+	f.fs.Var((*decimalInt)(p), name, usage)
+	f.add(name)
+}
 func (f *flagSet) Uint64(p *uint64, name, usage string) {
-	f.fs.Uint64Var(p, name, *p, usage)
+	f.fs.Var((*decimalUint)(p), name, usage)
 	f.add(name)
 }
 func (f *flagSet) Float(p *float64, name, usage string) {
-	f.fs.Float64Var(p, name, *p, usage)
+	f.fs.Var((*decimalFloat)(p), name, usage)
 	f.add(name)
 }
+
+// decimalInt, decimalUint and decimalFloat are the flag.Values of
+// numbers in decimal notation only.
+type (
+	decimalInt   int
+	decimalUint  uint64
+	decimalFloat float64
+)
+
+// errNotDecimal is the error of a number in another form than decimal;
+// flagError restates it with what the flag wants.
+var errNotDecimal = errors.New("not a decimal number")
+
+func (v *decimalInt) String() string { return strconv.Itoa(int(*v)) }
+func (v *decimalInt) Get() any       { return int(*v) }
+func (v *decimalInt) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, strconv.IntSize)
+	if err != nil {
+		return errNotDecimal
+	}
+	*v = decimalInt(n)
+	return nil
+}
+
+func (v *decimalUint) String() string { return strconv.FormatUint(uint64(*v), 10) }
+func (v *decimalUint) Get() any       { return uint64(*v) }
+func (v *decimalUint) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errNotDecimal
+	}
+	*v = decimalUint(n)
+	return nil
+}
+
+func (v *decimalFloat) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) }
+func (v *decimalFloat) Get() any       { return float64(*v) }
+func (v *decimalFloat) Set(s string) error {
+	x, err := parseFloat(s)
+	if err != nil {
+		return err
+	}
+	*v = decimalFloat(x)
+	return nil
+}
+
+// parseFloat parses a number of the command line: a decimal number, inf
+// or nan (in any case, with a sign); a number too large is infinite, one
+// too small 0. Go's other forms (0x1p-2, 1_0) are errNotDecimal.
+func parseFloat(s string) (float64, error) {
+	if !reDecimal.MatchString(s) && !reSpecialFloat.MatchString(s) {
+		return 0, errNotDecimal
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !math.IsInf(x, 0):
+		x = 0 // an underflow
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, errNotDecimal
+	}
+	return x, nil
+}
+
+// reDecimal is a decimal number (an optional sign, digits with an optional
+// point, an optional exponent); reSpecialFloat the words inf, infinity and
+// nan, in any case.
+var (
+	reDecimal      = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+	reSpecialFloat = regexp.MustCompile(`(?i)^[+-]?(inf|infinity|nan)$`)
+)
+
 func (f *flagSet) String(p *string, name, usage string) {
 	f.fs.StringVar(p, name, *p, usage)
 	f.add(name)
@@ -274,11 +352,11 @@ func flagWants(fl *flag.Flag) string {
 	case bool:
 		return "true or false"
 	case int, int64:
-		return "an integer"
+		return "a decimal integer"
 	case uint, uint64:
-		return "a non-negative integer"
+		return "a non-negative decimal integer"
 	case float64:
-		return "a number"
+		return "a decimal number"
 	case time.Duration:
 		return "a duration such as 30s, 5m or 1h30m"
 	}
@@ -296,6 +374,16 @@ func placeholder(fl *flag.Flag) string {
 		return strings.Join(c.names, "|")
 	}
 	name, _ := flag.UnquoteUsage(fl)
+	if name == "value" { // the decimal numbers: named as the flag package names its own
+		switch fl.Value.(type) {
+		case *decimalInt:
+			return "int"
+		case *decimalUint:
+			return "uint"
+		case *decimalFloat:
+			return "float"
+		}
+	}
 	return name
 }
 

@@ -10,60 +10,11 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/datasets"
-	"github.com/fwstruct/fwstruct/oracles"
+	fwmodel "github.com/fwstruct/fwstruct/model"
 	"github.com/fwstruct/fwstruct/solver"
-	"github.com/fwstruct/fwstruct/solver/execution"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
-
-// FuzzParseModel: the model reader returns an error or a model whose
-// weights match its dimension (or a valid kernel model), are finite, and
-// whose method, execution and data decode; what it accepts, written again,
-// it accepts again.
-func FuzzParseModel(f *testing.F) {
-	gap := 0.25
-	rec, err := newRecord(solver.Recommended(0.01), execution.MiniBatch{Batch: 2}, datasets.Spec{Name: "csv",
-		Options: datasets.Options{Path: "/x/train.csv", Scaling: datasets.ScaleMinMax}}, 1)
-	if err != nil {
-		f.Fatal(err)
-	}
-	good, _ := json.Marshal(&modelFile{Format: modelFormat, runRecord: rec, TrainFingerprint: oracles.Fingerprint{}.String(), Dim: 3, Passes: 4, Gap: &gap,
-		Weights: []float64{1, -2, 0.5}, AverageWeights: []float64{0, 0, 1}})
-	f.Add(good)
-	f.Add(bytes.Replace(good, []byte(`"n=0 d=0 labels=0 data=0"`), []byte(`"1f"`), 1))
-	f.Add([]byte(`{"format":"fwstruct-model/2","data":"synthetic","dim":2,"weights":[1,2],"gap":null}`))
-	f.Add([]byte(`{"format":"fwstruct-model/3","dim":2,"weights":[1e308,2],"method":{"method":"bcfw","lambda":1},"data":{"name":"ocr","options":{"bogus":1}}}`))
-	f.Add([]byte(`{"format":"fwstruct-model/3","dim":-1,"weights":[]}`))
-	f.Add([]byte(`[1,2`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := parseModel(b)
-		if err != nil {
-			if strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error of several lines: %q", err)
-			}
-			return
-		}
-		if m.Kernel == nil && (m.Dim < 1 || len(m.Weights) != m.Dim || (m.AverageWeights != nil && len(m.AverageWeights) != m.Dim)) {
-			t.Fatalf("accepted dimension %d with %d weights", m.Dim, len(m.Weights))
-		}
-		for _, v := range append(append([]float64(nil), m.Weights...), m.AverageWeights...) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("accepted weight %v", v)
-			}
-		}
-		if _, _, err := m.decode(); err != nil {
-			t.Fatalf("accepted a model whose run does not decode: %v", err)
-		}
-		again, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := parseModel(again); err != nil {
-			t.Fatalf("a model written again is refused: %v", err)
-		}
-	})
-}
 
 // FuzzParseTrace: the trace reader returns an error or a non-empty trace
 // with non-negative counters, from which every figure of a report can be
@@ -137,11 +88,11 @@ func FuzzParseBounds(f *testing.F) {
 // error or a header of the right format whose run decodes, and leaves the
 // reader after it.
 func FuzzCheckpointHeader(f *testing.F) {
-	rec, err := newRecord(solver.BCFW{Lambda: 0.1}, nil, datasets.Spec{Name: "synthetic"}, 1)
+	rec, err := fwmodel.NewRecord(solver.BCFW{Lambda: 0.1}, nil, datasets.Spec{Name: "synthetic"}, 1)
 	if err != nil {
 		f.Fatal(err)
 	}
-	h, err := encodeHeader(checkpointHeader{runRecord: rec, Stop: stopRecord{Passes: 5}, Passes: 2})
+	h, err := encodeHeader(checkpointHeader{Record: rec, Stop: stopRecord{Passes: 5}, Passes: 2})
 	if err != nil {
 		f.Fatal(err)
 	}

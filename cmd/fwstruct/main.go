@@ -6,6 +6,7 @@
 //	fwstruct train    [--method NAME] [flags]   train a model, print one line per gap evaluation
 //	                            (--checkpoint FILE, then --resume FILE after an interruption)
 //	fwstruct eval     [flags]   print the task loss of a saved model
+//	fwstruct predict  [flags]   write a saved model's predictions for a file
 //	fwstruct path     [--method NAME] [flags]   compute an epsilon-approximate regularization path
 //	fwstruct tune     [--method NAME] [flags]   choose lambda (rho, gamma) by validation, train the final model
 //	fwstruct report   [flags] TRACE.json...   draw the figures of traces
@@ -51,7 +52,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"train", "train a structural SVM and write its trace and model", runTrain},
-		{"eval", "print the task loss of a saved model on a dataset", runEval},
+		{"eval", "print the task loss and metrics of a saved model on its test file or another file", runEval},
+		{"predict", "write a saved model's predictions for a file, in the output of its task", runPredict},
 		{"path", "compute an epsilon-approximate regularization path", runPath},
 		{"tune", "choose lambda (rho, gamma) by cross-validation and train the final model", runTune},
 		{"report", "draw the figures of traces (PNG, SVG, PDF, interactive HTML)", runReport},
@@ -78,6 +80,7 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c.name != args[0] {
 			continue
 		}
+		writeCtx = ctx
 		err := c.run(ctx, args[1:], stdout, stderr)
 		var ue *usageError
 		switch {

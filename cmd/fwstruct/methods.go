@@ -515,7 +515,7 @@ func parseBounds(spec string, d int, def float64) ([]float64, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: want RANGE=VALUE", quote(part))
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		v, err := parseFloat(strings.TrimSpace(val))
 		if err != nil || math.IsNaN(v) {
 			return nil, fmt.Errorf("%s: bad value %s", quote(part), quote(val))
 		}

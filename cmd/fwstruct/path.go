@@ -147,6 +147,9 @@ func runPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if err := checkNotInputs(dataInputs(loaded), output{"out", p.out}); err != nil {
+		return err
+	}
 	train := loaded.Train
 	if err := f.finish(train.Dim()); err != nil {
 		return err

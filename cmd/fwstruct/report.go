@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fwstruct/fwstruct/internal/jsonerr"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -55,6 +56,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageErrorf("report", "report needs at least one trace file (TRACE.json or NAME=TRACE.json)")
 	}
 	var runs []viz.Run
+	var inputs []input
 	for _, arg := range files {
 		name, path, ok := strings.Cut(arg, "=")
 		if !ok {
@@ -64,6 +66,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
+		inputs = append(inputs, input{"the trace", path})
 		trace, err := parseTrace(raw)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -81,7 +84,20 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := os.MkdirAll(r.outDir, 0o755); err != nil {
 		return err
 	}
-	for _, f := range reportFigures(runs) {
+	figs := reportFigures(runs)
+	var outs []output
+	for _, f := range figs {
+		for _, e := range exts {
+			outs = append(outs, output{"out", filepath.Join(r.outDir, f.name+"."+e)})
+		}
+	}
+	if err := checkOutputs(outs...); err != nil {
+		return err
+	}
+	if err := checkNotInputs(inputs, outs...); err != nil {
+		return err
+	}
+	for _, f := range figs {
 		if f.fig.Drawn() == 0 { // e.g. cache hits of runs without a cache: say so, draw nothing
 			why := strings.Join(f.fig.Notes, "; ")
 			if why == "" {
@@ -92,7 +108,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		for _, e := range exts {
 			path := filepath.Join(r.outDir, f.name+"."+e)
-			if err := f.fig.Save(path, r.width, r.height); err != nil {
+			write, err := f.fig.Encoder(path, r.width, r.height)
+			if err == nil {
+				err = writeFile(path, write)
+			}
+			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			fmt.Fprintln(stdout, path)
@@ -124,7 +144,7 @@ func reportFigures(runs []viz.Run) []figure {
 func parseTrace(b []byte) ([]solverrun.Point, error) {
 	var trace []solverrun.Point
 	if err := json.Unmarshal(b, &trace); err != nil {
-		return nil, fmt.Errorf("not a trace (a JSON array of trace points): %w", jsonError(err))
+		return nil, fmt.Errorf("not a trace (a JSON array of trace points): %w", jsonerr.Restate(err))
 	}
 	if len(trace) == 0 {
 		return nil, errors.New("empty trace")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	fwmodel "github.com/fwstruct/fwstruct/model"
 	"github.com/fwstruct/fwstruct/solver"
 	solverrun "github.com/fwstruct/fwstruct/solver/run"
 )
@@ -196,11 +197,11 @@ func TestResumeRefusesOtherData(t *testing.T) {
 	if code, _, stderr := runCLI(t, "train", "--data", csv, "--method", "recommended", "--passes", "4", "--quiet", "--checkpoint", ck); code != 0 {
 		t.Fatal(stderr)
 	}
-	rec, err := newRecord(solver.BCFW{Lambda: 0.01}, nil, datasets.Spec{Name: csv}, 1)
+	rec, err := fwmodel.NewRecord(solver.BCFW{Lambda: 0.01}, nil, datasets.Spec{Name: csv}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	line, err := encodeHeader(checkpointHeader{runRecord: rec, Stop: stopRecord{Passes: 5}, TestLoss: true})
+	line, err := encodeHeader(checkpointHeader{Record: rec, Stop: stopRecord{Passes: 5}, TestLoss: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/model"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/auto"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -57,7 +58,7 @@ func declareTrain(f *flagSet, e methodEntry, h *checkpointHeader) *trainLine {
 	if h != nil {
 		from, x, data = h.method, h.execution, h.Data
 		stop, _ = h.Stop.stop()
-		t.lambda, t.accuracy, t.trainLoss, t.noTest = lambdaOf(from), h.accuracy(), h.TrainLoss, !h.TestLoss
+		t.lambda, t.accuracy, t.trainLoss, t.noTest = lambdaOf(from), h.Accuracy(), h.TrainLoss, !h.TestLoss
 	}
 	name := e.name
 	f.section("Method", "")
@@ -236,11 +237,21 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNotInputs(dataInputs(loaded), output{"trace", t.trace}, output{"model", t.model}, output{"checkpoint", t.checkpoint}); err != nil {
+		return err
+	}
+	if t.resumed != nil { // the checkpoint goes on in the file it resumes from, unless --checkpoint says otherwise
+		if err := checkNotInputs([]input{{"--resume", t.resume}}, output{"trace", t.trace}, output{"model", t.model}); err != nil {
+			return err
+		}
+	}
 	train, test := loaded.Train, loaded.Test
+	if test == nil {
+		t.noTest = true
+	}
 	if linearFeatures(t.method()) {
 		warnConditioning(stderr, "train", loaded, t.lambda)
 	}
-	fp := fingerprint(train, t.exec.workers) // of the data, not of an approximate oracle's wrapper
 	if t.accuracy != 1 {
 		if train, err = oracles.WithAccuracy(train, t.accuracy); err != nil {
 			return fmt.Errorf("--oracle-accuracy: %w", err)
@@ -292,12 +303,12 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return stopError(err)
 	}
 	if ck != nil {
-		ck.header = checkpointHeader{runRecord: runRecord{Data: spec, OracleAccuracy: t.accuracy}, Stop: recordStop(stop),
+		ck.header = checkpointHeader{Record: model.Record{Data: spec, OracleAccuracy: t.accuracy}, Stop: recordStop(stop),
 			TrainLoss: t.trainLoss, TestLoss: !t.noTest}
 		ck.start(s)
 	}
-	fmt.Fprintf(stdout, "data %s: %d training and %d test examples%s, d = %d\n", describeData(loaded, spec), train.Len(), test.Len(), unseenNote(test), train.Dim())
-	fmt.Fprintf(stdout, "method %s, lambda %g; execution %s\n", describeMethod(s.Method()), s.Lambda(), describeExecution(s.Execution()))
+	printData(stdout, loaded, spec, "training without test losses")
+	fmt.Fprintf(stdout, "method %s, lambda %g; execution %s\n", describeMethod(s.Method()), s.Lambda(), describeExecution(s.Execution(), train.Len()))
 	if chosen != "" {
 		fmt.Fprintf(stdout, "auto: %s\n", chosen)
 	}
@@ -327,18 +338,13 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	out.show(s)
 	out.bar.finish()
 	if err != nil {
-		errs = append(errs, fmt.Errorf("evaluating the final iterate: %w", err))
-		last = run.Blank()
+		errs = append(errs, fmt.Errorf("evaluating the final iterate: %w", err)) // the model records no gap then
 	} else {
 		printSummary(stdout, s, status, stop, last, ckErr != nil)
 		printStats(stdout, s)
 	}
 	if t.model != "" {
-		m, err := newModel(s, spec, t.accuracy, fp, loaded, last)
-		if err == nil {
-			err = writeModel(t.model, m)
-		}
-		if err != nil {
+		if err := saveModel(t.model, s, loaded, spec, t.accuracy, t.exec.workers); err != nil {
 			errs = append(errs, fmt.Errorf("write model: %w", err))
 		}
 	}
@@ -458,12 +464,6 @@ func drive(ctx context.Context, s run.Solver, stop run.Stop, out *traceOut, ck *
 
 // barTick is the longest slice of drive.
 const barTick = 250 * time.Millisecond
-
-// fingerprint returns the fingerprint of p as models record it, computed
-// on workers goroutines (0: one per CPU).
-func fingerprint(p oracles.Problem, workers int) string {
-	return oracles.FingerprintOf(p, workers).String()
-}
 
 // formatPoint renders a trace point as one line.
 func formatPoint(p run.Point) string {

@@ -124,7 +124,7 @@ func TestTestOnlyLabel(t *testing.T) {
 		if !strings.Contains(stdout, ", d = 6\n") {
 			t.Errorf("test file %s: d is not 3 features x 2 classes:\n%s", test, stdout)
 		}
-		note := "4 test examples (2 with a label the training data does not have, counted as errors)"
+		note := "\ntest file " + test + ": 2 examples with a label the training data does not have (3, 7), counted as errors\n"
 		if (k == 1) != strings.Contains(stdout, note) {
 			t.Errorf("test file %s: the data line does not say %q as it should:\n%s", test, note, stdout)
 		}
@@ -133,7 +133,7 @@ func TestTestOnlyLabel(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, stdout, _ = runBinary(t, "eval", "--model", model)
-		if k == 1 && (code != 0 || !strings.Contains(stdout, "(2 with a label the training data does not have, counted as errors)")) {
+		if k == 1 && (code != 0 || strings.Count(stdout, "2 examples with a label the training data does not have (3, 7), counted as errors") != 1) {
 			t.Errorf("eval: exit %d, %s", code, stdout)
 		}
 	}
@@ -168,9 +168,14 @@ func TestResumeRefusesScaledFeatures(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stdout, "gap") {
 		t.Errorf("resume on scaled features: exit %d, stdout %q, stderr %q; want one line saying %q", code, stdout, stderr, want)
 	}
-	code, _, stderr = runBinary(t, "eval", "--model", model)
+	code, _, stderr = runBinary(t, "eval", "--model", model, "--set", "train")
 	if code != 1 || !strings.Contains(stderr, "has changed since it was trained: it now has the same size and labels but other features") {
 		t.Errorf("eval on scaled features: exit %d, stderr %q", code, stderr)
+	}
+	// The test file (changed alike) is scored, with a warning.
+	code, _, stderr = runBinary(t, "eval", "--model", model)
+	if code != 0 || !strings.Contains(stderr, "warning: the test set "+train+".t has changed since the model was trained") {
+		t.Errorf("eval of the changed test file: exit %d, stderr %q", code, stderr)
 	}
 	write(1)
 	if code, _, stderr := runBinary(t, "train", "--resume", ck, "--passes", "6", "--quiet"); code != 0 {
@@ -291,12 +296,12 @@ func TestUnusedFlagsRefused(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want one line saying %q", tc.args[len(tc.args)-2:], code, stdout, stderr, tc.want)
 		}
 	}
-	// eval refuses the data flags of other data than it loads.
+	// eval reads the data as the model says: it has no data flags.
 	model := filepath.Join(dir, "m.json")
 	if code, _, stderr := runBinary(t, "train", "--data", csv, "--passes", "1", "--quiet", "--model", model); code != 0 {
 		t.Fatal(stderr)
 	}
-	if code, _, stderr := runBinary(t, "eval", "--model", model, "--split", "large"); code != 1 || !strings.Contains(stderr, "--split applies to ocr data only, not csv") {
+	if code, _, stderr := runBinary(t, "eval", "--model", model, "--split", "large"); code != 2 || !strings.Contains(stderr, "unknown flag --split") {
 		t.Errorf("eval --split on csv data: exit %d, %s", code, stderr)
 	}
 }
@@ -308,18 +313,18 @@ func TestFlagErrorsOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "--passes", "ten"}, `fwstruct train: --passes "ten": want a number (fwstruct train --help lists the flags)`},
+		{[]string{"train", "--passes", "ten"}, `fwstruct train: --passes "ten": want a decimal number (fwstruct train --help lists the flags)`},
 		{[]string{"train", "--pases", "3"}, `fwstruct train: unknown flag --pases; did you mean --passes? (fwstruct train --help lists the flags)`},
 		{[]string{"train", "--time", "5"}, `fwstruct train: --time "5": want a duration such as 30s, 5m or 1h30m`},
-		{[]string{"train", "--seed", "-1"}, `fwstruct train: --seed "-1": want a non-negative integer`},
-		{[]string{"train", "--workers", "2.5"}, `fwstruct train: --workers "2.5": want an integer`},
+		{[]string{"train", "--seed", "-1"}, `fwstruct train: --seed "-1": want a non-negative decimal integer`},
+		{[]string{"train", "--workers", "2.5"}, `fwstruct train: --workers "2.5": want a decimal integer`},
 		{[]string{"train", "--method", "recommended", "--cache=maybe"}, `fwstruct train: --cache "maybe": want true or false`},
 		{[]string{"train", "--method", "exact", "--sampling", "gap-in-order"}, `fwstruct train: --sampling "gap-in-order": want uniform, perm or gap`},
-		{[]string{"train", "--passes"}, `fwstruct train: --passes needs a value: a number`},
+		{[]string{"train", "--passes"}, `fwstruct train: --passes needs a value: a decimal number`},
 		{[]string{"eval", "--model"}, `fwstruct eval: --model needs a value: FILE`},
 		{[]string{"train", "extra"}, `fwstruct train: unexpected argument "extra": flags start with --`},
-		{[]string{"path", "--epsilon", "x"}, `fwstruct path: --epsilon "x": want a number (fwstruct path --help lists the flags)`},
-		{[]string{"report", "--width", "wide", "t.json"}, `fwstruct report: --width "wide": want an integer`},
+		{[]string{"path", "--epsilon", "x"}, `fwstruct path: --epsilon "x": want a decimal number (fwstruct path --help lists the flags)`},
+		{[]string{"report", "--width", "wide", "t.json"}, `fwstruct report: --width "wide": want a decimal integer`},
 		{[]string{"download", "--timeout", "soon", "ocr"}, `fwstruct download: --timeout "soon": want a duration`},
 	}
 	for _, tc := range cases {

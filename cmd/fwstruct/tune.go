@@ -13,6 +13,7 @@ import (
 	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
 	"github.com/fwstruct/fwstruct/tune"
+	"github.com/fwstruct/fwstruct/viz"
 )
 
 const tuneUsage = `Usage: fwstruct tune [--method NAME] [flags]
@@ -141,8 +142,14 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if tc.Gammas != nil && !nonlinearKernel(t.method()) {
 		return errors.New("--gammas applies to --kernel rbf and poly only")
 	}
-	if err := checkOutputs(output{"model", t.model}, output{"curve", t.curve}, output{"figure", t.figure}); err != nil {
+	outs := []output{{"model", t.model}, {"curve", t.curve}, {"figure", t.figure}}
+	if err := checkOutputs(outs...); err != nil {
 		return err
+	}
+	if t.figure != "" {
+		if err := viz.CheckFormat(t.figure); err != nil {
+			return fmt.Errorf("--figure: %w", err)
+		}
 	}
 	spec, err := t.data.spec(t.f.givenNames())
 	if err != nil {
@@ -150,6 +157,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	loaded, err := spec.Load()
 	if err != nil {
+		return err
+	}
+	if err := checkNotInputs(dataInputs(loaded), outs...); err != nil {
 		return err
 	}
 	if err := t.f.finish(loaded.Train.Dim()); err != nil {
@@ -168,7 +178,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if conditioned {
 		warnConditioning(stderr, "tune", loaded, largest)
 	}
-	fmt.Fprintf(stdout, "data %s: %d training and %d test examples, d = %d\n", describeData(loaded, spec), loaded.Train.Len(), loaded.Test.Len(), loaded.Train.Dim())
+	printData(stdout, loaded, spec, "the final model is not tested")
 	fmt.Fprintf(stdout, "method %s\n", describeMethod(m))
 	metricShown := tc.Metric
 	if metricShown == "" {
@@ -218,13 +228,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var errs []error
 	if t.model != "" {
-		last, err := res.Final.Current()
-		var mf *modelFile
+		_, err := res.Final.Current()
 		if err == nil {
-			mf, err = newModel(res.Final, spec, 1, fingerprint(loaded.Train, t.workers), loaded, last)
-		}
-		if err == nil {
-			err = writeModel(t.model, mf)
+			err = saveModel(t.model, res.Final, loaded, spec, 1, t.workers)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("write model: %w", err))
@@ -236,7 +242,11 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if t.figure != "" {
-		if err := res.Figure().Save(t.figure, 800, 500); err != nil {
+		write, err := res.Figure().Encoder(t.figure, 800, 500)
+		if err == nil {
+			err = writeFile(t.figure, write)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("write figure: %w", err))
 		}
 	}
@@ -260,7 +270,7 @@ func parseGrid(flagName, s string) ([]float64, error) {
 	}
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		v, err := parseFloat(strings.TrimSpace(f))
 		if err != nil || !(v > 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("--%s: %s is not a positive number (want comma-separated values, e.g. 1,0.1,0.01)", flagName, quote(strings.TrimSpace(f)))
 		}

@@ -11,40 +11,63 @@
 //     or not) and its target is replaced, atomically next to the target;
 //     the link stays a link;
 //   - a character device (/dev/null, a terminal) or a named pipe is
-//     written directly, never replaced;
+//     written directly, never replaced; a named pipe without a reader is
+//     waited for (until the context of WriteFileContext is done);
+//   - a read-only file (no write permission bit, e.g. chmod 444) is
+//     refused, never replaced: it was protected on purpose;
 //   - a folder, a block device or a socket is refused.
 //
 // Every writer of the project goes through WriteFile.
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // WriteFile writes the output of write to path atomically. The file gets
 // the permissions of the file it replaces, or perm when there is none (the
 // umask is not applied). When write returns an error, nothing changes at
 // path and that error is returned. A symbolic link at path is followed, a
-// character device or a named pipe is written directly (see the package
-// documentation).
+// character device or a named pipe is written directly, a read-only file
+// is refused (see the package documentation).
 func WriteFile(path string, perm os.FileMode, write func(w io.Writer) error) error {
+	return WriteFileContext(context.Background(), path, perm, write)
+}
+
+// WriteFileContext is WriteFile giving up the wait for the reader of a
+// named pipe when ctx is done (a command interrupted by SIGINT or
+// SIGTERM), with an error saying so.
+func WriteFileContext(ctx context.Context, path string, perm os.FileMode, write func(w io.Writer) error) error {
 	dest, err := resolve(path)
 	if err != nil {
 		return err
 	}
 	if dest.stream {
-		return writeStream(dest.path, write)
+		return writeStream(ctx, dest, write)
 	}
 	if dest.exists {
+		if err := checkReadOnly(path, dest); err != nil {
+			return err
+		}
 		perm = dest.perm
 	}
 	removeStale(dest.path)
 	return replace(dest.path, perm, write)
+}
+
+// checkReadOnly refuses a regular file without any write permission bit.
+func checkReadOnly(path string, dest destination) error {
+	if dest.perm&0o222 == 0 {
+		return fmt.Errorf("cannot write %s: it is read-only (mode %04o): make it writable or remove it to replace it", path, dest.perm)
+	}
+	return nil
 }
 
 // replace writes a temporary file beside path, locked while it is written
@@ -99,9 +122,28 @@ func createLocked(path string) (*os.File, error) {
 	}
 }
 
-// writeStream writes to a character device or a named pipe as it is.
-func writeStream(path string, write func(w io.Writer) error) (err error) {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+// pipePoll is how often writeStream looks for the reader of a named pipe.
+const pipePoll = 50 * time.Millisecond
+
+// writeStream writes to a character device or a named pipe as it is; a
+// pipe without a reader is waited for until ctx is done.
+func writeStream(ctx context.Context, dest destination, write func(w io.Writer) error) (err error) {
+	var f *os.File
+	for {
+		if dest.pipe {
+			f, err = openPipe(dest.path)
+		} else {
+			f, err = os.OpenFile(dest.path, os.O_WRONLY, 0)
+		}
+		if err != nil || f != nil {
+			break
+		}
+		select { // a pipe without a reader yet
+		case <-ctx.Done():
+			return fmt.Errorf("cannot write %s: a named pipe without a reader, and the wait for one was interrupted", dest.path)
+		case <-time.After(pipePoll):
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -129,6 +171,11 @@ func CheckWritable(path string) error {
 			return fmt.Errorf("cannot write %s: %w", path, err)
 		}
 		return nil
+	}
+	if dest.exists {
+		if err := checkReadOnly(path, dest); err != nil {
+			return err
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dest.path), tempPattern(dest.path))
 	if err != nil {

@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -35,4 +36,15 @@ func tryLock(f *os.File) bool {
 // device or a pipe, which CheckWritable must not open).
 func writable(path string) error {
 	return syscall.Access(path, 0x2) // W_OK
+}
+
+// openPipe opens a named pipe for writing without blocking: nil and no
+// error when it has no reader yet (ENXIO), so that the caller can wait
+// for one and give up.
+func openPipe(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, nil
+	}
+	return f, err
 }

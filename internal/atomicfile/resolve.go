@@ -18,6 +18,7 @@ type destination struct {
 	exists bool        // a file exists there
 	perm   os.FileMode // its permissions, when it exists
 	stream bool        // a character device or a named pipe: written in place
+	pipe   bool        // a named pipe
 }
 
 // resolve follows the symbolic links of path to the file they lead to,
@@ -49,7 +50,7 @@ func resolve(path string) (destination, error) {
 		case mode.IsRegular():
 			return destination{path: p, exists: true, perm: mode.Perm()}, nil
 		case mode&fs.ModeCharDevice != 0, mode&fs.ModeNamedPipe != 0:
-			return destination{path: p, exists: true, stream: true}, nil
+			return destination{path: p, exists: true, stream: true, pipe: mode&fs.ModeNamedPipe != 0}, nil
 		default:
 			return destination{}, fmt.Errorf("cannot write %s: %s", path, describe(path, p, mode))
 		}

@@ -154,7 +154,7 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	mc, multiclass := p.(*oracles.Multiclass)
 	if m.Kernel != nil {
 		if !multiclass {
-			return Choice{}, fmt.Errorf("auto: a kernel needs multiclass data (usps, svmlight, csv), not %T", p)
+			return Choice{}, fmt.Errorf("auto: a kernel needs multiclass data (usps, svmlight, csv), not %s", oracles.KindOf(p))
 		}
 		return Choice{
 			Method: kernel.Exact{Lambda: m.Lambda, Kernel: *m.Kernel, Sampling: run.Permutation, Shrinking: true},
@@ -174,7 +174,7 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 		}, nil
 	}
 	if m.Rho > 0 {
-		return Choice{}, fmt.Errorf("auto: soft constraints (rho %g) need factor-graph data (yeast, a MULAN dataset), not %T", m.Rho, p)
+		return Choice{}, fmt.Errorf("auto: soft constraints (rho %g) need factor-graph data (yeast, a MULAN dataset), not %s", m.Rho, oracles.KindOf(p))
 	}
 	method := solver.Recommended(m.Lambda)
 	averaged := ""

@@ -84,7 +84,7 @@ func (s *Solver) wire(o run.Options) error {
 	if o.Test != nil {
 		mc, ok := o.Test.(*oracles.Multiclass)
 		if !ok {
-			return fmt.Errorf("kernel: the test problem must be multiclass data (usps, svmlight, csv), not %T", o.Test)
+			return fmt.Errorf("kernel: the test problem must be multiclass data (usps, svmlight, csv), not %s", oracles.KindOf(o.Test))
 		}
 		if err := s.SetTest(mc); err != nil {
 			return err

@@ -212,7 +212,7 @@ func methodOf(cfg config) run.Method {
 func build(cfg config, p oracles.Problem, opts []run.Option) (run.Solver, error) {
 	mc, ok := p.(*oracles.Multiclass)
 	if !ok {
-		return nil, fmt.Errorf("kernel: the kernelized methods train on multiclass data (usps, svmlight, csv), not %T", p)
+		return nil, fmt.Errorf("kernel: the kernelized methods train on multiclass data (usps, svmlight, csv), not on %s", oracles.KindOf(p))
 	}
 	if math.IsNaN(cfg.GapEvery) {
 		return nil, errors.New("kernel: GapEvery is NaN (zero: every 10 passes, negative: never)")
@@ -228,7 +228,7 @@ func build(cfg config, p oracles.Problem, opts []run.Option) (run.Solver, error)
 func loadRun(r io.Reader, p oracles.Problem, opts ...run.Option) (run.Solver, error) {
 	mc, ok := p.(*oracles.Multiclass)
 	if !ok {
-		return nil, fmt.Errorf("kernel: load: the kernelized methods train on multiclass data, not %T", p)
+		return nil, fmt.Errorf("kernel: load: the kernelized methods train on multiclass data, not on %s", oracles.KindOf(p))
 	}
 	s, err := Load(r, mc, opts...)
 	if err != nil {
@@ -265,7 +265,7 @@ func (s *Solver) CheckStop(stop run.Stop) error { return s.checkStoppable(contex
 func (s *Solver) Predict(p oracles.Problem) ([][]int32, oracles.Problem, error) {
 	mc, ok := p.(*oracles.Multiclass)
 	if !ok {
-		return nil, nil, fmt.Errorf("kernel: predict: multiclass data needed, not %T", p)
+		return nil, nil, fmt.Errorf("kernel: predict: multiclass data needed, not %s", oracles.KindOf(p))
 	}
 	if mc.NumFeatures() != s.p.NumFeatures() || mc.NumClasses() != s.p.NumClasses() {
 		return nil, nil, fmt.Errorf("kernel: predict: %d features and %d classes, the model %d and %d", mc.NumFeatures(), mc.NumClasses(), s.p.NumFeatures(), s.p.NumClasses())

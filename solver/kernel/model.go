@@ -64,7 +64,8 @@ func (s *Solver) model(e *expansion) *Model {
 }
 
 // Validate checks the model: a valid kernel, coefficients for every class
-// of every support vector, finite values, feature indices in range.
+// of every support vector, finite values, feature indices in range and
+// increasing (each once).
 func (m *Model) Validate() error {
 	if err := m.Kernel.Validate(); err != nil {
 		return err
@@ -88,9 +89,12 @@ func (m *Model) Validate() error {
 		if len(x.Idx) != len(x.Val) || !x.IsFinite() {
 			return fmt.Errorf("kernel: support vector %d is malformed", j)
 		}
-		for _, f := range x.Idx {
+		for k, f := range x.Idx {
 			if f < 0 || int(f) >= m.Features {
 				return fmt.Errorf("kernel: support vector %d has feature %d outside [0, %d)", j, f, m.Features)
+			}
+			if k > 0 && f <= x.Idx[k-1] {
+				return fmt.Errorf("kernel: support vector %d: feature %d after %d (indices must increase, each once)", j, f, x.Idx[k-1])
 			}
 		}
 	}

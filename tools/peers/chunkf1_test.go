@@ -31,3 +31,18 @@ func TestChunkF1(t *testing.T) {
 		t.Fatal("accepted a prediction with fewer sentences")
 	}
 }
+
+// TestConllevalF1 scores the same split chunk in conlleval's format.
+func TestConllevalF1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pred.txt")
+	if err := os.WriteFile(path, []byte("The DT B-NP B-NP\ncat NN I-NP B-NP\nsat VBD B-VP B-VP\n\nIt PRP B-NP B-NP\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := conllevalF1(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Gold != 3 || c.Guessed != 4 || c.Correct != 2 || c.Tokens != 4 || c.CorrectTags != 3 {
+		t.Fatalf("counts %+v", c)
+	}
+}

@@ -21,7 +21,14 @@
 //	peers chunkf1 -gold test.crfsuite.txt -pred tags.txt
 //
 // prints the chunk F1 (conlleval's, as fwstruct eval reports it) of the
-// tags CRFsuite's `crfsuite tag` wrote for its data file.
+// tags CRFsuite's `crfsuite tag` wrote for its data file;
+//
+//	peers chunkf1 -conlleval predictions.txt
+//
+// that of a file in conlleval's own input format (what fwstruct predict
+// writes for column-format data): the last two fields of every token line
+// are the gold and the predicted tag, blank lines (and lines whose first
+// field is -DOCSTART-) end the sentences.
 package main
 
 import (
@@ -79,10 +86,17 @@ func run(args []string) error {
 	case "chunkf1":
 		gold := fs.String("gold", "", "CRFsuite data file (tag, tab, attributes per token; blank lines between sentences)")
 		pred := fs.String("pred", "", "the output of crfsuite tag (a tag per line, blank lines between sentences)")
+		both := fs.String("conlleval", "", "a file in conlleval's input format (gold and predicted tags in the last two fields), instead of -gold and -pred")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		c, err := chunkF1(*gold, *pred)
+		var c datasets.ChunkCounts
+		var err error
+		if *both != "" {
+			c, err = conllevalF1(*both)
+		} else {
+			c, err = chunkF1(*gold, *pred)
+		}
 		if err != nil {
 			return err
 		}
@@ -114,6 +128,41 @@ func chunkF1(gold, pred string) (datasets.ChunkCounts, error) {
 		e.Add(g[k], p[k])
 	}
 	return e.Counts(), nil
+}
+
+// conllevalF1 scores a file in conlleval's input format: the last two
+// fields of a token line are its gold and guessed tags; a blank line or a
+// first field -DOCSTART- ends a sentence.
+func conllevalF1(file string) (datasets.ChunkCounts, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return datasets.ChunkCounts{}, err
+	}
+	defer f.Close()
+	var e datasets.ChunkEval
+	var gold, guess []string
+	flush := func() {
+		if len(gold) > 0 {
+			e.Add(gold, guess)
+			gold, guess = nil, nil
+		}
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		switch {
+		case len(fields) == 0 || fields[0] == "-DOCSTART-":
+			flush()
+		case len(fields) < 2:
+			return datasets.ChunkCounts{}, fmt.Errorf("%s:%d: one field, want the gold and the predicted tag last", file, line)
+		default:
+			gold = append(gold, fields[len(fields)-2])
+			guess = append(guess, fields[len(fields)-1])
+		}
+	}
+	flush()
+	return e.Counts(), sc.Err()
 }
 
 // sentenceTags reads the first tab-separated field of every line of file,
