@@ -52,8 +52,9 @@ type Model struct {
 	*model.Model
 	// Test is the model's test set, nil when the run had none; the
 	// predictions of the model on it show with ShowPredictions(m.Test,
-	// m.Weights, 0, 1, 2) (the label names, images and words of its task
-	// included).
+	// m.Weights, 0, 1, 2), or m.AverageWeights of a run that kept an
+	// average, what fwstruct eval and predict use by default (the label
+	// names, images and words of its task included).
 	Test oracles.Problem
 }
 

@@ -32,20 +32,23 @@ type modelLine struct {
 	model   string
 	data    string
 	set     string
-	average bool
+	weights string // --weights: auto, average or iterate
+	average bool   // the averaged weights are used (resolved by open)
 }
 
 // declareModelLine declares the flags of a command reading a model and
 // the data it scores or predicts (command names the action in the help).
 func declareModelLine(f *flagSet, action string) *modelLine {
-	l := &modelLine{f: f, set: "test"}
+	l := &modelLine{f: f, set: "test", weights: "auto"}
 	f.section("Model and data", "")
 	f.String(&l.model, "model", "model `FILE` written by fwstruct train --model, tune --model or ssvmnb's SaveModel")
 	f.String(&l.data, "data", "the `FILE` to "+action+", in the format of the model's training data, with or without gold labels\n"+
 		"(a folder of test.e and test.f for word alignment); default: the model's own test file (see --set)")
 	f.choice("set", "without --data: the model's test or training file (or split)", []string{"test", "train"},
 		func() string { return l.set }, func(s string) error { l.set = s; return nil })
-	f.Bool(&l.average, "average", "use the averaged weights (of a run with --average or --averaging)")
+	f.choice("weights", "the weights to use: the averaged iterate's of a run that kept one (--average, --averaging), the last\n"+
+		"iterate's, or auto: the average when the model has one (as auto's runs on chains), else the iterate", []string{"auto", "average", "iterate"},
+		func() string { return l.weights }, func(s string) error { l.weights = s; return nil })
 	f.check(func() error {
 		switch {
 		case l.model == "":
@@ -76,6 +79,18 @@ func (l *modelLine) open() (*model.Model, *datasets.Set, error) {
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", l.model, err)
+	}
+	hasAverage := m.AverageWeights != nil || m.AverageKernel != nil
+	switch l.weights {
+	case "average":
+		if !hasAverage {
+			return nil, nil, fmt.Errorf("--weights average: %s has no averaged weights (train with --average or --averaging)", l.model)
+		}
+		l.average = true
+	case "iterate":
+		l.average = false
+	default:
+		l.average = hasAverage
 	}
 	return m, set, nil
 }
@@ -161,9 +176,7 @@ func evaluate(w io.Writer, l *modelLine, m *model.Model, set *datasets.Set) erro
 	printEvaluated(w, l, m, desc, set)
 	if km := m.Kernel; km != nil {
 		if l.average {
-			if km = m.AverageKernel; km == nil {
-				return fmt.Errorf("%s has no average kernel model (train with --averaging)", l.model)
-			}
+			km = m.AverageKernel
 		}
 		mp, ok := p.(*oracles.Multiclass)
 		if !ok {
@@ -178,9 +191,7 @@ func evaluate(w io.Writer, l *modelLine, m *model.Model, set *datasets.Set) erro
 	}
 	wts := m.Weights
 	if l.average {
-		if wts = m.AverageWeights; wts == nil {
-			return fmt.Errorf("%s has no average weights (train with --average or --averaging)", l.model)
-		}
+		wts = m.AverageWeights
 	}
 	if len(wts) != p.Dim() {
 		return fmt.Errorf("the model has dimension %d, the data %d", len(wts), p.Dim())

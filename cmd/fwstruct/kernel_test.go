@@ -59,16 +59,25 @@ func TestTrainKernelModel(t *testing.T) {
 	if last.Pass != 20 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 || !(last.Gap < points[0].Gap) {
 		t.Fatalf("last point %+v", last)
 	}
-	code, out, errOut = runCLI(t, "eval", "--model", model)
-	if code != 0 {
-		t.Fatalf("eval: exit %d: %s", code, errOut)
-	}
-	want := fmt.Sprintf("test loss %.6f", last.TestLoss)
-	if !strings.Contains(out, want) || !strings.Contains(out, "support vectors") {
-		t.Fatalf("eval printed %q, want %q", out, want)
-	}
-	if code, out, _ = runCLI(t, "eval", "--model", model, "--average"); code != 0 || !strings.Contains(out, "test loss") {
-		t.Fatalf("eval --average: exit %d, %q", code, out)
+	// eval uses the averaged kernel model the run kept unless told
+	// otherwise: its error is the trace's test loss of the average.
+	for _, c := range []struct {
+		args []string
+		want float64
+		says string
+	}{
+		{nil, last.TestLossAvg, "(averaged kernel model)"},
+		{[]string{"--weights", "average"}, last.TestLossAvg, "(averaged kernel model)"},
+		{[]string{"--weights", "iterate"}, last.TestLoss, "(kernel model)"},
+	} {
+		code, out, errOut = runCLI(t, append([]string{"eval", "--model", model}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("eval %q: exit %d: %s", c.args, code, errOut)
+		}
+		want := fmt.Sprintf("test loss %.6f", c.want)
+		if !strings.Contains(out, want) || !strings.Contains(out, c.says) || !strings.Contains(out, "support vectors") {
+			t.Fatalf("eval %q printed %q, want %q and %q", c.args, out, want, c.says)
+		}
 	}
 	// A corrupt kernel model is refused.
 	bad := strings.Replace(string(mustRead(t, model)), `"classes":3`, `"classes":2`, 1)

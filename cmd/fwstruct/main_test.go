@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -62,13 +63,35 @@ func TestTrainWritesTraceAndModel(t *testing.T) {
 	if last.Pass != 6 || last.Gap <= 0 || last.Gap >= points[0].Gap || last.Primal-last.Dual-last.Gap > 1e-9 {
 		t.Fatalf("bad last point %+v", last)
 	}
-	code, out, errOut = runCLI(t, "eval", "--model", model)
-	if code != 0 || !strings.Contains(out, "\ntest loss ") {
-		t.Fatalf("eval exit %d: %s %s", code, out, errOut)
+	// eval uses the averaged weights the run kept unless told otherwise:
+	// each test loss is the trace's of those weights.
+	for _, c := range []struct {
+		args []string
+		want float64
+		says string
+	}{
+		{nil, last.TestLossAvg, "(averaged weights)"},
+		{[]string{"--weights", "iterate"}, last.TestLoss, "(weights)"},
+	} {
+		code, out, errOut = runCLI(t, append([]string{"eval", "--model", model}, c.args...)...)
+		if want := fmt.Sprintf("\ntest loss %.6f", c.want); code != 0 || !strings.Contains(out, want) || !strings.Contains(out, c.says) {
+			t.Fatalf("eval %q: exit %d, want %q and %q: %s %s", c.args, code, want, c.says, out, errOut)
+		}
 	}
-	code, out, _ = runCLI(t, "eval", "--model", model, "--average", "--set", "train")
+	if last.TestLoss == last.TestLossAvg {
+		t.Fatalf("the iterate and the average have one test loss %v: the test cannot tell which eval used", last.TestLoss)
+	}
+	code, out, _ = runCLI(t, "eval", "--model", model, "--weights", "average", "--set", "train")
 	if code != 0 || !strings.Contains(out, "(averaged weights)\ntrain set: ") || !strings.Contains(out, "\ntrain loss ") {
-		t.Fatalf("eval --average exit %d: %s", code, out)
+		t.Fatalf("eval --weights average exit %d: %s", code, out)
+	}
+	// A model without averaged weights has none to give.
+	plain := filepath.Join(dir, "plain.json")
+	if code, _, errOut := runCLI(t, "train", "--data", "synthetic", "--synthetic-words", "60", "--passes", "1", "--method", "bcfw", "--quiet", "--model", plain); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "eval", "--model", plain, "--weights", "average"); code != 1 || !strings.Contains(errOut, "has no averaged weights") {
+		t.Fatalf("eval --weights average of a model without: exit %d, %s", code, errOut)
 	}
 }
 

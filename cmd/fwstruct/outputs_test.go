@@ -130,8 +130,13 @@ func TestSummaryDescribesTheFinalIterate(t *testing.T) {
 			if testLoss := oracles.MeanLoss(test, m.Weights); math.Abs(last.TestLoss-testLoss) > 1e-12 {
 				t.Fatalf("trace test loss %v, eval's %v", last.TestLoss, testLoss)
 			}
+			if m.AverageWeights != nil {
+				if testLoss := oracles.MeanLoss(test, m.AverageWeights); math.Abs(last.TestLossAvg-testLoss) > 1e-12 {
+					t.Fatalf("trace test loss of the average %v, its weights' %v", last.TestLossAvg, testLoss)
+				}
+			}
 			_, evalOut, _ := runCLI(t, "eval", "--model", model)
-			if want := fmt.Sprintf("\ntest loss %.6f ", last.TestLoss); !strings.Contains(evalOut, want) {
+			if want := fmt.Sprintf("\ntest loss %.6f ", usedTestLoss(last)); !strings.Contains(evalOut, want) {
 				t.Fatalf("eval printed %q, want %q", evalOut, want)
 			}
 			summary := out[strings.Index(out, "done ("):]

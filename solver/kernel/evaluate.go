@@ -131,6 +131,9 @@ func (s *Solver) evaluate(refresh bool) (run.Point, *pass) {
 		a := s.average()
 		pa := s.oraclePass(&a)
 		pt.PrimalAvg, pt.DualAvg, pt.GapAvg, _ = s.objectives(pa)
+		if s.test != nil {
+			pt.TestLossAvg = s.testError(&a)
+		}
 	}
 	return pt, ps
 }
