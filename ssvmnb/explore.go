@@ -271,8 +271,8 @@ func (x *Explorer) Forks() []*Trainer {
 // exploration is stopped, applying the events between block steps.
 func (x *Explorer) run(ctx context.Context) error {
 	t := x.t
-	live, prev := t.Live, t.onPoint
-	t.Live = false // the exploration's own view redraws the chart
+	prev := t.onPoint
+	explorations.Store(t, true) // the exploration's own view redraws the chart
 	t.onPoint = func(p run.Point) {
 		if prev != nil {
 			prev(p)
@@ -280,7 +280,8 @@ func (x *Explorer) run(ctx context.Context) error {
 		x.view.update(false)
 	}
 	defer func() {
-		t.Live, t.onPoint = live, prev
+		t.onPoint = prev
+		explorations.Delete(t)
 		x.mu.Lock()
 		x.closed = true
 		x.mu.Unlock()
@@ -334,8 +335,17 @@ func (x *Explorer) run(ctx context.Context) error {
 			script = script[1:]
 		}
 	}
-	t.Live = live
 	return t.save()
+}
+
+// explorations holds the trainers being explored, whose runs draw no live
+// chart of their own (startLive): the exploration's view draws it.
+var explorations sync.Map
+
+// exploring reports whether t is being explored.
+func exploring(t *Trainer) bool {
+	_, ok := explorations.Load(t)
+	return ok
 }
 
 // segment returns the stop of the next stretch of training: the budget,

@@ -166,6 +166,9 @@ func TestExploreForkAndSave(t *testing.T) {
 	loaded := Must(LoadTrainer(f, data))
 	for i, got := range []*Trainer{forks[0], loaded, forks[1]} {
 		a := applied[i]
+		if !got.Live {
+			t.Fatalf("%s: the live chart is off (the exploration's own chart is no setting of the run)", got.Name)
+		}
 		if got.Passes() != a.Pass || got.s.Steps() != a.Steps {
 			t.Fatalf("%s at pass %g, step %d; applied at %g, %d", got.Name, got.Passes(), got.s.Steps(), a.Pass, a.Steps)
 		}
@@ -249,8 +252,8 @@ func TestExploreView(t *testing.T) {
 	rec := record(t)
 	tr := Must(New("bcfw", chainData(t), solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1}))
 	x := Must(tr.Explore(Exploration{Passes: 3, Script: []Scripted{{After: 1, Event: SetLambda{0.002}}}}))
-	if len(x.Applied()) != 1 || !tr.Live {
-		t.Fatalf("applied %+v, live %v", x.Applied(), tr.Live)
+	if len(x.Applied()) != 1 || !tr.Live || exploring(tr) {
+		t.Fatalf("applied %+v, live %v, exploring %v", x.Applied(), tr.Live, exploring(tr))
 	}
 	var before, after bool
 	for _, u := range rec.updates {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -140,6 +143,10 @@ func startControls(x *Explorer) *controls {
 	c := &controls{x: x, id: "fwstruct_controls_" + gonbui.UniqueId(), labels: make(chan [2]string, 64)}
 	if x.o.NoWidgets {
 		c.state = "Widgets left out (NoWidgets)."
+		return c
+	}
+	if by := headlessExecutor(); by != "" {
+		c.state = fmt.Sprintf("Widgets not shown: the notebook is executed by %s, without a browser.", by)
 		return c
 	}
 	c.state = fmt.Sprintf("Widgets not shown: the front end did not answer by the end (it has %s to; a notebook executed without a browser has none).", probeTimeout)
@@ -301,6 +308,36 @@ func (c *controls) addControl(root, uid string, ctl control) {
 			c.x.Send(ctl.event(p))
 		}
 	})
+}
+
+// headlessExecutor names the program that executes the notebook without a
+// browser (nbconvert, nbclient, papermill: the process that started the
+// kernel, $JPY_PARENT_PID), "" when there is none or it cannot tell;
+// $FWSTRUCT_WIDGETS=off says so explicitly, =on that there is a browser.
+// Its comms must not even be tried there: GoNB's kernel then leaves the
+// script that would connect them in the saved notebook.
+func headlessExecutor() string {
+	switch os.Getenv("FWSTRUCT_WIDGETS") {
+	case "off":
+		return "a program that set FWSTRUCT_WIDGETS=off"
+	case "on":
+		return ""
+	}
+	pid := os.Getenv("JPY_PARENT_PID")
+	if pid == "" {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join("/proc", pid, "cmdline"))
+	if err != nil {
+		return ""
+	}
+	cmd := strings.ReplaceAll(string(b), "\x00", " ")
+	for _, name := range []string{"nbconvert", "nbclient", "papermill"} {
+		if strings.Contains(cmd, name) {
+			return name
+		}
+	}
+	return ""
 }
 
 // probeFrontEnd reports whether the notebook's front end runs GoNB's
