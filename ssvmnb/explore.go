@@ -162,6 +162,7 @@ type Explorer struct {
 	mu     sync.Mutex
 	queue  []Event
 	cancel context.CancelFunc // of the running segment, nil between them
+	poked  bool               // an event canceled the running segment
 	wake   chan struct{}      // an event arrived (buffered: 1)
 	closed bool               // the exploration ended: Send ignores events
 
@@ -246,6 +247,7 @@ func (x *Explorer) Send(e Event) {
 	x.queue = append(x.queue, e)
 	if x.cancel != nil {
 		x.cancel()
+		x.poked = true
 	}
 	select {
 	case x.wake <- struct{}{}:
@@ -311,18 +313,22 @@ func (x *Explorer) run(ctx context.Context) error {
 		stop, toScript := x.segment(script, deadline)
 		seg, cancel := context.WithCancel(ctx)
 		x.mu.Lock()
-		x.cancel = cancel
-		if len(x.queue) > 0 {
+		x.cancel, x.poked = cancel, len(x.queue) > 0
+		if x.poked {
 			cancel()
 		}
 		x.mu.Unlock()
 		st, err := t.RunUntil(seg, stop)
 		x.mu.Lock()
 		x.cancel = nil
+		poked := x.poked
 		x.mu.Unlock()
 		cancel()
 		if err != nil {
 			return err
+		}
+		if st == run.StatusCanceled && !poked {
+			break // canceled by no event of ours: ctx, or an interrupt of the run
 		}
 		if st == run.StatusPasses {
 			// The run stopped at its budget, up to a pass short of it when a
@@ -434,11 +440,8 @@ func (x *Explorer) change(e Event, a *Applied) error {
 		if !ok {
 			return fmt.Errorf("rho: %w (%s; rho is the soft solver's)", errNotHere, m.Name())
 		}
-		if sm.Rho == e.Rho {
-			return nil
-		}
 		sm.Rho = e.Rho
-		return t.Change(sm)
+		return x.switchTo(m, sm)
 	case SetCache:
 		bm, ok := m.(solver.BCFW)
 		if !ok || bm.Cache == nil {
@@ -459,17 +462,11 @@ func (x *Explorer) change(e Event, a *Applied) error {
 	case SetSampling:
 		switch mm := m.(type) {
 		case solver.BCFW:
-			if mm.Sampling == e.Sampling {
-				return nil
-			}
 			mm.Sampling = e.Sampling
-			return t.Change(mm)
+			return x.switchTo(m, mm)
 		case soft.BCFW:
-			if mm.Sampling == e.Sampling {
-				return nil
-			}
 			mm.Sampling = e.Sampling
-			return t.Change(mm)
+			return x.switchTo(m, mm)
 		}
 		return fmt.Errorf("sampling: %w (%s)", errNotHere, m.Name())
 	case SetStep:
@@ -477,11 +474,8 @@ func (x *Explorer) change(e Event, a *Applied) error {
 		if !ok {
 			return fmt.Errorf("step: %w (%s)", errNotHere, m.Name())
 		}
-		if bm.Step == e.Step {
-			return nil
-		}
 		bm.Step = e.Step
-		return t.Change(bm)
+		return x.switchTo(m, bm)
 	case Pause:
 		x.paused = true
 	case Continue:
@@ -517,6 +511,15 @@ func (x *Explorer) change(e Event, a *Applied) error {
 		return fmt.Errorf("unknown event %T", e)
 	}
 	return nil
+}
+
+// switchTo changes the run from its method old to m, unless they are the
+// same (nothing to do).
+func (x *Explorer) switchTo(old, m run.Method) error {
+	if run.Same(old, m) {
+		return nil
+	}
+	return x.t.Change(m)
 }
 
 // savePath returns the file a SaveAs event writes.

@@ -15,6 +15,15 @@ import (
 	"github.com/fwstruct/fwstruct/solver/soft"
 )
 
+// mapped returns fn of every element of s.
+func mapped[T, U any](s []T, fn func(T) U) []U {
+	out := make([]U, len(s))
+	for i, v := range s {
+		out[i] = fn(v)
+	}
+	return out
+}
+
 // markAt returns the trace point whose event is mark, and whether there is
 // one.
 func markAt(tr []run.Point, mark string) (run.Point, bool) {
@@ -117,11 +126,7 @@ func TestExploreSliderValue(t *testing.T) {
 	isolated(t)
 	tr := Must(New("bcfw", chainData(t), solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1, Cache: &solver.Cache{}}))
 	cs := controlsOf(tr)
-	var names []string
-	for _, c := range cs {
-		names = append(names, c.name)
-	}
-	if strings.Join(names, ",") != "lambda,cache F,cache nu,sampling,step" {
+	if names := strings.Join(mapped(cs, func(c control) string { return c.name }), ","); names != "lambda,cache F,cache nu,sampling,step" {
 		t.Fatalf("controls %q", names)
 	}
 	lam := cs[0]
@@ -220,11 +225,7 @@ func TestExploreSend(t *testing.T) {
 	x = Must(tr.explorer(Exploration{Passes: 100}))
 	Check(x.run(context.Background()))
 	applied := x.Applied()
-	var got []string
-	for _, a := range applied {
-		got = append(got, a.Event)
-	}
-	if strings.Join(got, "; ") != "lambda = 0.002; rho = 1; pause; continue; stop" {
+	if got := strings.Join(mapped(applied, func(a Applied) string { return a.Event }), "; "); got != "lambda = 0.002; rho = 1; pause; continue; stop" {
 		t.Fatalf("applied %q", got)
 	}
 	a := applied[0]
@@ -292,4 +293,19 @@ func TestExploreBudget(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	Check(tr.Save(&buf)) // the session state stays savable
+
+	// canceled from outside: the exploration ends there
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	at := tr.Passes()
+	tr.onPoint = func(p run.Point) {
+		if p.Pass >= at+2 {
+			cancel()
+		}
+	}
+	x = Must(tr.explorer(Exploration{Passes: 50}))
+	Check(x.run(ctx))
+	if p := tr.Passes(); p < at+2 || p > at+4 {
+		t.Fatalf("an exploration canceled at pass %g ended at %g", at+2, p)
+	}
 }

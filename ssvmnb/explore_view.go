@@ -56,7 +56,7 @@ func (v *exploreView) update(force bool) {
 	}
 	last := t.Last()
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="fwstruct-explore" %s data-state="%s">`, v.attrs(), state)
+	fmt.Fprintf(&b, `<div class="fwstruct-explore" %s data-state="%s">%s`, v.attrs(), state, tableCSS)
 	fmt.Fprintf(&b, `<div style="font-family:monospace;font-size:12px">%s: pass %.1f, %s, gap %s (%s)</div>`,
 		html.EscapeString(t.Name), t.Passes(), knobs(last), Cell(last.Gap), state)
 	b.WriteString(imgTag(png))
@@ -104,7 +104,7 @@ func (v *exploreView) finish(widgets string) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="fwstruct-explore-summary" %s>`, v.attrs())
+	fmt.Fprintf(&b, `<div class="fwstruct-explore-summary" %s>%s`, v.attrs(), tableCSS)
 	fmt.Fprintf(&b, `<div style="font-family:sans-serif;font-size:13px">%s: explored from pass %.4g to %.4g, %s; %d changes applied, %d refused. %s</div>`,
 		html.EscapeString(t.Name), v.x.start, t.Passes(), knobs(t.Last()), len(applied)-refused, refused, html.EscapeString(widgets))
 	b.WriteString(marksTable(t.Trace()))
@@ -128,6 +128,10 @@ func knobs(p run.Point) string {
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 const tableStyle = `style="border-collapse:collapse;font-family:monospace;font-size:12px;margin:4px 0"`
+
+// tableCSS aligns the cells of the tables left (Jupyter's own style
+// aligns them right).
+const tableCSS = `<style>.fwstruct-marks td, .fwstruct-marks th, .fwstruct-applied td, .fwstruct-applied th {text-align:left; padding:1px 8px}</style>`
 
 // marksTable lists the trace points that record a change (the marks of
 // the figures).

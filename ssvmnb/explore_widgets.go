@@ -232,7 +232,8 @@ func (c *controls) build() {
 	}
 	uid := gonbui.UniqueId()
 	root := "fwstruct-controls-" + uid
-	gonbui.UpdateHTML(c.id, fmt.Sprintf(`<div id="%s" class="fwstruct-explore-controls" data-run="%s" style="font-family:sans-serif;font-size:13px;margin:4px 0"></div>`,
+	gonbui.UpdateHTML(c.id, fmt.Sprintf(`<style>.fwstruct-explore-controls input[type=range] {width:180px; vertical-align:middle}</style>`+
+		`<div id="%s" class="fwstruct-explore-controls" data-run="%s" style="font-family:sans-serif;font-size:13px;margin:4px 0;line-height:2"></div>`,
 		root, html.EscapeString(c.x.t.Name)))
 	for k, ctl := range controlsOf(c.x.t) {
 		if !c.alive() {

@@ -23,10 +23,8 @@ func (s *Solver) setRho(newRho float64) error {
 		return nil
 	}
 	s.cfg.Rho, s.invRho = newRho, 1/newRho
-	if err := s.record(true); err != nil {
-		return fmt.Errorf("soft: the gap pass at rho %g: %w", newRho, err)
+	if err := s.recordChange("rho", old, newRho); err != nil {
+		return fmt.Errorf("soft: %w", err)
 	}
-	s.trace[len(s.trace)-1].Event = fmt.Sprintf("rho %g -> %g", old, newRho)
-	s.loop.Reschedule(s.steps)
 	return nil
 }

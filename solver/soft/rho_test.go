@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/factorgraph"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
 
@@ -60,18 +61,7 @@ func TestForkRho(t *testing.T) {
 			if st := run1(t, f, stop); st != run.StatusConverged {
 				t.Fatalf("status %v", st)
 			}
-			fresh, err := newSolver(m, config{Lambda: tc.lambda, Rho: tc.rho, GapEvery: 2, Sampling: run.GapSampling, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st := run1(t, fresh, stop); st != run.StatusConverged {
-				t.Fatalf("fresh run: status %v", st)
-			}
-			a, _ := f.Last()
-			b, _ := fresh.Last()
-			if math.Abs(a.Primal-b.Primal) > a.Gap+b.Gap {
-				t.Fatalf("primal %v (gap %v) after the fork, %v (gap %v) fresh", a.Primal, a.Gap, b.Primal, b.Gap)
-			}
+			sameAsFresh(t, m, f, config{Lambda: tc.lambda, Rho: tc.rho, GapEvery: 2, Sampling: run.GapSampling, Seed: 1}, stop)
 		})
 	}
 	s, err := newSolver(m, config{Lambda: 0.1, Rho: 1, GapEvery: 2, Seed: 3})
@@ -83,5 +73,24 @@ func TestForkRho(t *testing.T) {
 	}
 	if _, err := s.Fork(BCFW{Lambda: 0.1, Rho: -1, GapEvery: 2, Seed: 3}); err == nil {
 		t.Fatal("a fork to rho -1 was accepted")
+	}
+}
+
+// sameAsFresh runs a fresh solver of cfg on m to stop, which must certify
+// its gap, and fails unless s, converged to stop as well, has the same
+// primal within their gaps.
+func sameAsFresh(t *testing.T, m *factorgraph.Model, s *Solver, cfg config, stop run.Stop) {
+	t.Helper()
+	fresh, err := newSolver(m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := run1(t, fresh, stop); st != run.StatusConverged {
+		t.Fatalf("fresh run: status %v", st)
+	}
+	a, _ := s.Last()
+	b, _ := fresh.Last()
+	if math.Abs(a.Primal-b.Primal) > a.Gap+b.Gap {
+		t.Fatalf("primal %v (gap %v) after the change, %v (gap %v) fresh", a.Primal, a.Gap, b.Primal, b.Gap)
 	}
 }

@@ -122,7 +122,7 @@ const v = area.querySelector('.fwstruct-explore');
 const s = area.querySelector('.fwstruct-explore-summary');
 const rows = el => el ? Array.from(el.querySelectorAll('tr.fwstruct-mark')).map(r => ({
     lambda: parseFloat(r.dataset.lambda), rho: r.dataset.rho === undefined ? null : parseFloat(r.dataset.rho),
-    text: r.textContent})) : [];
+    text: Array.from(r.cells).map(c => c.textContent).join(' | ')})) : [];
 const img = v && v.querySelector('img');
 const ctl = {};
 for (const c of area.querySelectorAll('.fwstruct-explore-controls .fwstruct-control')) {
@@ -207,6 +207,12 @@ class Page:
             el.send_keys(key)
         ctl = self.explore(cell)["controls"][control]
         return ctl["values"][ctl["pos"]]
+
+    def screenshot(self, cell, path):
+        """Saves a screenshot of the page with the cell's widgets and chart in view."""
+        self.d.execute_script("Jupyter.notebook.get_cell(arguments[0]).output_area.element[0].scrollIntoView();", cell)
+        self.d.save_screenshot(path)
+        log(f"screenshot: {path}")
 
     def press(self, cell, button):
         el = self.d.execute_script(JS_BUTTON, cell, button)
@@ -355,6 +361,7 @@ def main():
         log(f"cell {ocr}: widgets shown: {', '.join(page.explore(ocr)['controls'])}")
         check_move(page, ocr, "lambda", Keys.ARROW_LEFT, 1, broken=True)
         value = check_move(page, ocr, "lambda", Keys.ARROW_LEFT, 1)
+        page.screenshot(ocr, os.path.join(a.out, "ocr.png"))
         check_summary(page, ocr, "lambda", value, a.cell_timeout)
 
         if a.yeast:
@@ -363,6 +370,7 @@ def main():
             wait("the widgets of the Yeast exploration", lambda: all(k in page.explore(yeast)["controls"] for k in ("rho", "stop")), a.cell_timeout)
             log(f"cell {yeast}: widgets shown: {', '.join(page.explore(yeast)['controls'])}")
             value = check_move(page, yeast, "rho", Keys.ARROW_RIGHT, 1)
+            page.screenshot(yeast, os.path.join(a.out, "yeast.png"))
             check_summary(page, yeast, "rho", value, a.cell_timeout)
         log("passed")
         return 0
