@@ -134,25 +134,30 @@ const tableStyle = `style="border-collapse:collapse;font-family:monospace;font-s
 const tableCSS = `<style>.fwstruct-marks td, .fwstruct-marks th, .fwstruct-applied td, .fwstruct-applied th {text-align:left; padding:1px 8px}</style>`
 
 // marksTable lists the trace points that record a change (the marks of
-// the figures).
+// the figures), with the rho of a soft run.
 func marksTable(tr []run.Point) string {
 	var rows []string
+	soft := false
 	for _, p := range tr {
 		if p.Event == "" {
 			continue
 		}
-		rho := ""
+		rho, rhoCell := "", ""
 		if !math.IsNaN(p.Rho) {
-			rho = fmt.Sprintf(` data-rho="%s"`, num(p.Rho))
+			soft = true
+			rho, rhoCell = fmt.Sprintf(` data-rho="%s"`, num(p.Rho)), fmt.Sprintf(`<td>%g</td>`, p.Rho)
 		}
-		rows = append(rows, fmt.Sprintf(`<tr class="fwstruct-mark" data-pass="%s" data-lambda="%s"%s><td>%.4g</td><td>%g</td><td>%s</td></tr>`,
-			num(p.Pass), num(p.Lambda), rho, p.Pass, p.Lambda, html.EscapeString(p.Event)))
+		rows = append(rows, fmt.Sprintf(`<tr class="fwstruct-mark" data-pass="%s" data-lambda="%s"%s><td>%.4g</td><td>%g</td>%s<td>%s</td></tr>`,
+			num(p.Pass), num(p.Lambda), rho, p.Pass, p.Lambda, rhoCell, html.EscapeString(p.Event)))
 	}
 	if len(rows) == 0 {
 		return `<div style="font-family:sans-serif;font-size:12px;color:#555">no change in the trace yet</div>`
 	}
-	return `<table class="fwstruct-marks" ` + tableStyle + `><tr><th>pass</th><th>lambda</th><th>mark in the trace</th></tr>` +
-		strings.Join(rows, "") + `</table>`
+	head := `<tr><th>pass</th><th>lambda</th><th>mark in the trace</th></tr>`
+	if soft {
+		head = `<tr><th>pass</th><th>lambda</th><th>rho</th><th>mark in the trace</th></tr>`
+	}
+	return `<table class="fwstruct-marks" ` + tableStyle + `>` + head + strings.Join(rows, "") + `</table>`
 }
 
 // appliedTable lists the changes applied, the last n (0: all).

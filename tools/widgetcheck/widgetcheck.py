@@ -23,6 +23,7 @@ no browser, the notebook failed to run).
 """
 
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -302,6 +303,8 @@ def main():
     a = ap.parse_args()
 
     os.makedirs(a.out, exist_ok=True)
+    for old in glob.glob(os.path.join(a.out, "nb-*")):  # the copies of earlier checks
+        shutil.rmtree(old, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="nb-", dir=os.path.abspath(a.out))
     shutil.copy(os.path.join(os.path.dirname(a.notebook), "setup.sh"), work)
     name = os.path.basename(a.notebook)
