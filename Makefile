@@ -9,6 +9,7 @@
 #   make dist-test  vet, lint and the tests of the dist module (Apache Beam, on prism in-process)
 #   make notebooks  install Jupyter + GoNB and execute every notebook headlessly
 #   make browser-check  render an interactive chart in headless Chromium and check the screenshot
+#   make widget-check   notebook 13 in headless Chromium (Selenium): a slider moved while a run trains
 
 SHELL := /bin/bash
 GO ?= go
@@ -147,7 +148,7 @@ NB_TIMEOUT ?= 1200
 NOTEBOOKS ?= $(wildcard $(NB_DIR)/*.ipynb)
 
 .PHONY: notebooks notebook-deps jupyter jupyter-deps gonb-deps gonb-kernel notebooks-run \
-	viz-assets browser-deps browser-check browser-selftest nbtools
+	viz-assets browser-deps browser-check browser-selftest nbtools widget-deps widget-check
 
 # The helper programs of tools/, built (not `go run`, which turns every exit code into 1).
 TOOLBIN := $(OUT)/tools
@@ -159,15 +160,20 @@ nbtools:
 # the network and stay blank offline (nbcheck rejects them).
 notebook-deps: jupyter-deps gonb-deps gonb-kernel viz-assets
 
-# Installs only the missing packages; apt-get update only when something is missing.
-jupyter-deps:
-	@missing=; for p in $(JUPYTER_PKGS); do \
+# APT_ENSURE defines the shell function `ensure PKG...`, which installs the Debian packages
+# among PKG that are not installed; apt-get update only when something is missing.
+define APT_ENSURE
+ensure() { missing=; for p in "$$@"; do \
 		dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null | grep -qx installed || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(APT_INSTALL) $$missing; \
-	fi
+	fi; }
+endef
+
+jupyter-deps:
+	@$(APT_ENSURE); ensure $(JUPYTER_PKGS)
 	@$(JUPYTER) --version | grep -E '^(nbconvert|nbclient|jupyter_client|ipykernel|notebook) '
 
 # GO_TOOL_INSTALL defines the shell function `install BIN MODULE VERSION PACKAGE`, which puts
@@ -305,3 +311,28 @@ browser-selftest: browser-deps nbtools
 		*) echo "browser-selftest: screencheck could not check control-$$page.html (exit $$rc)"; exit 1;; \
 		esac; \
 	done
+
+# ---------------------------------------------------------------------------
+# The live exploration (ssvmnb's Trainer.Explore, GoNB's widgets) in a real browser:
+# tools/widgetcheck starts a Jupyter notebook server with the GoNB kernel on a copy of
+# notebook 13, opens it in headless Chromium driven by Selenium, runs its cells, moves the
+# lambda slider of the OCR exploration while it trains (first on a page that drops what the
+# widgets send, which the check must reject: its self-test) and requires the run's trace to
+# record the change and the chart to redraw; with the yeast data, the rho slider of the Yeast
+# exploration too. See notebooks/README.md.
+WIDGET_PKGS := chromium chromium-driver python3-selenium
+WIDGET_NOTEBOOK := $(NB_DIR)/13_explore_live.ipynb
+CHROMEDRIVER ?= /usr/bin/chromedriver
+
+widget-deps:
+	@$(APT_ENSURE); ensure $(WIDGET_PKGS)
+	@$(CHROMIUM) --version 2>/dev/null; $(CHROMEDRIVER) --version 2>/dev/null
+
+widget-check: export FWSTRUCT_ROOT := $(CURDIR)
+widget-check: jupyter-deps gonb-deps gonb-kernel widget-deps nbtools
+	@missing=$$($(TOOLBIN)/nbneeds $(WIDGET_NOTEBOOK)) || exit 2; yeast=--yeast; \
+	if [ -n "$$missing" ]; then yeast=; echo "widget-check: no $$missing data in FWSTRUCT_DATA=$${FWSTRUCT_DATA:-unset}: the OCR exploration only"; fi; \
+	start=$$(date +%s); rc=0; \
+	$(SYS_PYTHON) tools/widgetcheck/widgetcheck.py --notebook $(WIDGET_NOTEBOOK) --out $(OUT)/widgetcheck \
+		--jupyter /usr/bin/jupyter --chromium $(CHROMIUM) --chromedriver $(CHROMEDRIVER) $$yeast || rc=$$?; \
+	echo "widget-check: $$(( $$(date +%s) - start )) s (exit $$rc)"; exit $$rc

@@ -170,7 +170,7 @@ type liveView struct {
 
 func (t *Trainer) startLive() *liveView {
 	v := &liveView{t: t}
-	if t.Live && output.Active() {
+	if t.Live && output.Active() && !exploring(t) { // an exploration draws its own chart
 		v.on = true
 		v.id = output.NewID()
 	}

@@ -35,7 +35,7 @@ func ExampleNew() {
 		}
 		fmt.Printf("%s: lambda %g, gap >= 0: %v\n", t.Name, t.Current().Lambda, t.Current().Gap >= 0)
 		if m, ok := m.(soft.BCFW); ok {
-			m.Rho = 2
+			m.Sampling = run.Permutation // lambda and rho may change mid-run, the sampling may not
 			if err := t.Change(m); err != nil {
 				fmt.Println(err)
 			}
@@ -46,5 +46,5 @@ func ExampleNew() {
 	// solver.BCFW: lambda 0.01, gap >= 0: true
 	// soft.BCFW: pass 7, gap >= 0: true, test loss measured: true
 	// soft.BCFW: lambda 0.01, gap >= 0: true
-	// ssvmnb: soft.BCFW: soft: fork: the soft solver cannot change its method mid-run but for Lambda ({"gap_every":5,"lambda":0.01,"method":"soft","rho":1,"sampling":"uniform","seed":1} to {"gap_every":5,"lambda":0.05,"method":"soft","rho":2,"sampling":"uniform","seed":1}): start a new run
+	// ssvmnb: soft.BCFW: soft: fork: the soft solver cannot change its method mid-run but for Lambda and Rho ({"gap_every":5,"lambda":0.01,"method":"soft","rho":1,"sampling":"uniform","seed":1} to {"gap_every":5,"lambda":0.05,"method":"soft","rho":1,"sampling":"perm","seed":1}): start a new run
 }

@@ -13,8 +13,9 @@ import (
 // lambda. What may change is the solver's (run.Solver.Fork): for the runs
 // of package solver the sampling, the cache, the gap schedule, lambda,
 // averaging, or from BCFW to multi-plane BCFW and back, from pairwise or
-// away to Frank-Wolfe steps (solver.Solver.Fork); the soft and kernelized
-// solvers change only lambda and say so otherwise. t goes on unchanged.
+// away to Frank-Wolfe steps (solver.Solver.Fork); the soft solver changes
+// only lambda and rho, the kernelized ones only lambda, and they say so
+// otherwise. t goes on unchanged.
 // The fork's trace holds t's history and a point at the fork whose event
 // says what changed; progress figures draw it as a mark. The fork runs
 // with t's Workers and execution.
@@ -88,8 +89,9 @@ func (t *Trainer) storedFork(name, path, origin string, m run.Method) (*Trainer,
 
 // Change switches t itself to method m mid-run (a method whose Lambda is
 // zero keeps t's lambda): t continues from its current state under m, as
-// a Fork under the same name would (the soft and kernelized solvers can
-// change only lambda mid-run and say so otherwise). The change is recorded
+// a Fork under the same name would (the soft solver can change only lambda
+// and rho mid-run, the kernelized ones only lambda, and they say so
+// otherwise). The change is recorded
 // in the trace at the current pass and drawn as a mark; the session is
 // saved. A later Session call with the original method is then an error
 // that says what changed: use Resume.

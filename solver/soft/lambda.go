@@ -24,10 +24,20 @@ func (s *Solver) SetLambda(newLambda float64) error {
 		return nil
 	}
 	s.cfg.Lambda, s.invLambda = newLambda, 1/newLambda
-	if err := s.record(true); err != nil {
-		return fmt.Errorf("soft: SetLambda: the gap pass at lambda %g: %w", newLambda, err)
+	if err := s.recordChange("lambda", old, newLambda); err != nil {
+		return fmt.Errorf("soft: SetLambda: %w", err)
 	}
-	s.trace[len(s.trace)-1].Event = fmt.Sprintf("lambda %g -> %g", old, newLambda)
+	return nil
+}
+
+// recordChange makes the exact gap pass at a parameter changed from old
+// to now, recorded with the event "name old -> now", and restarts the
+// schedule of gap passes there.
+func (s *Solver) recordChange(name string, old, now float64) error {
+	if err := s.record(true); err != nil {
+		return fmt.Errorf("the gap pass at %s %g: %w", name, now, err)
+	}
+	s.trace[len(s.trace)-1].Event = fmt.Sprintf("%s %g -> %g", name, old, now)
 	s.loop.Reschedule(s.steps)
 	return nil
 }

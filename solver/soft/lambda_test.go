@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"testing"
 
@@ -73,18 +72,7 @@ func TestSetLambda(t *testing.T) {
 				}
 
 				cfg.Lambda, cfg.Seed = newLambda, 1
-				fresh, err := newSolver(m, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if st := run1(t, fresh, stop); st != run.StatusConverged {
-					t.Fatalf("fresh run: status %v", st)
-				}
-				a, _ := s.Last()
-				b, _ := fresh.Last()
-				if math.Abs(a.Primal-b.Primal) > a.Gap+b.Gap {
-					t.Fatalf("primal %v (gap %v) after SetLambda, %v (gap %v) fresh", a.Primal, a.Gap, b.Primal, b.Gap)
-				}
+				sameAsFresh(t, m, s, cfg, stop)
 			})
 		}
 	}

@@ -139,11 +139,12 @@ func (s *Solver) Predict(p oracles.Problem) ([][]int32, oracles.Problem, error) 
 }
 
 // Fork returns a new solver that continues this run under m, a soft BCFW
-// that differs from the run's method in Lambda at most (SetLambda: the
-// marginals stay feasible); the soft solver has no warm start under
-// another change (a changed rho changes the agreement variables
-// delta = A mu, a changed schedule or sampling its state). A zero Lambda
-// means the current one.
+// that differs from the run's method in Lambda and Rho at most (the
+// marginals stay feasible for both: SetLambda, and for rho an exact gap
+// pass at the new rho recorded with the event "rho a -> b", which
+// recomputes delta = A mu / (rho M)); the soft solver has no warm start
+// under another change (a changed schedule or sampling changes its
+// state). A zero Lambda means the current one.
 func (s *Solver) Fork(m run.Method, opts ...run.Option) (run.Solver, error) {
 	c, ok := m.(BCFW)
 	if !ok {
@@ -158,11 +159,11 @@ func (s *Solver) Fork(m run.Method, opts ...run.Option) (run.Solver, error) {
 	}
 	want = want.withDefaults()
 	same := want
-	same.Lambda = s.cfg.Lambda
+	same.Lambda, same.Rho = s.cfg.Lambda, s.cfg.Rho
 	if same != s.cfg {
 		from, _ := run.Encode(s.Method())
 		to, _ := run.Encode(methodOf(want))
-		return nil, fmt.Errorf("soft: fork: the soft solver cannot change its method mid-run but for Lambda (%s to %s): start a new run", from, to)
+		return nil, fmt.Errorf("soft: fork: the soft solver cannot change its method mid-run but for Lambda and Rho (%s to %s): start a new run", from, to)
 	}
 	var buf bytes.Buffer
 	if err := s.Save(&buf); err != nil {
@@ -172,6 +173,9 @@ func (s *Solver) Fork(m run.Method, opts ...run.Option) (run.Solver, error) {
 	f, err := load(&buf, s.m, append(wiring, opts...)...)
 	if err != nil {
 		return nil, err
+	}
+	if err := f.setRho(want.Rho); err != nil {
+		return nil, fmt.Errorf("soft: fork: %w", err)
 	}
 	if err := f.SetLambda(want.Lambda); err != nil {
 		return nil, err
