@@ -98,7 +98,7 @@ func same(t *testing.T, a, b TrainResult) {
 		t.Errorf("results differ:\n%+v\n%+v", a, b)
 	}
 	pa, pb := a.Last, b.Last
-	pa.Seconds, pb.Seconds = 0, 0
+	pa.Seconds, pb.Seconds, pa.EvalSeconds, pb.EvalSeconds = 0, 0, 0, 0
 	for _, f := range [][2]float64{{pa.Primal, pb.Primal}, {pa.Dual, pb.Dual}, {pa.Gap, pb.Gap},
 		{pa.TestLoss, pb.TestLoss}, {pa.GapEstimate, pb.GapEstimate}} {
 		if bits(f[0]) != bits(f[1]) {

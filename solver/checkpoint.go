@@ -69,6 +69,7 @@ type checkpoint struct {
 	Steps, Calls, Hits, Misses, Drops int64
 	RSq                               []float64
 	Elapsed                           time.Duration
+	Evaluating                        time.Duration // the loop's evaluation time
 	Trace                             []run.Point
 	NextGap, NextTrace, LastEval      int64
 	EvalAt                            int64
@@ -157,7 +158,7 @@ func (s *Solver) save(w io.Writer, fingerprint bool) error {
 		Lambda: s.lambda, V: s.x.v, Ell: s.ell, EllI: s.ellI,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, GlobalGap: s.globalGap, ExactGaps: s.exactGaps, ExactAt: s.exactAt,
 		Steps: s.steps, Calls: s.calls, Hits: s.hits, Misses: s.misses, Drops: s.drops,
-		RSq: s.rSq, Elapsed: s.loop.Elapsed, Trace: s.trace,
+		RSq: s.rSq, Elapsed: s.loop.Elapsed, Evaluating: s.loop.Evaluating, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, EvalAt: s.evalAt, Events: s.events,
 		Delays: s.delays,
 	}
@@ -373,7 +374,7 @@ func (s *Solver) restore(c *checkpoint) error {
 		return fmt.Errorf("solver: load: random state: %w", err)
 	}
 	s.rng = rand.New(s.pcg)
-	if c.Steps < 0 || c.Calls < 0 || c.Hits < 0 || c.Misses < 0 || c.Drops < 0 || c.Elapsed < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
+	if c.Steps < 0 || c.Calls < 0 || c.Hits < 0 || c.Misses < 0 || c.Drops < 0 || c.Elapsed < 0 || c.Evaluating < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
 		c.EvalAt < -1 || c.EvalAt > c.Steps || (c.EvalAt < 0) != (c.LastEval < 0) ||
 		c.NextGap < 1 || c.NextTrace < 1 || c.ExactAt < 0 || c.ExactAt > c.Steps {
 		return errors.New("solver: load: corrupt checkpoint: counters out of range")
@@ -383,7 +384,7 @@ func (s *Solver) restore(c *checkpoint) error {
 	}
 	s.steps, s.calls, s.hits, s.misses, s.drops = c.Steps, c.Calls, c.Hits, c.Misses, c.Drops
 	copy(s.rSq, c.RSq)
-	s.loop.Elapsed = c.Elapsed
+	s.loop.Elapsed, s.loop.Evaluating = c.Elapsed, c.Evaluating
 	s.trace = c.Trace
 	s.loop.NextGap, s.loop.NextTrace, s.loop.LastEval = c.NextGap, c.NextTrace, c.LastEval
 	s.evalAt = c.EvalAt

@@ -24,7 +24,8 @@ func (s slowPredict) Predict(i int, w []float64, dst []int32) []int32 {
 // TestSolverTimeExcludesEvaluations: the test losses of the trace points
 // are evaluation work, never solver time (issue 35, item 15: batch FW
 // counted them): every method whose trace records a test loss at every
-// pass reports a solver time far below the time its predictions took.
+// pass reports a solver time far below the time its predictions took, and
+// an evaluation time (EvalSeconds of its last point) that holds them.
 func TestSolverTimeExcludesEvaluations(t *testing.T) {
 	p := smallChain(20)
 	test := slowPredict{oraclestest.Chain(oraclestest.ChainConfig{N: 20, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: 9}), 2 * time.Millisecond}
@@ -51,6 +52,10 @@ func TestSolverTimeExcludesEvaluations(t *testing.T) {
 		}
 		if s.Elapsed() > predictions/4 {
 			t.Errorf("%s: solver time %v with %v of predictions in %d trace points: the evaluations are counted", m.Name(), s.Elapsed(), predictions, points)
+		}
+		eval := time.Duration(s.Trace()[points-1].EvalSeconds * float64(time.Second))
+		if eval < predictions || eval+s.Elapsed() > wall {
+			t.Errorf("%s: evaluation time %v, solver time %v, wall %v: the %v of predictions are not the evaluations' (or more is counted than ran)", m.Name(), eval, s.Elapsed(), wall, predictions)
 		}
 	}
 }

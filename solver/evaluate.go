@@ -151,6 +151,7 @@ func (s *Solver) markEvaluated() { s.loop.LastEval, s.evalAt = s.clock(), s.step
 
 // appendPoint appends a trace point and calls the Progress callback.
 func (s *Solver) appendPoint(pt run.Point) {
+	pt.EvalSeconds = s.loop.EvalNow().Seconds()
 	s.trace = append(s.trace, pt)
 	if s.progress != nil {
 		s.progress(pt)

@@ -61,7 +61,7 @@ func TestBatchConvergedPassIsCountedOnce(t *testing.T) {
 
 // samePoint compares two trace points but for the solver time.
 func samePoint(a, b run.Point) bool {
-	a.Seconds, b.Seconds = 0, 0
+	a.Seconds, b.Seconds, a.EvalSeconds, b.EvalSeconds = 0, 0, 0, 0
 	a.OracleTimeShare, b.OracleTimeShare = 0, 0
 	ja, _ := a.MarshalJSON()
 	jb, _ := b.MarshalJSON()

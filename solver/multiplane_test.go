@@ -385,7 +385,7 @@ func TestApproximateStepsUseTheBestPlane(t *testing.T) {
 func traceWithoutMP(s *Solver) []run.Point {
 	tr := s.Trace()
 	for k := range tr {
-		tr[k].Seconds = 0
+		tr[k].Seconds, tr[k].EvalSeconds = 0, 0
 		tr[k].ApproxPasses, tr[k].ApproxPassesLast, tr[k].WorkingSetMean, tr[k].OracleTimeShare = 0, 0, 0, 0
 	}
 	return tr

@@ -387,7 +387,7 @@ func requireSameRun(t *testing.T, a, b *Solver) {
 		t.Fatalf("trace lengths %d vs %d", len(ta), len(tb))
 	}
 	for k := range ta {
-		ta[k].Seconds, tb[k].Seconds = 0, 0
+		ta[k].Seconds, tb[k].Seconds, ta[k].EvalSeconds, tb[k].EvalSeconds = 0, 0, 0, 0
 		ta[k].OracleTimeShare, tb[k].OracleTimeShare = 0, 0
 		if fmt.Sprint(ta[k]) != fmt.Sprint(tb[k]) {
 			t.Fatalf("trace point %d differs:\n%+v\n%+v", k, ta[k], tb[k])

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
@@ -29,6 +30,8 @@ type Data struct {
 	// summary says what was read from the user's files (fileSummary),
 	// shown once by Load; "" for the named datasets.
 	summary string
+	// illNoted is set once the conditioning note about the data is shown.
+	illNoted atomic.Bool
 }
 
 // dataSpec is what a session remembers of its data, to load it again.

@@ -5,7 +5,7 @@ import (
 	"html"
 	"io"
 	"os"
-	"sync"
+	"sync/atomic"
 )
 
 // Must returns v, or panics with err: the one-line form of a call that
@@ -45,21 +45,13 @@ func note(msg string) {
 	}
 }
 
-// shownNotes are the keys of the notes noteOnce showed in this program.
-var shownNotes = struct {
-	sync.Mutex
-	m map[string]bool
-}{m: map[string]bool{}}
-
 // noteOnce is note for a note that every run of a call may make (the
 // conditioning of the data, for each seed of Seeds, before and after
-// Tune): the program shows the first note of a key, once.
-func noteOnce(key, msg string) {
-	shownNotes.Lock()
-	seen := shownNotes.m[key]
-	shownNotes.m[key] = true
-	shownNotes.Unlock()
-	if !seen {
+// Tune): the first call with a given flag shows it and sets the flag (a
+// flag of the value the note is about, so that a value freed and another
+// allocated in its place is noted again).
+func noteOnce(shown *atomic.Bool, msg string) {
+	if !shown.Swap(true) {
 		note(msg)
 	}
 }

@@ -163,7 +163,7 @@ func TestTrainerSaveLoadContinuesIdentically(t *testing.T) {
 			var r []string
 			for _, p := range tr {
 				if p.Refresh {
-					p.Seconds = 0
+					p.Seconds, p.EvalSeconds = 0, 0
 					r = append(r, fmt.Sprint(p))
 				}
 			}

@@ -76,7 +76,7 @@ func gapPasses(tr []run.Point) string {
 	var r []string
 	for _, p := range tr {
 		if p.Refresh {
-			p.Seconds, p.OracleTimeShare = 0, 0 // measured times
+			p.Seconds, p.EvalSeconds, p.OracleTimeShare = 0, 0, 0 // measured times
 			r = append(r, fmt.Sprint(p))
 		}
 	}

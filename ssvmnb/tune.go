@@ -111,7 +111,7 @@ func warnIll(data *Data, lambda float64, where string) {
 		}
 	}
 	if w := c.Warning(remedy); w != "" {
-		noteOnce(fmt.Sprintf("conditioning of %p", data), where+": "+w)
+		noteOnce(&data.illNoted, where+": "+w)
 	}
 }
 

@@ -187,7 +187,7 @@ func TestTrainKernelWorkers(t *testing.T) {
 			}
 			var b strings.Builder
 			for _, p := range points {
-				p.Seconds = 0
+				p.Seconds, p.EvalSeconds = 0, 0
 				fmt.Fprintf(&b, "%+v\n", p)
 			}
 			traces = append(traces, b.String())

@@ -388,8 +388,12 @@ func printSummary(w io.Writer, s run.Solver, status run.Status, stop run.Stop, l
 	if !math.IsNaN(last.TestLossAvg) {
 		avg = ", of the averaged weights " + fmtFloat(last.TestLossAvg)
 	}
-	fmt.Fprintf(w, "%s after %s, %.3f s solver time: gap %s, primal %s, test loss %s%s\n",
-		why, done, s.Elapsed().Seconds(), fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss), avg)
+	evaluating := ""
+	if !math.IsNaN(last.EvalSeconds) {
+		evaluating = fmt.Sprintf(" (%.3f s evaluating)", last.EvalSeconds)
+	}
+	fmt.Fprintf(w, "%s after %s, %.3f s solver time%s: gap %s, primal %s, test loss %s%s\n",
+		why, done, s.Elapsed().Seconds(), evaluating, fmtFloat(last.Gap), fmtFloat(last.Primal), fmtFloat(last.TestLoss), avg)
 }
 
 // traceOut prints the trace points of a run as they come, and moves the

@@ -47,6 +47,7 @@ type checkpoint struct {
 	RNG                   []byte
 	Steps, Calls          int64
 	Elapsed               time.Duration
+	Evaluating            time.Duration // the loop's evaluation time
 	Trace                 []run.Point
 	NextGap, NextTrace    int64
 	LastEval              int64
@@ -67,7 +68,7 @@ func (s *Solver) Save(w io.Writer) error {
 	c := checkpoint{
 		Version: checkpointVersion, Train: oracles.FingerprintOf(s.p, 1), N: s.n, K: s.k, F: s.in.f, Config: s.cfg,
 		Alpha: s.alpha, SV: s.sv.list, Ell: s.ell, GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, ExactGaps: s.exactGaps, ExactAt: s.exactAt, ExactGap: s.exactGap,
-		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
+		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Evaluating: s.loop.Evaluating, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval, PendingAt: -1,
 	}
 	if s.avg != nil {
@@ -205,7 +206,7 @@ func (s *Solver) restore(c *checkpoint) error {
 		}
 		s.exactGaps = append([]float64(nil), c.ExactGaps...)
 	}
-	if c.Steps < 0 || c.Calls < 0 || c.Elapsed < 0 || c.ExactAt < 0 || c.ExactAt > c.Steps ||
+	if c.Steps < 0 || c.Calls < 0 || c.Elapsed < 0 || c.Evaluating < 0 || c.ExactAt < 0 || c.ExactAt > c.Steps ||
 		c.LastEval < -1 || c.LastEval > c.Steps || c.NextGap < 1 || c.NextTrace < 1 {
 		return errors.New("counters out of range")
 	}
@@ -224,7 +225,7 @@ func (s *Solver) restore(c *checkpoint) error {
 		return fmt.Errorf("random state: %w", err)
 	}
 	s.rng = rand.New(s.pcg)
-	s.steps, s.calls, s.loop.Elapsed, s.trace = c.Steps, c.Calls, c.Elapsed, c.Trace
+	s.steps, s.calls, s.loop.Elapsed, s.loop.Evaluating, s.trace = c.Steps, c.Calls, c.Elapsed, c.Evaluating, c.Trace
 	for k := range s.trace { // never computed here; 0 in older checkpoints
 		s.trace[k].ForgetMultiPlane()
 		s.trace[k].ForgetSoft()

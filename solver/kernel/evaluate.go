@@ -169,6 +169,7 @@ func (s *Solver) record(refresh bool) error {
 		pt.GapEstimate = g
 		pt.ChiGapEstimate = run.Chi(s.gapEst)
 	}
+	pt.EvalSeconds = s.loop.EvalNow().Seconds()
 	s.trace = append(s.trace, pt)
 	s.loop.LastEval = s.steps
 	if s.progress != nil {

@@ -91,7 +91,7 @@ func gapPasses(tr []run.Point) string {
 	var b bytes.Buffer
 	for _, p := range tr {
 		if p.Refresh {
-			p.Seconds, p.OracleTimeShare = 0, 0
+			p.Seconds, p.EvalSeconds, p.OracleTimeShare = 0, 0, 0
 			fmt.Fprintln(&b, p)
 		}
 	}

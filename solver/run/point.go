@@ -19,6 +19,11 @@ type Point struct {
 	Steps int64
 	// Seconds is solver time, excluding exact-gap evaluations.
 	Seconds float64
+	// EvalSeconds is the wall time of the run's evaluations up to this
+	// point (exact gap passes, objectives, averages and the task losses
+	// computed on the run's goroutine), measured apart from Seconds (NaN
+	// when not measured, e.g. in traces of older builds).
+	EvalSeconds float64
 	// Primal is lambda/2 |w|^2 + 1/n sum_i max_y H_i(y; w).
 	Primal float64
 	// Dual is the dual objective at the current dual point (NaN for SSG).
@@ -105,7 +110,7 @@ type Point struct {
 func Blank() Point {
 	nan := math.NaN()
 	return Point{
-		Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan, TestLossAvg: nan,
+		EvalSeconds: nan, Primal: nan, Dual: nan, Gap: nan, GapEstimate: nan, TrainLoss: nan, TestLoss: nan, TestLossAvg: nan,
 		PrimalAvg: nan, DualAvg: nan, GapAvg: nan, Lambda: nan,
 		ChiGap: nan, ChiCurvature: nan, PredictedSpeedup: nan, ChiGapEstimate: nan,
 		ActiveMean: nan, CacheMean: nan,
@@ -139,6 +144,7 @@ type tracePointJSON struct {
 	OracleCalls      int64    `json:"oracle_calls"`
 	Steps            int64    `json:"steps"`
 	Seconds          float64  `json:"seconds"`
+	EvalSeconds      *float64 `json:"eval_seconds,omitempty"`
 	Primal           *float64 `json:"primal"`
 	Dual             *float64 `json:"dual"`
 	Gap              *float64 `json:"gap"`
@@ -191,7 +197,7 @@ func orNaN(p *float64) float64 {
 // left out.
 func (p Point) MarshalJSON() ([]byte, error) {
 	return json.Marshal(tracePointJSON{
-		Pass: p.Pass, OracleCalls: p.OracleCalls, Steps: p.Steps, Seconds: p.Seconds,
+		Pass: p.Pass, OracleCalls: p.OracleCalls, Steps: p.Steps, Seconds: p.Seconds, EvalSeconds: finite(p.EvalSeconds),
 		Primal: finite(p.Primal), Dual: finite(p.Dual), Gap: finite(p.Gap), GapEstimate: finite(p.GapEstimate),
 		TrainLoss: finite(p.TrainLoss), TestLoss: finite(p.TestLoss), TestLossAvg: finite(p.TestLossAvg),
 		PrimalAvg: finite(p.PrimalAvg), DualAvg: finite(p.DualAvg), GapAvg: finite(p.GapAvg),
@@ -215,7 +221,7 @@ func (p *Point) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*p = Point{
-		Pass: j.Pass, OracleCalls: j.OracleCalls, Steps: j.Steps, Seconds: j.Seconds,
+		Pass: j.Pass, OracleCalls: j.OracleCalls, Steps: j.Steps, Seconds: j.Seconds, EvalSeconds: orNaN(j.EvalSeconds),
 		Primal: orNaN(j.Primal), Dual: orNaN(j.Dual), Gap: orNaN(j.Gap), GapEstimate: orNaN(j.GapEstimate),
 		TrainLoss: orNaN(j.TrainLoss), TestLoss: orNaN(j.TestLoss), TestLossAvg: orNaN(j.TestLossAvg),
 		PrimalAvg: orNaN(j.PrimalAvg), DualAvg: orNaN(j.DualAvg), GapAvg: orNaN(j.GapAvg),

@@ -43,6 +43,7 @@ type checkpoint struct {
 
 	Steps, Calls                 int64
 	Elapsed                      time.Duration
+	Evaluating                   time.Duration // the loop's evaluation time
 	Trace                        []run.Point
 	NextGap, NextTrace, LastEval int64
 }
@@ -81,7 +82,7 @@ func (s *Solver) Save(w io.Writer) error {
 		Version: checkpointVersion, Train: fingerprint(s.m), Blocks: s.blocks,
 		Config: s.cfg, W: s.w, Delta: s.delta, Mu: s.mu,
 		GapEst: s.gapEst, EstFinite: s.est.Finite, EstInf: s.est.Inf, LastGap: s.lastGap, GapAt: s.gapAt,
-		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Trace: s.trace,
+		Steps: s.steps, Calls: s.calls, Elapsed: s.loop.Elapsed, Evaluating: s.loop.Evaluating, Trace: s.trace,
 		NextGap: s.loop.NextGap, NextTrace: s.loop.NextTrace, LastEval: s.loop.LastEval,
 	}
 	var err error
@@ -178,7 +179,7 @@ func (s *Solver) restore(c *checkpoint) error {
 	if inf != c.EstInf || math.IsNaN(c.EstFinite) || math.IsInf(c.EstFinite, 0) {
 		return fmt.Errorf("the running sum of the gap estimates (%v finite, %d unvisited) does not match them (%d unvisited)", c.EstFinite, c.EstInf, inf)
 	}
-	if c.Steps < 0 || c.Calls < 0 || c.Elapsed < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
+	if c.Steps < 0 || c.Calls < 0 || c.Elapsed < 0 || c.Evaluating < 0 || c.LastEval < -1 || c.LastEval > c.Steps ||
 		c.NextGap < 1 || c.NextTrace < 1 || c.GapAt < -1 || c.GapAt > c.Steps {
 		return errors.New("counters out of range")
 	}
@@ -195,7 +196,7 @@ func (s *Solver) restore(c *checkpoint) error {
 	s.pcg, s.rng = pcg, rand.New(pcg)
 	s.syncLookahead()
 	s.steps, s.calls = c.Steps, c.Calls
-	s.loop.Elapsed = c.Elapsed
+	s.loop.Elapsed, s.loop.Evaluating = c.Elapsed, c.Evaluating
 	s.trace = c.Trace
 	for k := range s.trace { // never computed here; 0 in older checkpoints
 		s.trace[k].ForgetMultiPlane()

@@ -40,6 +40,7 @@ func (s *Solver) record(refresh bool) error {
 	if err != nil {
 		return err
 	}
+	pt.EvalSeconds = s.loop.EvalNow().Seconds()
 	s.trace = append(s.trace, pt)
 	s.loop.LastEval = s.steps
 	if s.progress != nil {

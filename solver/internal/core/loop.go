@@ -99,8 +99,14 @@ type Loop struct {
 	NextTrace int64 // clock of the next observe-only evaluation
 	LastEval  int64 // clock of the last trace point (-1: none)
 	Elapsed   time.Duration
+	// Evaluating is the wall time of the run's evaluations on its own
+	// goroutine (exact gap passes, the objectives, averages and task losses
+	// computed in place), never part of Elapsed; test losses computed beside
+	// the next steps are in neither.
+	Evaluating time.Duration
 
 	chunkStart time.Time // start of the chunk of steps under way (zero between chunks)
+	evalStart  time.Time // start of the evaluation under way (zero outside one)
 }
 
 // Evaluations says what the scheduled evaluations of a Loop are.
@@ -172,11 +178,32 @@ func (l *Loop) Now() time.Duration {
 	return l.Elapsed + time.Since(l.chunkStart)
 }
 
-// Exclude takes the time d of an exact evaluation that an engine made
+// EvalNow returns the evaluation time so far, the evaluation under way
+// included.
+func (l *Loop) EvalNow() time.Duration {
+	if l.evalStart.IsZero() {
+		return l.Evaluating
+	}
+	return l.Evaluating + time.Since(l.evalStart)
+}
+
+// Exclude moves the time d of an exact evaluation that an engine made
 // inside a step (batch Frank-Wolfe records the iterate whose oracle pass
-// its iteration uses) out of the solver time, which counts the
-// optimizer's own work only.
-func (l *Loop) Exclude(d time.Duration) { l.Elapsed -= d }
+// its iteration uses) from the solver time, which counts the optimizer's
+// own work only, to the evaluation time.
+func (l *Loop) Exclude(d time.Duration) { l.Elapsed -= d; l.Evaluating += d }
+
+// record runs e.Record(refresh) as an evaluation: its time is evaluation
+// time, less what the engine counted as solver time inside it (batch
+// Frank-Wolfe's iteration, which a recorded point comes with).
+func (l *Loop) record(e Engine, refresh bool) error {
+	elapsed, evaluating := l.Elapsed, l.Evaluating
+	l.evalStart = time.Now()
+	err := e.Record(refresh)
+	l.Evaluating = evaluating + max(0, time.Since(l.evalStart)-(l.Elapsed-elapsed))
+	l.evalStart = time.Time{}
+	return err
+}
 
 // Fits reports whether cost more passes fit in the budget of stop.
 func Fits(stop run.Stop, passes, cost float64) bool {
@@ -220,7 +247,7 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 		if st, done := mayRecord(recordCost(false)); done {
 			return st, nil
 		}
-		if err := e.Record(false); err != nil {
+		if err := l.record(e, false); err != nil {
 			return 0, err
 		}
 	}
@@ -230,7 +257,7 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 			if st, done := mayRecord(recordCost(l.Evaluations.refresh())); done {
 				return st, nil
 			}
-			if err := e.Record(l.Evaluations.refresh()); err != nil {
+			if err := l.record(e, l.Evaluations.refresh()); err != nil {
 				return 0, err
 			}
 			l.NextGap = l.Advance(now, now, l.GapEvery)
@@ -240,7 +267,7 @@ func (l *Loop) Run(ctx context.Context, stop run.Stop, e Engine) (run.Status, er
 				if st, done := mayRecord(recordCost(false)); done {
 					return st, nil
 				}
-				if err := e.Record(false); err != nil {
+				if err := l.record(e, false); err != nil {
 					return 0, err
 				}
 			}

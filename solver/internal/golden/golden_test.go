@@ -66,7 +66,7 @@ type record struct {
 }
 
 // wallClock lists the run.Point fields that measure time: never compared.
-var wallClock = map[string]bool{"Seconds": true, "OracleTimeShare": true}
+var wallClock = map[string]bool{"Seconds": true, "EvalSeconds": true, "OracleTimeShare": true}
 
 func (r *record) line(format string, args ...any) { fmt.Fprintf(&r.b, format+"\n", args...) }
 
