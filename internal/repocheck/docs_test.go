@@ -1,4 +1,4 @@
-package doccheck
+package repocheck
 
 import (
 	"fmt"
@@ -13,25 +13,6 @@ import (
 // maxReadmeLines bounds README.md: the front door, with the user guide in
 // docs/.
 const maxReadmeLines = 250
-
-// repoRoot returns the folder holding go.mod above the test's folder.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
-	}
-}
 
 // docFiles returns README.md and docs/*.md, relative to root.
 func docFiles(t *testing.T, root string) []string {
@@ -52,7 +33,7 @@ func docFiles(t *testing.T, root string) []string {
 }
 
 func TestReadmeLength(t *testing.T) {
-	root := repoRoot(t)
+	root := moduleRoot(t)
 	b, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +44,7 @@ func TestReadmeLength(t *testing.T) {
 }
 
 func TestRelativeLinks(t *testing.T) {
-	root := repoRoot(t)
+	root := moduleRoot(t)
 	files := docFiles(t, root)
 	if len(files) < 2 {
 		t.Fatalf("found no docs/*.md beside README.md under %s", root)
