@@ -25,6 +25,8 @@ type display interface {
 	HTML(html string)
 	// PNG shows a PNG image as a new output of the cell.
 	PNG(png []byte)
+	// Markdown shows Markdown as a new output of the cell.
+	Markdown(md string)
 	// UpdateHTML creates or replaces the transient output block id.
 	UpdateHTML(id, html string)
 	// NewID returns a fresh id for UpdateHTML.
@@ -42,6 +44,7 @@ type gonbDisplay struct{}
 func (gonbDisplay) Active() bool               { return gonbui.IsNotebook }
 func (gonbDisplay) HTML(html string)           { gonbui.DisplayHTML(html) }
 func (gonbDisplay) PNG(png []byte)             { gonbui.DisplayPNG(png) }
+func (gonbDisplay) Markdown(md string)         { gonbui.DisplayMarkdown(md) }
 func (gonbDisplay) UpdateHTML(id, html string) { gonbui.UpdateHTML(id, html) }
 func (gonbDisplay) NewID() string              { return "fwstruct_" + gonbui.UniqueId() }
 func (gonbDisplay) Sync()                      { gonbui.Sync() }
