@@ -155,9 +155,11 @@ func ValueAt(s viz.Series, x float64) float64 {
 type Ordering struct {
 	// A and B name the curves.
 	A, B string
-	// Compared counts the points of A inside B's x range, Below those of
-	// them where A's value is below B's.
-	Compared, Below int
+	// Compared counts the points of A inside B's x range where the two
+	// differ, Below those of them where A's value is below B's; Level
+	// counts the points where they are equal (runs from the same start, a
+	// fork before it moves), which are left out.
+	Compared, Below, Level int
 	// Since is the x of the first point of A's last stretch of points
 	// below B (NaN when A's last compared point is not below): from Since
 	// on, A stays below B.
@@ -172,6 +174,10 @@ func Order(a, b viz.Series) Ordering {
 	for i, x := range a.X {
 		vb := ValueAt(b, x)
 		if !finite(vb) || !finite(a.Y[i]) {
+			continue
+		}
+		if math.Abs(a.Y[i]-vb) <= 1e-12*math.Max(math.Abs(a.Y[i]), math.Abs(vb)) {
+			o.Level++
 			continue
 		}
 		if o.Compared == 0 {
@@ -203,11 +209,14 @@ func (o Ordering) Never() bool { return o.Compared > 0 && o.Below == 0 }
 // points, x from 1 to 40".
 func (o Ordering) String() string {
 	if o.Compared == 0 {
-		return fmt.Sprintf("%s and %s share no x range", o.A, o.B)
+		return fmt.Sprintf("%s and %s differ nowhere on a shared x range", o.A, o.B)
 	}
 	s := fmt.Sprintf("%s below %s at %d of %d points, x from %s to %s", o.A, o.B, o.Below, o.Compared, Cell(o.From), Cell(o.To))
 	if !math.IsNaN(o.Since) && o.Below < o.Compared {
 		s += fmt.Sprintf(", below from x = %s on", Cell(o.Since))
+	}
+	if o.Level > 0 {
+		s += fmt.Sprintf(" (level at %d more)", o.Level)
 	}
 	return s
 }

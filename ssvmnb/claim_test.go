@@ -21,11 +21,12 @@ func TestOrder(t *testing.T) {
 		wantString      string
 	}{
 		{"always below", viz.Series{Name: "a", X: []float64{5, 10, 15}, Y: []float64{0.5, 0.4, 0.3}}, 3, 3, 5, 5, 15, true, false, "a below b at 3 of 3 points, x from 5 to 15"},
-		{"never below", viz.Series{Name: "a", X: []float64{0, 20}, Y: []float64{1, 0.4}}, 2, 0, nan, 0, 20, false, true, "a below b at 0 of 2 points"},
+		{"never below", viz.Series{Name: "a", X: []float64{0, 20}, Y: []float64{1.5, 0.4}}, 2, 0, nan, 0, 20, false, true, "a below b at 0 of 2 points"},
+		{"level start left out", viz.Series{Name: "a", X: []float64{0, 10, 20}, Y: []float64{1, 0.4, 0.2}}, 2, 2, 10, 10, 20, true, false, "a below b at 2 of 2 points, x from 10 to 20 (level at 1 more)"},
 		// b interpolated: 0.75 at 5, 0.4 at 15
 		{"drops below late", viz.Series{Name: "a", X: []float64{0, 10, 15, 20}, Y: []float64{0.9, 0.6, 0.35, 0.2}}, 4, 3, 15, 0, 20, false, false, "a below b at 3 of 4 points, x from 0 to 20, below from x = 15 on"},
 		{"ends above", viz.Series{Name: "a", X: []float64{0, 10, 20}, Y: []float64{0.9, 0.4, 0.35}}, 3, 2, nan, 0, 20, false, false, "a below b at 2 of 3 points, x from 0 to 20"},
-		{"outside b's range", viz.Series{Name: "a", X: []float64{30, 40}, Y: []float64{0.1, 0.1}}, 0, 0, nan, nan, nan, false, false, "a and b share no x range"},
+		{"outside b's range", viz.Series{Name: "a", X: []float64{30, 40}, Y: []float64{0.1, 0.1}}, 0, 0, nan, nan, nan, false, false, "a and b differ nowhere on a shared x range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := Order(tc.a, b)
