@@ -220,3 +220,15 @@ func (o Ordering) String() string {
 	}
 	return s
 }
+
+// Within returns the points of curve s with from <= x <= to: a claim about
+// part of a run ("after the first pass", "after the fork").
+func Within(s viz.Series, from, to float64) viz.Series {
+	out := viz.Series{Name: s.Name}
+	for i, x := range s.X {
+		if x >= from && x <= to {
+			out.X, out.Y = append(out.X, x), append(out.Y, s.Y[i])
+		}
+	}
+	return out
+}

@@ -139,3 +139,14 @@ func TestTrainerCurve(t *testing.T) {
 		t.Errorf("median of one seed %v differs from its curve %v", m.Y, s.Y)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	s := viz.Series{Name: "s", X: []float64{0, 1, 2, 3}, Y: []float64{4, 3, 2, 1}}
+	w := Within(s, 1, 2)
+	if w.Name != "s" || len(w.X) != 2 || w.X[0] != 1 || w.Y[1] != 2 {
+		t.Errorf("Within(s, 1, 2) = %+v", w)
+	}
+	if w := Within(s, 5, 6); len(w.X) != 0 {
+		t.Errorf("Within outside = %+v", w)
+	}
+}

@@ -54,3 +54,24 @@ func TestTune(t *testing.T) {
 		t.Errorf("hand-made data: %v", err)
 	}
 }
+
+// TestAuxEdge: the chosen rho (or gamma) at an end of its grid is said,
+// inside it or with one value not.
+func TestAuxEdge(t *testing.T) {
+	curve := []tune.Point{{Lambda: 1, Aux: 0.1}, {Lambda: 0.1, Aux: 0.1}, {Lambda: 1, Aux: 1}, {Lambda: 1, Aux: 10}}
+	for _, tc := range []struct {
+		name string
+		res  tune.Result
+		want string
+	}{
+		{"smallest rho", tune.Result{Aux: "rho", Curve: curve, Best: 1}, "smallest"},
+		{"middle rho", tune.Result{Aux: "rho", Curve: curve, Best: 2}, ""},
+		{"largest rho", tune.Result{Aux: "rho", Curve: curve, Best: 3}, "largest"},
+		{"one rho", tune.Result{Aux: "rho", Curve: curve[:2], Best: 0}, ""},
+		{"no aux", tune.Result{Curve: []tune.Point{{Lambda: 1}, {Lambda: 0.1}}, Best: 1}, ""},
+	} {
+		if got := auxEdge(&tc.res); got != tc.want {
+			t.Errorf("%s: auxEdge = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
