@@ -2,6 +2,7 @@ package ssvmnb
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,6 +48,12 @@ func TestTune(t *testing.T) {
 		if ill != map[bool]int{true: 1, false: 0}[scaling == datasets.ScaleNone] || notes.Len() != 0 ||
 			(ill > 0 && !strings.Contains(shown, "datasets.Options{Scaling: datasets.ScaleStandardize}")) {
 			t.Errorf("%v: %d conditioning notes, stderr %q: %s", scaling, ill, notes.String(), shown)
+		}
+		// A grid of two lambdas: the chosen one is at an edge, which the
+		// cell says (issue 34 item 7).
+		edge := fmt.Sprintf("the chosen lambda %.4g is the %s of the grid", res.Chosen().Lambda, res.Edge())
+		if res.Edge() == "" || strings.Count(shown, edge) != 1 {
+			t.Errorf("%v: chosen lambda %v of %v, edge %q: the cell does not say it once (%q): %s", scaling, res.Chosen().Lambda, []float64{0.01, 0.001}, res.Edge(), edge, shown)
 		}
 	}
 	syn, tst := synthetic(t)
