@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"os"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ type display interface {
 	HTML(html string)
 	// PNG shows a PNG image as a new output of the cell.
 	PNG(png []byte)
+	// Markdown shows Markdown as a new output of the cell.
+	Markdown(md string)
 	// UpdateHTML creates or replaces the transient output block id.
 	UpdateHTML(id, html string)
 	// NewID returns a fresh id for UpdateHTML.
@@ -36,13 +39,23 @@ type display interface {
 // output is the current display.
 var output display = gonbDisplay{}
 
+// stdout is the cell program's standard output, which drainStdout waits
+// on (at most drainLimit, then drainSettle more once it had to wait).
+var (
+	stdout                  = os.Stdout
+	drainLimit, drainSettle = time.Second, 20 * time.Millisecond
+)
+
 // gonbDisplay shows output through gonbui.
 type gonbDisplay struct{}
 
+// Every display first lets GoNB read what the cell printed before it
+// (drainStdout), so that a line printed before a figure shows above it.
 func (gonbDisplay) Active() bool               { return gonbui.IsNotebook }
-func (gonbDisplay) HTML(html string)           { gonbui.DisplayHTML(html) }
-func (gonbDisplay) PNG(png []byte)             { gonbui.DisplayPNG(png) }
-func (gonbDisplay) UpdateHTML(id, html string) { gonbui.UpdateHTML(id, html) }
+func (gonbDisplay) HTML(html string)           { drainStdout(); gonbui.DisplayHTML(html) }
+func (gonbDisplay) PNG(png []byte)             { drainStdout(); gonbui.DisplayPNG(png) }
+func (gonbDisplay) Markdown(md string)         { drainStdout(); gonbui.DisplayMarkdown(md) }
+func (gonbDisplay) UpdateHTML(id, html string) { drainStdout(); gonbui.UpdateHTML(id, html) }
 func (gonbDisplay) NewID() string              { return "fwstruct_" + gonbui.UniqueId() }
 func (gonbDisplay) Sync()                      { gonbui.Sync() }
 

@@ -41,8 +41,17 @@ func VizRuns(ts ...*Trainer) []viz.Run {
 // Gaps returns the duality gaps of several trainers against x (passes,
 // seconds or oracle calls), one curve each in the trainer's style; runs
 // without a gap (SSG) are left out with a note, changes during the runs
-// are marks.
-func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure { return viz.GapCurves(VizRuns(ts...), x) }
+// are marks. A note says when soft-constraint runs (soft.BCFW) share the
+// axis with hard ones (their gaps and passes measure other things), and
+// when soft runs of different rho end with the same soft gap, and why.
+func Gaps(x viz.XAxis, ts ...*Trainer) *viz.Figure {
+	f := viz.GapCurves(VizRuns(ts...), x)
+	if n := softAndHard(ts); n != "" {
+		f.Notes = append(f.Notes, n)
+	}
+	f.Notes = append(f.Notes, sameSoftGaps(ts)...)
+	return f
+}
 
 // Speedup returns the improvement chi(g)^3/chi(C) predicted by Theorem 2 of
 // Osokin et al. (2016) along several runs (Fig. 1c).

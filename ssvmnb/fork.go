@@ -3,6 +3,8 @@ package ssvmnb
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -54,7 +56,7 @@ func (t *Trainer) Fork(name string, m run.Method) (*Trainer, error) {
 		return nil, fmt.Errorf("ssvmnb: fork %q of %s: %w", name, origin, err)
 	}
 	f := &Trainer{Name: name, Live: t.Live, LiveEvery: t.LiveEvery, Workers: t.Workers, s: s, on: t.on,
-		store: path, data: t.data, asked: m, started: m, origin: origin, clock: t.clock.copy()}
+		store: path, data: t.data, asked: m, started: m, origin: origin, clock: t.clock.copy(), changed: slices.Clone(t.changed)}
 	if err := f.applyWorkers(); err != nil {
 		return nil, err
 	}
@@ -100,9 +102,13 @@ func (t *Trainer) Change(m run.Method) error {
 		return fmt.Errorf("ssvmnb: %s: Change needs a method%s", t.Name, nilText(m))
 	}
 	m = recordable(orLambda(m, t.s.Lambda()))
+	before := len(t.s.Trace())
 	s, err := t.s.Fork(m)
 	if err != nil {
 		return fmt.Errorf("ssvmnb: %s: %w", t.Name, err)
+	}
+	if tr := s.Trace(); len(tr) > before && strings.HasPrefix(tr[len(tr)-1].Event, forkEvent) {
+		t.changed = append(t.changed, len(tr)-1) // a change of this run, not a fork
 	}
 	t.s, t.asked, t.carry, t.applied = s, m, 0, 0
 	if err := t.applyWorkers(); err != nil {

@@ -132,14 +132,58 @@ func TestChangeIsRecorded(t *testing.T) {
 	Check(tn.Change(edited(m, func(m *solver.BCFW) { m.GapEvery, m.Average = 1, run.WeightedAverage })))
 	r := Must(Resume("c")) // saved at once, without a Run
 	tr := r.Trace()
-	if at := tr[len(tr)-1]; at.Pass != 3 || at.Event != "fork: averaging false -> true, gap every 3 -> 1" {
+	if at := tr[len(tr)-1]; at.Pass != 3 || at.Event != "averaging false -> true, gap every 3 -> 1" {
 		t.Fatalf("change recorded as %+v", at)
 	}
 	if m := r.ProgressFigure().Marks; len(m) != 1 || m[0].X != 3 {
 		t.Fatalf("marks %+v", m)
 	}
 	_, err := Session("c", data, m)
-	if err == nil || !strings.Contains(err.Error(), "at pass 3: fork: averaging false -> true") {
+	if err == nil || !strings.Contains(err.Error(), "at pass 3: averaging false -> true") {
 		t.Fatalf("Session after a change: %v", err)
 	}
+}
+
+// TestMarksSayWhatChanged: a lambda change and a Change of a run are
+// marked as what they are, a fork as a fork, in the trace and in the
+// figures' marks, in the fork's shared history too, and after the runs
+// are resumed from the session (issue 34 item 8: every one was labeled
+// "fork: ...").
+func TestMarksSayWhatChanged(t *testing.T) {
+	isolated(t)
+	d := syntheticData(t)
+	a := Must(Session("a", d, solver.BCFW{Lambda: 0.01, GapEvery: 3}))
+	a.Live = false
+	Must(a.Run(4))
+	Check(a.SetLambda(0.005))
+	Must(a.Run(4))
+	b := Must(a.Fork("b", solver.BCFW{GapEvery: 3, Sampling: run.GapSampling}))
+	b.Live = false
+	Must(b.Run(4))
+	Check(b.Change(solver.BCFW{GapEvery: 2, Sampling: run.GapSampling}))
+	Must(b.Run(4))
+	want := []string{"a: lambda 0.01 -> 0.005", "b: fork: sampling uniform -> gap", "b: gap every 3 -> 2"}
+	check := func(when string, a, b *Trainer) {
+		t.Helper()
+		var events []string
+		for _, p := range b.Trace() {
+			if p.Event != "" {
+				events = append(events, p.Event)
+			}
+		}
+		if got := strings.Join(events, " | "); got != "lambda 0.01 -> 0.005 | fork: sampling uniform -> gap | gap every 3 -> 2" {
+			t.Errorf("%s: events of b: %q", when, got)
+		}
+		marks := Gaps(viz.Passes, a, b).Marks
+		if len(marks) != len(want) {
+			t.Fatalf("%s: marks %+v, want %q", when, marks, want)
+		}
+		for k, m := range marks {
+			if m.Label != want[k] {
+				t.Errorf("%s: mark %d at %v: %q, want %q", when, k, m.X, m.Label, want[k])
+			}
+		}
+	}
+	check("trained", a, b)
+	check("resumed", Must(Resume("a")), Must(Resume("b")))
 }

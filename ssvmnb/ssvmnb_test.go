@@ -39,16 +39,18 @@ func synthetic(t testing.TB) (*oracles.Chain, *oracles.Chain) {
 // recorder is a display that records everything shown.
 type recorder struct {
 	html, updates []string
+	markdown      []string
 	ids           []string
 	pngs          [][]byte
 	syncs         int
 }
 
-func (r *recorder) Active() bool  { return true }
-func (r *recorder) HTML(h string) { r.html = append(r.html, h) }
-func (r *recorder) PNG(p []byte)  { r.pngs = append(r.pngs, p) }
-func (r *recorder) NewID() string { return fmt.Sprintf("id%d", len(r.html)+len(r.updates)) }
-func (r *recorder) Sync()         { r.syncs++ }
+func (r *recorder) Active() bool      { return true }
+func (r *recorder) HTML(h string)     { r.html = append(r.html, h) }
+func (r *recorder) PNG(p []byte)      { r.pngs = append(r.pngs, p) }
+func (r *recorder) Markdown(m string) { r.markdown = append(r.markdown, m) }
+func (r *recorder) NewID() string     { return fmt.Sprintf("id%d", len(r.html)+len(r.updates)) }
+func (r *recorder) Sync()             { r.syncs++ }
 func (r *recorder) UpdateHTML(id, h string) {
 	r.ids = append(r.ids, id)
 	r.updates = append(r.updates, h)

@@ -37,6 +37,8 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fwstruct/fwstruct/internal/atomicfile"
@@ -100,7 +102,12 @@ type Trainer struct {
 	// started is the method the run started with, as asked (a fork's:
 	// the method of the Fork call), Lambda included.
 	started run.Method
-	origin  string  // "bcfw at pass 10" for a fork
+	origin  string // "bcfw at pass 10" for a fork
+	// changed holds the trace indices of the points that Change and
+	// SetLambda recorded in this run or its history: the solver labels
+	// them as forks ("fork: lambda 0.01 -> 0.005"), Trace as the changes
+	// they are.
+	changed []int
 	carry   float64 // budget left by the last Run, < 1 pass: a deferred gap pass
 	onPoint func(run.Point)
 	applied int       // the workers the solver runs with (0: not set yet)
@@ -308,7 +315,23 @@ func (t *Trainer) Test() oracles.Problem {
 }
 
 // Trace returns a copy of the trace.
-func (t *Trainer) Trace() []run.Point { return t.s.Trace() }
+func (t *Trainer) Trace() []run.Point {
+	tr := t.s.Trace()
+	if len(t.changed) == 0 {
+		return tr
+	}
+	tr = slices.Clone(tr)
+	for _, k := range t.changed {
+		if k < len(tr) {
+			tr[k].Event = strings.TrimPrefix(tr[k].Event, forkEvent)
+		}
+	}
+	return tr
+}
+
+// forkEvent starts the event the solver records at a fork (solver.Fork),
+// which Change and SetLambda are made of.
+const forkEvent = "fork: "
 
 // Last returns the last trace point (run.Blank before the first, every
 // value NaN). After Run it describes the current iterate; Current says so
@@ -404,6 +427,8 @@ type trainerFile struct {
 	Workers int
 	// Clock is the wall-clock time of the runs (clock.go).
 	Clock *wallClock
+	// Changes is Trainer.changed.
+	Changes []int
 }
 
 // errOlder is the error of a file made before the current format.
@@ -418,7 +443,7 @@ func (t *Trainer) Save(w io.Writer) error {
 		return err
 	}
 	tf := trainerFile{Version: sessionVersion, Name: t.Name, Solver: buf.Bytes(),
-		Data: t.data, Origin: t.origin, Carry: t.carry, Workers: t.Workers, Clock: &t.clock}
+		Data: t.data, Origin: t.origin, Carry: t.carry, Workers: t.Workers, Clock: &t.clock, Changes: t.changed}
 	var err error
 	if tf.Method, err = run.Encode(t.s.Method()); err != nil {
 		return err
@@ -473,7 +498,7 @@ func fromFile(tf trainerFile, data *Data) (*Trainer, error) {
 		return nil, err
 	}
 	t := &Trainer{Name: tf.Name, Live: true, Workers: tf.Workers, s: s, on: data,
-		data: tf.Data, asked: asked, started: started, origin: tf.Origin, carry: tf.Carry}
+		data: tf.Data, asked: asked, started: started, origin: tf.Origin, carry: tf.Carry, changed: tf.Changes}
 	if tf.Clock != nil {
 		t.clock = *tf.Clock
 	}

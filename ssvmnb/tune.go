@@ -85,7 +85,35 @@ func Tune(ctx context.Context, data *Data, base run.Method, cfg tune.Config) (*t
 	if edge := res.Edge(); edge != "" {
 		note(fmt.Sprintf("the chosen lambda %.4g is the %s of the grid: a better one may lie beyond; extend tune.Config.Lambdas", c.Lambda, edge))
 	}
+	if edge := auxEdge(res); edge != "" {
+		field := map[string]string{"rho": "Rhos", "gamma": "Gammas"}[res.Aux]
+		note(fmt.Sprintf("the chosen %s %.4g is the %s of its grid: a better one may lie beyond; extend tune.Config.%s", res.Aux, c.Aux, edge, field))
+	}
 	return res, nil
+}
+
+// auxEdge returns "largest" or "smallest" when the chosen value of the
+// second hyperparameter (rho, gamma) is that end of a grid of several
+// values, "" otherwise (see tune.Result.Edge for lambda).
+func auxEdge(res *tune.Result) string {
+	if res.Aux == "" {
+		return ""
+	}
+	var aux []float64
+	for _, p := range res.Curve {
+		aux = append(aux, p.Aux)
+	}
+	slices.Sort(aux)
+	aux = slices.Compact(aux)
+	switch c := res.Chosen(); {
+	case len(aux) < 2:
+		return ""
+	case c.Aux == aux[len(aux)-1]:
+		return "largest"
+	case c.Aux == aux[0]:
+		return "smallest"
+	}
+	return ""
 }
 
 // warnIll shows a note when the training features of data are too large

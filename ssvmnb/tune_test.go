@@ -2,6 +2,7 @@ package ssvmnb
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -48,9 +49,36 @@ func TestTune(t *testing.T) {
 			(ill > 0 && !strings.Contains(shown, "datasets.Options{Scaling: datasets.ScaleStandardize}")) {
 			t.Errorf("%v: %d conditioning notes, stderr %q: %s", scaling, ill, notes.String(), shown)
 		}
+		// A grid of two lambdas: the chosen one is at an edge, which the
+		// cell says (issue 34 item 7).
+		edge := fmt.Sprintf("the chosen lambda %.4g is the %s of the grid", res.Chosen().Lambda, res.Edge())
+		if res.Edge() == "" || strings.Count(shown, edge) != 1 {
+			t.Errorf("%v: chosen lambda %v of %v, edge %q: the cell does not say it once (%q): %s", scaling, res.Chosen().Lambda, []float64{0.01, 0.001}, res.Edge(), edge, shown)
+		}
 	}
 	syn, tst := synthetic(t)
 	if _, err := Tune(context.Background(), NewData("by hand", syn, tst), solver.BCFW{}, tune.Config{}); err == nil || !strings.Contains(err.Error(), "data loaded by ssvmnb.Load") {
 		t.Errorf("hand-made data: %v", err)
+	}
+}
+
+// TestAuxEdge: the chosen rho (or gamma) at an end of its grid is said,
+// inside it or with one value not.
+func TestAuxEdge(t *testing.T) {
+	curve := []tune.Point{{Lambda: 1, Aux: 0.1}, {Lambda: 0.1, Aux: 0.1}, {Lambda: 1, Aux: 1}, {Lambda: 1, Aux: 10}}
+	for _, tc := range []struct {
+		name string
+		res  tune.Result
+		want string
+	}{
+		{"smallest rho", tune.Result{Aux: "rho", Curve: curve, Best: 1}, "smallest"},
+		{"middle rho", tune.Result{Aux: "rho", Curve: curve, Best: 2}, ""},
+		{"largest rho", tune.Result{Aux: "rho", Curve: curve, Best: 3}, "largest"},
+		{"one rho", tune.Result{Aux: "rho", Curve: curve[:2], Best: 0}, ""},
+		{"no aux", tune.Result{Curve: []tune.Point{{Lambda: 1}, {Lambda: 0.1}}, Best: 1}, ""},
+	} {
+		if got := auxEdge(&tc.res); got != tc.want {
+			t.Errorf("%s: auxEdge = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

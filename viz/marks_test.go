@@ -234,8 +234,9 @@ for (const width of [800, 420]) {
 	}
 }
 
-// TestLegendAvoidsMarkLabels: the legend goes to a corner that hides
-// curve points rather than over mark labels.
+// TestLegendAvoidsMarkLabels: the legend never goes over mark labels:
+// with the curves along the bottom and the labels along the top, every
+// corner holds data, and the legend goes outside the axes.
 func TestLegendAvoidsMarkLabels(t *testing.T) {
 	f := &Figure{Series: []Series{{Name: "along the bottom", X: []float64{0, 2, 4, 6, 8, 10}, Y: []float64{0, 0.01, 0, 0.01, 0, 0.01}},
 		{Name: "second", X: []float64{0, 10}, Y: []float64{0.02, 0.02}}},
@@ -245,7 +246,38 @@ func TestLegendAvoidsMarkLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Legend.Top {
-		t.Errorf("the legend is at the top, over the mark labels (left %v)", p.Legend.Left)
+	if !p.legendOutside {
+		t.Errorf("the legend is inside the axes (top %v, left %v), over the mark labels or the curves", p.Legend.Top, p.Legend.Left)
+	}
+}
+
+// TestLegendOutsideWhenEveryCornerHoldsData: the legend goes to a free
+// corner when there is one, and beside the axes, not over them, when every
+// corner holds curve points (issue 34: legends covered curves); the figure
+// still renders.
+func TestLegendOutsideWhenEveryCornerHoldsData(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	falling := Series{Name: "falling", X: x, Y: []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0}}
+	rising := Series{Name: "rising, a long name", X: x, Y: []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}}
+	for _, tc := range []struct {
+		name    string
+		series  []Series
+		outside bool
+	}{
+		{"one diagonal: two corners free", []Series{falling}, false},
+		{"two diagonals: every corner holds a curve", []Series{falling, rising}, true},
+	} {
+		f := &Figure{Kind: Lines, Series: tc.series, YRange: [2]float64{0, 1}, XRange: [2]float64{0, 10}}
+		p, err := f.plot(px(640), px(400))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.legendOutside != tc.outside {
+			t.Errorf("%s: legend outside %v, want %v (top %v, left %v)", tc.name, p.legendOutside, tc.outside, p.Legend.Top, p.Legend.Left)
+		}
+		var buf bytes.Buffer
+		if err := f.WritePNG(&buf, 640, 400); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
 	}
 }

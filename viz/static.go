@@ -165,12 +165,46 @@ func (f *Figure) drawTo(c vg.Canvas, width, height vg.Length) (err error) {
 		f.colorBar().Draw(bar)
 		return nil
 	}
+	if p.legendOutside {
+		// The data area narrows by the legend's width, which goes into the
+		// strip so freed, at its top, beside the axes.
+		w := legendStrip(p.Plot) - legendGap
+		p.Legend.Top, p.Legend.Left, p.Legend.XOffs = true, false, w
+		p.Draw(draw.Crop(dc, 0, -w-legendGap, 0, 0))
+		return nil
+	}
 	p.Draw(dc)
 	return nil
 }
 
+// legendGap separates a legend drawn outside the axes from the data area
+// and from the canvas's edge.
+const legendGap = vg.Length(6)
+
+// legendStrip is the width a legend drawn beside the axes takes.
+func legendStrip(p *plot.Plot) vg.Length {
+	return p.Legend.Rectangle(draw.Canvas{}).Size().X + 2*legendGap
+}
+
+// legendFitsOutside reports whether the legend of p can go beside the axes
+// of a canvas of the given width: its strip takes at most a third of the
+// width and leaves the data area 400 pixels at least (on a smaller canvas
+// the legend stays in the corner of the axes that hides the least).
+func legendFitsOutside(p *plot.Plot, width vg.Length) bool {
+	strip := legendStrip(p)
+	return strip <= width/3 && width-strip >= px(400)
+}
+
+// builtPlot is the gonum plot of a figure and where its legend goes.
+type builtPlot struct {
+	*plot.Plot
+	// legendOutside is set when every corner of the data area holds data
+	// (placeLegend): the legend is drawn beside the axes, not over them.
+	legendOutside bool
+}
+
 // plot builds the gonum plot of the figure for a canvas of the given width.
-func (f *Figure) plot(width, height vg.Length) (*plot.Plot, error) {
+func (f *Figure) plot(width, height vg.Length) (*builtPlot, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -180,9 +214,11 @@ func (f *Figure) plot(width, height vg.Length) (*plot.Plot, error) {
 	p.Y.Label.Text = f.YLabel
 	p.Legend.Top = true
 	var err error
+	outside := false
 	switch f.Kind {
 	case Lines:
-		err = f.plotLines(p, width, height)
+		outside, err = f.plotLines(p, width, height)
+		outside = outside && legendFitsOutside(p, width)
 	case Bars:
 		err = f.plotBars(p, width)
 	case HeatMap:
@@ -191,7 +227,7 @@ func (f *Figure) plot(width, height vg.Length) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	return &builtPlot{Plot: p, legendOutside: outside}, nil
 }
 
 func xys(x, y []float64) plotter.XYs {
@@ -208,10 +244,12 @@ func translucent(c color.NRGBA) color.NRGBA {
 	return c
 }
 
-func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
+// plotLines adds the figure's lines to p; outside reports that its legend
+// would hide data in every corner of the axes (see placeLegend).
+func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) (outside bool, err error) {
 	ls, err := f.lines()
 	if err != nil {
-		return err
+		return false, err
 	}
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.Gray{Y: 0xe0}
@@ -220,7 +258,7 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	cols := make([]color.NRGBA, len(ls))
 	for i, l := range ls {
 		if cols[i], err = parseColor(l.color); err != nil {
-			return err
+			return false, err
 		}
 	}
 	// Bands first, so that every curve is drawn over every band.
@@ -237,7 +275,7 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 		}
 		poly, err := plotter.NewPolygon(pts)
 		if err != nil {
-			return fmt.Errorf("viz: band of %q: %w", l.name, err)
+			return false, fmt.Errorf("viz: band of %q: %w", l.name, err)
 		}
 		poly.Color = translucent(cols[i])
 		poly.LineStyle.Width = 0
@@ -246,7 +284,7 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	for i, l := range ls {
 		ln, err := plotter.NewLine(xys(l.x, l.y))
 		if err != nil {
-			return fmt.Errorf("viz: series %q: %w", l.name, err)
+			return false, fmt.Errorf("viz: series %q: %w", l.name, err)
 		}
 		ln.Color = cols[i]
 		ln.Width = vg.Points(1.5)
@@ -266,7 +304,7 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 		if l.markers || len(l.x) == 1 { // a single point has no line to show
 			sc, err := plotter.NewScatter(xys(l.x, l.y))
 			if err != nil {
-				return fmt.Errorf("viz: series %q: %w", l.name, err)
+				return false, fmt.Errorf("viz: series %q: %w", l.name, err)
 			}
 			sc.Color = cols[i]
 			sc.Radius = vg.Points(2.5)
@@ -304,8 +342,7 @@ func (f *Figure) plotLines(p *plot.Plot, width, height vg.Length) error {
 	}
 	marks := f.marks(ls)
 	addMarks(p, marks)
-	placeLegend(p, append(ls, markLines(p, marks, width, height)...), width, height)
-	return nil
+	return placeLegend(p, append(ls, markLines(p, marks, width, height)...), width, height), nil
 }
 
 // markLines returns the marks as lines for placeLegend: each vertical line
@@ -356,8 +393,10 @@ const labelWeight = 1000
 
 // placeLegend puts the legend in the corner of the data area that hides the
 // fewest points of the curves (sampled along their segments), bands and
-// mark labels (those weigh labelWeight).
-func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) {
+// mark labels (those weigh labelWeight). It reports whether even that
+// corner hides some: then the legend belongs beside the axes when it fits
+// there (legendFitsOutside).
+func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) (covers bool) {
 	n, longest := 0, 0
 	for _, l := range ls {
 		if l.name != "" {
@@ -366,7 +405,7 @@ func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) {
 		}
 	}
 	if n == 0 || !(p.X.Max > p.X.Min) || !(p.Y.Max > p.Y.Min) {
-		return
+		return false
 	}
 	fs := p.Legend.TextStyle.Font.Size.Points()
 	boxW := (0.55*fs*float64(longest) + 30) / (0.85 * width.Points())
@@ -419,6 +458,7 @@ func placeLegend(p *plot.Plot, ls []line, width, height vg.Length) {
 		}
 	}
 	p.Legend.Top, p.Legend.Left = corners[best].top, corners[best].left
+	return hidden[best] > 0
 }
 
 // logRange returns the range of a log axis: the data range (all positive

@@ -195,6 +195,43 @@ func ObjectiveCurves(runs []Run, x XAxis) *Figure {
 	return f
 }
 
+// SoftObjectiveCurves plots the objectives of soft-constraint runs
+// (package soft; Meshi et al. 2015, Fig. 1 left) against passes: the soft
+// primal g_rho (solid), the soft dual f_rho (dash-dot), whose difference is
+// the certified soft gap, and the hard primal g(w, delta) of the same
+// iterate (dashed), the objective that compares with hard solvers. One
+// color per run, one line style per quantity. Runs without soft objectives
+// (not soft runs) are left out, noted.
+func SoftObjectiveCurves(runs []Run) *Figure {
+	f := &Figure{Title: "Soft and hard objectives", XLabel: Passes.String(), YLabel: "objective"}
+	bs := f.forks(runs, Passes)
+	var hard []string
+	for i, r := range runs {
+		tr := r.Trace[bs[i].start:]
+		if !hasFinite(tr, func(p run.Point) float64 { return p.Rho }) {
+			hard = append(hard, r.Name)
+			continue
+		}
+		color := r.style(i).Color
+		for _, c := range []struct {
+			suffix string
+			value  func(run.Point) float64
+			dash   Dash
+		}{
+			{" g_rho", func(p run.Point) float64 { return p.Primal }, Solid},
+			{" f_rho", func(p run.Point) float64 { return p.Dual }, DashDot},
+			{" g", func(p run.Point) float64 { return p.HardPrimal }, Dashed},
+		} {
+			s := curve(r.Name+c.suffix, tr, Passes, c.value)
+			s.Color, s.Dash = color, c.dash
+			f.Series = append(f.Series, s)
+		}
+	}
+	f.skipped(hard, "soft objectives")
+	f.Marks = eventMarks(runs, bs, Passes)
+	return f
+}
+
 // StalenessCurves plots GapEstimate / Gap, the ratio of the sum of the
 // stale block gaps the solver holds to the true duality gap (Osokin et al.
 // 2016, Fig. 1b), on a log scale against passes, with a reference line at

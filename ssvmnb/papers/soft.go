@@ -15,31 +15,17 @@ import (
 	"github.com/fwstruct/fwstruct/viz"
 )
 
-// SoftObjectives plots Meshi's Fig. 1 (left) for several soft runs: per run
-// (in its style, see styleOf) the soft primal g_rho and dual f_rho (solid, "g_rho" and
-// "f_rho") and the hard primal g(w, delta) (dashed, "g") against passes,
-// and the reference g* as a horizontal line when finite and positive.
+// SoftObjectives plots Meshi's Fig. 1 (left) for several soft runs (see
+// viz.SoftObjectiveCurves: g_rho solid, f_rho dash-dot, g dashed, one
+// color per run, in its style, see ssvmnb.RunStyle), with the reference g*
+// as a horizontal line when finite and positive.
 func SoftObjectives(reference float64, runs ...viz.Run) *viz.Figure {
-	f := &viz.Figure{Title: "Soft and hard objectives", XLabel: viz.Passes.String(), YLabel: "objective"}
-	for _, r := range runs {
-		color := ssvmnb.RunStyle(r).Color
-		for _, c := range []struct {
-			suffix string
-			value  func(run.Point) float64
-			dashed bool
-		}{
-			{" g_rho", func(p run.Point) float64 { return p.Primal }, false},
-			{" f_rho", func(p run.Point) float64 { return p.Dual }, false},
-			{" g", func(p run.Point) float64 { return p.HardPrimal }, true},
-		} {
-			s := viz.Series{Name: r.Name + c.suffix, Color: color, Dashed: c.dashed}
-			for _, p := range r.Trace {
-				s.X = append(s.X, p.Pass)
-				s.Y = append(s.Y, c.value(p))
-			}
-			f.Series = append(f.Series, s)
-		}
+	styled := make([]viz.Run, len(runs))
+	for i, r := range runs {
+		r.Style = ssvmnb.RunStyle(r)
+		styled[i] = r
 	}
+	f := viz.SoftObjectiveCurves(styled)
 	if reference > 0 && !math.IsInf(reference, 0) {
 		f.HLines = []viz.HLine{{Y: reference, Label: "g*"}}
 	}

@@ -3,6 +3,7 @@ package papers
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
@@ -99,6 +100,11 @@ func TestSweepRhoAndComparisons(t *testing.T) {
 	}
 	if f := SoftObjectives(math.NaN(), res.Trainers[0].VizRun(), res.Trainers[2].VizRun()); len(f.Series) != 6 || len(f.HLines) != 0 {
 		t.Fatalf("soft objectives figure: %d series", len(f.Series))
+	}
+	// The hard runs have no soft objectives: left out, noted.
+	if f := SoftObjectives(0.2, res.Trainers[0].VizRun(), lpHard); len(f.Series) != 3 || len(f.HLines) != 1 ||
+		len(f.Notes) != 1 || !strings.Contains(f.Notes[0], lpHard.Name) {
+		t.Fatalf("soft objectives of a soft and a hard run: %d series, notes %q", len(f.Series), f.Notes)
 	}
 	first := soft.HardObjective(lpHard.Trace[0])
 	if got := Reaches(lpHard, viz.Seconds, first); got != lpHard.Trace[0].Seconds {

@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/png"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,6 +40,7 @@ func checkOutput(o output, r Rules) []error {
 		return nil
 	}
 	var errs []error
+	errs = append(errs, failedClaims(o)...)
 	if b64 := strings.TrimSpace(string(o.Data["image/png"])); b64 != "" {
 		if err := checkPNG(b64); err != nil {
 			errs = append(errs, fmt.Errorf("PNG figure: %w", err))
@@ -54,6 +56,38 @@ func checkOutput(o output, r Rules) []error {
 		errs = append(errs, checkChartPage(html.UnescapeString(m[1]), r)...)
 	}
 	return errs
+}
+
+// claimFailedMarker is ssvmnb.ClaimFailedMarker, which ssvmnb writes into
+// the display of a claim that the run shown contradicts.
+const claimFailedMarker = "fwstruct-claim-failed"
+
+// claimPrefix starts the Markdown line of a failed claim (ssvmnb.Claims).
+var claimPrefix = regexp.MustCompile(`^\s*-?\s*✗?\s*(\*\*does not hold for this run:\*\*)?\s*`)
+
+// failedClaims returns an error per claim of o that does not hold (its
+// line carries claimFailedMarker), in one MIME type of o only (the first
+// that has any, sorted).
+func failedClaims(o output) []error {
+	mimes := make([]string, 0, len(o.Data))
+	for m := range o.Data {
+		mimes = append(mimes, m)
+	}
+	slices.Sort(mimes)
+	for _, m := range mimes {
+		var errs []error
+		for _, l := range strings.Split(string(o.Data[m]), "\n") {
+			if !strings.Contains(l, claimFailedMarker) {
+				continue
+			}
+			l = strings.TrimSpace(strings.Replace(l, "<!-- "+claimFailedMarker+" -->", "", 1))
+			errs = append(errs, fmt.Errorf("claim does not hold for the run shown: %s", claimPrefix.ReplaceAllString(l, "")))
+		}
+		if len(errs) > 0 {
+			return errs
+		}
+	}
+	return nil
 }
 
 // checkChartPage checks an interactive chart page (an iframe's srcdoc).

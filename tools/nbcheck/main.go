@@ -21,6 +21,9 @@
 //     says so in its tEXt chunk fwstruct:drawn (other PNG images, also
 //     inside HTML, must not be of one color), an interactive chart on its
 //     data-fwstruct-drawn attribute;
+//   - no claim a cell displays is contradicted by the run shown: ssvmnb's
+//     Claims write ssvmnb.ClaimFailedMarker into the output of a claim
+//     that does not hold, and nbcheck prints the claim;
 //   - every interactive chart inlines ECharts (unless -allow-cdn): one that
 //     loads it from the network shows "ECharts could not be loaded"
 //     offline;
