@@ -140,7 +140,7 @@ type Applied struct {
 	Pass  float64
 	Steps int64
 	// Marks are the events of the trace points the change recorded (the
-	// marks of the figures, "fork: lambda 0.01 -> 0.001"); none for
+	// marks of the figures, "lambda 0.01 -> 0.001"); none for
 	// Pause, Continue, ForkAs and SaveAs, and for a value the run already
 	// has.
 	Marks []string

@@ -28,7 +28,7 @@ func ExampleTrainer_Explore() {
 	f := x.Forks()[0]
 	fmt.Printf("%s: pass %.4g, lambda %g; %s: pass %.4g, lambda %g\n", t.Name, t.Passes(), t.Lambda(), f.Name, f.Passes(), f.Lambda())
 	// Output:
-	// pass 2: lambda = 0.002: marks ["fork: lambda 0.01 -> 0.002"], fork ""
+	// pass 2: lambda = 0.002: marks ["lambda 0.01 -> 0.002"], fork ""
 	// pass 3: fork: marks [], fork "bcfw fork 1"
 	// bcfw: pass 5, lambda 0.002; bcfw fork 1: pass 3, lambda 0.002
 }

@@ -55,7 +55,7 @@ func TestExploreEvents(t *testing.T) {
 		after func(p run.Point) bool
 	}{
 		{"lambda down", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1}, SetLambda{0.002},
-			"fork: lambda 0.01 -> 0.002", false, func(p run.Point) bool { return p.Lambda == 0.002 }},
+			"lambda 0.01 -> 0.002", false, func(p run.Point) bool { return p.Lambda == 0.002 }},
 		{"lambda up", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1}, SetLambda{0.05},
 			"lambda 0.01 -> 0.05", false, func(p run.Point) bool { return p.Lambda == 0.05 }},
 		{"rho", factorData, soft.BCFW{Lambda: 0.05, Rho: 1, GapEvery: 1, Seed: 2}, SetRho{4},
@@ -63,11 +63,11 @@ func TestExploreEvents(t *testing.T) {
 		{"soft lambda", factorData, soft.BCFW{Lambda: 0.05, Rho: 1, GapEvery: 1, Seed: 2}, SetLambda{0.01},
 			"lambda 0.05 -> 0.01", false, func(p run.Point) bool { return p.Lambda == 0.01 && p.Rho == 1 }},
 		{"cache F", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1, Cache: cache}, SetCache{F: 0.5},
-			"fork: cache F=0.25 nu=0.01 size 10 -> F=0.5 nu=0.01 size 10", false, nil},
+			"cache F=0.25 nu=0.01 size 10 -> F=0.5 nu=0.01 size 10", false, nil},
 		{"sampling", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1}, SetSampling{run.GapSampling},
-			"fork: sampling uniform -> gap", false, nil},
+			"sampling uniform -> gap", false, nil},
 		{"step", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1, Step: solver.Pairwise}, SetStep{solver.Away},
-			"fork: step pairwise -> away", false, nil},
+			"step pairwise -> away", false, nil},
 		{"step refused", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1}, SetStep{solver.Pairwise}, "", true, nil},
 		{"soft sampling refused", factorData, soft.BCFW{Lambda: 0.05, Rho: 1, GapEvery: 1, Seed: 2}, SetSampling{run.Permutation}, "", true, nil},
 		{"rho of bcfw refused", chainData, solver.BCFW{Lambda: 0.01, GapEvery: 1, Seed: 1}, SetRho{2}, "", true, nil},
@@ -260,7 +260,7 @@ func TestExploreView(t *testing.T) {
 	for _, u := range rec.updates {
 		before = before || strings.Contains(u, `class="fwstruct-explore" data-run="bcfw"`) && strings.Contains(u, `data-lambda="0.01" data-marks="0"`)
 		after = after || strings.Contains(u, `data-lambda="0.002" data-marks="1"`) && strings.Contains(u, `<tr class="fwstruct-mark" data-pass=`) &&
-			strings.Contains(u, "fork: lambda 0.01 -&gt; 0.002") && strings.Contains(u, "<img")
+			strings.Contains(u, "lambda 0.01 -&gt; 0.002") && strings.Contains(u, "<img")
 	}
 	if !before || !after {
 		t.Fatalf("live updates (before %v, after %v): %.300q", before, after, rec.updates)
