@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -72,6 +73,8 @@ func TestValueAt(t *testing.T) {
 
 func TestClaimsShow(t *testing.T) {
 	rec := record(t)
+	was := standIn.Swap(false) // the real data's program (another test may have loaded the fallback)
+	t.Cleanup(func() { standIn.Store(was) })
 	var c Claims
 	c.Title = "What the figure shows"
 	c.Quote("gap at pass %d: %s", 10, Cell(0.3141))
@@ -102,6 +105,41 @@ func TestClaimsShow(t *testing.T) {
 	}
 	if f := c.Failed(); len(f) != 1 || f[0] != "FW below BCFW" {
 		t.Errorf("Failed() = %q", f)
+	}
+}
+
+// TestClaimsOnStandInData: in a program that fell back to the synthetic
+// stand-in of OCR, the text's comparisons (about OCR) are shown as not
+// checked, with what this run gives, and fail nothing.
+func TestClaimsOnStandInData(t *testing.T) {
+	rec := record(t)
+	was := standIn.Load()
+	t.Cleanup(func() { standIn.Store(was) })
+	standIn.Store(false)
+	d, err := Load("ocr", datasets.Options{Path: t.TempDir()}) // a path: no fallback
+	if err == nil || d != nil || standIn.Load() {
+		t.Fatalf("ocr from an empty folder: %v, %v; stand-in %v", d, err, standIn.Load())
+	}
+	t.Setenv(datasets.EnvVar, t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	if d, err = Load("ocr"); err != nil || d.Note == "" || !standIn.Load() {
+		t.Fatalf("ocr not found: %+v, %v; stand-in %v", d, err, standIn.Load())
+	}
+	var c Claims
+	c.Quote("gap %s", Cell(0.5))
+	c.Check(false, "FW below BCFW")
+	c.Check(true, "BCFW below FW")
+	c.Show()
+	md := rec.markdown[len(rec.markdown)-1]
+	for _, want := range []string{"- gap 0.5", "- ○ *not checked: the text is about the real data, this run is on stand-in data (does not hold here):* FW below BCFW",
+		"(holds here):* BCFW below FW"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, ClaimFailedMarker) || len(c.Failed()) != 0 {
+		t.Errorf("a claim about the real data failed on the stand-in:\n%s", md)
 	}
 }
 

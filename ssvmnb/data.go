@@ -97,6 +97,7 @@ func (sp *dataSpec) load() (*Data, error) {
 		d.Note = sp.Note
 		d.Description += " (fallback: OCR not found)"
 		note(sp.Note)
+		standIn.Store(true)
 	}
 	return d, nil
 }
