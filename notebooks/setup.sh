@@ -18,7 +18,7 @@ else
 	target="${TMPDIR:-/tmp}/fwstruct-checkout-not-found"
 	mkdir -p "$target" && echo 'module github.com/fwstruct/fwstruct' > "$target/go.mod"
 	for pkg in align datasets factorgraph imaging/features imaging/slic inference oracles oracles/oraclestest \
-		solver solver/run solver/soft solver/kernel ssvmnb viz; do
+		solver solver/execution solver/run solver/soft solver/kernel ssvmnb ssvmnb/papers tune viz; do
 		mkdir -p "$target/$pkg"
 		printf 'package %s\n\n// A stand-in: the first cell of the notebook found no fwstruct checkout.\nvar _ int = "fwstruct checkout not found (see the first cell): set FWSTRUCT_ROOT to the fwstruct checkout and run the first cell again"\n' \
 			"$(basename "$pkg")" > "$target/$pkg/stand_in.go"

@@ -15,8 +15,8 @@ import (
 )
 
 // execFlags are the flags of the execution of a run: --workers, and the
-// executions of the block steps a method takes (execKinds). The execution
-// is explicit: --workers never changes it.
+// executions of the block steps a method takes (execKinds). Without an
+// execution named, train takes the one auto chooses (auto.Execution).
 type execFlags struct {
 	workers    int
 	batch      int
@@ -45,7 +45,8 @@ func (e *execFlags) declare(f *flagSet, kinds execKinds, from run.Execution) {
 	}
 	f.Int(&e.workers, "workers", "goroutines of the parallel parts of the run (0: one per CPU): gap passes, evaluations, batch iterations,\n"+
 		"the read parts of an execution's steps, a kernel method's rows; a trace point's test losses are computed while the next\n"+
-		"steps go on. The iterates do not depend on it, and it never makes the steps parallel: an execution does")
+		"steps go on. The iterates do not depend on it unless no execution is named and the oracle is costly: a method with\n"+
+		"a mini-batch execution then takes one of a block per worker (the execution line says why; --batch 1: sequential steps)")
 	if kinds >= miniBatchOnly {
 		f.Int(&e.batch, "batch", "mini-batch execution: tau distinct blocks per step, their oracle calls in parallel against one w\n"+
 			"(Wang et al. 2016; 0 or 1: sequential steps); the run depends on tau, not on --workers")
@@ -104,6 +105,19 @@ func (e *execFlags) build() error {
 		return fmt.Errorf("%s: %w", chosen[0], err)
 	}
 	return nil
+}
+
+// named reports whether the command line names an execution of the steps
+// (--batch, --lookahead, --async or --simulate-workers, --batch 1 for the
+// sequential steps); without one the run takes the execution auto would
+// choose for its method (auto.Execution).
+func (e *execFlags) named(f *flagSet) bool {
+	for _, name := range []string{"batch", "lookahead", "async", "simulate-workers"} {
+		if f.given(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // flag names the flag that chose the execution (for the errors of a method

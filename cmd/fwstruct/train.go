@@ -255,7 +255,7 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	var s run.Solver
 	m := t.method().WithLambda(t.lambda)
-	chosen := ""
+	chosen, chosenExec := "", ""
 	if am, ok := m.(auto.Method); ok && t.resumed == nil {
 		c, err := auto.Choose(train, am, t.exec.workers)
 		if err != nil {
@@ -264,6 +264,15 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 		m, chosen = c.Method, c.Reason
 		if t.exec.x == nil {
 			opts = append(opts, run.WithExecution(c.Execution))
+		}
+	} else if t.resumed == nil && !t.exec.named(t.f) {
+		x, why, err := auto.Execution(train, m, t.exec.workers)
+		if err != nil {
+			return err
+		}
+		if x != nil {
+			opts = append(opts, run.WithExecution(x))
+			chosenExec = why + " (--batch 1: sequential steps)"
 		}
 	}
 	if t.resumed != nil {
@@ -291,6 +300,9 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "method %s, lambda %g; execution %s\n", describeMethod(s.Method()), s.Lambda(), describeExecution(s.Execution()))
 	if chosen != "" {
 		fmt.Fprintf(stdout, "auto: %s\n", chosen)
+	}
+	if chosenExec != "" {
+		fmt.Fprintf(stdout, "execution: %s\n", chosenExec)
 	}
 	if t.accuracy != 1 {
 		fmt.Fprintf(stdout, "approximate oracle of accuracy nu = %g (gaps certified by the exact oracle)\n", t.accuracy)

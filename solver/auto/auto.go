@@ -5,7 +5,7 @@
 // choice is a run.Method of the solver packages with its reason in one
 // line, e.g. "exact block steps with shrinking (multiclass, 10 classes;
 // liblinear -s 4's method)"; an explicit method is never second-guessed,
-// but its execution may be chosen the same way (ChooseExecution).
+// but its execution may be chosen the same way (Execution).
 //
 // Method is the choice as a method type ("auto"), the default of the
 // command line, the notebook layer and tune. A run made by it reports and
@@ -184,15 +184,11 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 		method.Average = run.WeightedAverage
 		averaged = ", the weighted average"
 	}
-	call, err := oracleTime(p)
+	x, why, call, err := executionFor(p, method, workers)
 	if err != nil {
 		return Choice{}, err
 	}
 	kind := describe(p)
-	x, why := ChooseExecution(method, call, workers)
-	if _, relative := p.(oracles.RelativeOracle); relative {
-		x, why = nil, "sequential steps (a relative approximate oracle: its accuracy is relative to the dual state at the current w)"
-	}
 	return Choice{
 		Method:    method,
 		Execution: x,
@@ -206,26 +202,60 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 // scoring take what the parallel calls save.
 const costlyOracle = 200 * time.Microsecond
 
-// ChooseExecution returns the execution of a block-coordinate method whose
-// oracle calls take call each, on workers goroutines, and why: a
-// mini-batch of one block per worker with a lookahead of 2 batches when
-// the oracle is costly and there are two workers or more, else the
-// sequential steps (the gap passes and evaluations use the workers
-// either way).
-func ChooseExecution(m run.Method, call time.Duration, workers int) (run.Execution, string) {
-	switch m.(type) {
-	case solver.BCFW, solver.LPHard, solver.MultiPlane:
-	default:
-		return nil, "sequential steps (the method has no parallel execution)"
+// Execution returns the execution for the steps of method m on problem p
+// with workers goroutines (0: GOMAXPROCS), and why: a mini-batch of one
+// block per worker with a lookahead of 2 batches when m is a
+// block-coordinate method with a parallel execution, its oracle calls
+// (timed on a few calls, on the problem m trains on: LP-hard's relaxation)
+// are costly and there are two workers or more; else the sequential steps
+// (the gap passes and evaluations use the workers either way). It is the
+// execution auto chooses, for a method the user named without one.
+func Execution(p oracles.Problem, m run.Method, workers int) (x run.Execution, why string, err error) {
+	if p == nil {
+		return nil, "", errors.New("auto: no problem")
 	}
-	switch {
-	case workers < 2:
-		return nil, "sequential steps (one worker)"
-	case call < costlyOracle:
-		return nil, fmt.Sprintf("sequential steps: oracle calls under %v do not pay for a mini-batch's hand-offs (the %d workers compute the gap passes and evaluations)", costlyOracle, workers)
+	defer func() {
+		if r := recover(); r != nil { // a user's problem
+			x, why, err = nil, "", fmt.Errorf("auto: the problem panicked: %v", r)
+		}
+	}()
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	x, why, _, err = executionFor(p, m, workers)
+	return x, why, err
+}
+
+// executionFor is Execution on workers >= 1, with the oracle call's time.
+func executionFor(p oracles.Problem, m run.Method, workers int) (run.Execution, string, time.Duration, error) {
+	switch m.(type) {
+	case solver.BCFW, solver.MultiPlane:
+	case solver.LPHard:
+		model, err := factorgraph.ModelOf(p)
+		if err != nil {
+			return nil, "", 0, fmt.Errorf("auto: lp-hard: %w", err)
+		}
+		if p, err = factorgraph.NewRelaxed(model, 2); err != nil {
+			return nil, "", 0, fmt.Errorf("auto: lp-hard: %w", err)
+		}
+	default:
+		return nil, "sequential steps (the method has no parallel execution)", 0, nil
+	}
+	call, err := oracleTime(p)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	if _, relative := p.(oracles.RelativeOracle); relative {
+		return nil, "sequential steps (a relative approximate oracle: its accuracy is relative to the dual state at the current w)", call, nil
+	}
+	if workers < 2 {
+		return nil, "sequential steps (one worker)", call, nil
+	}
+	if call < costlyOracle {
+		return nil, fmt.Sprintf("sequential steps: oracle calls of %v, under %v, do not pay for a mini-batch's hand-offs (the %d workers compute the gap passes and evaluations)", call.Round(100*time.Nanosecond), costlyOracle, workers), call, nil
 	}
 	x := execution.MiniBatch{Batch: workers, Lookahead: 2}
-	return x, fmt.Sprintf("a mini-batch of %d, lookahead 2: oracle calls of %v run on the %d workers", workers, call.Round(time.Microsecond), workers)
+	return x, fmt.Sprintf("a mini-batch of %d, lookahead 2: oracle calls of %v run on the %d workers", workers, call.Round(time.Microsecond), workers), call, nil
 }
 
 // oracleTime returns the median time of a max-oracle call of p at w = 0,

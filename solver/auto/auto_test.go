@@ -140,3 +140,67 @@ func TestScheduleReachesTheChoice(t *testing.T) {
 		t.Fatalf("without a schedule: %+v (%v), want the exact method's GapEvery 20", c.Method, err)
 	}
 }
+
+// panicky is a problem whose max oracle panics.
+type panicky struct{ oracles.Problem }
+
+func (panicky) MaxOracle(int, []float64, []int32) ([]int32, float64) { panic("user's oracle") }
+
+// TestExecution: the execution of a method the user named follows the
+// cost of its oracle and the workers; methods without a parallel
+// execution, one worker and cheap oracles keep the sequential steps, and
+// LP-hard's oracle is timed on its relaxation.
+func TestExecution(t *testing.T) {
+	mc := oraclestest.Multiclass(30, 4, 5, 1)
+	chain := oraclestest.Chain(oraclestest.ChainConfig{N: 10, MaxLen: 4, Labels: 3, Features: 4, Density: 0.7, Seed: 3})
+	fgm, err := gendata.MultiLabel(10, 3, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fg, err := factorgraph.NewRounded(fgm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := slowOracle{chain, 300 * time.Microsecond}
+	for _, tc := range []struct {
+		name    string
+		p       oracles.Problem
+		m       run.Method
+		workers int
+		want    run.Execution
+		reason  string
+	}{
+		{"costly bcfw", slow, solver.Recommended(0.1), 2, execution.MiniBatch{Batch: 2, Lookahead: 2}, "mini-batch of 2"},
+		{"costly multi-plane", slow, solver.MultiPlane{Lambda: 0.1}, 3, execution.MiniBatch{Batch: 3, Lookahead: 2}, "on the 3 workers"},
+		{"costly, one worker", slow, solver.Recommended(0.1), 1, nil, "one worker"},
+		{"cheap", chain, solver.Recommended(0.1), 2, nil, "do not pay"},
+		{"no parallel execution", slowOracle{mc, 300 * time.Microsecond}, solver.Exact{Lambda: 0.1}, 2, nil, "no parallel execution"},
+		{"lp-hard", fg, solver.LPHard{BCFW: solver.Recommended(0.1)}, 2, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, why, err := Execution(tc.p, tc.m, tc.workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "lp-hard" { // the LPs of this tiny graph may take either side of the threshold
+				tc.want = x
+				tc.reason = "lookahead 2"
+				if x == nil {
+					tc.reason = "do not pay"
+				}
+			}
+			if x != tc.want || !strings.Contains(why, tc.reason) {
+				t.Fatalf("%v (%q), want %v saying %q", x, why, tc.want, tc.reason)
+			}
+		})
+	}
+	if _, _, err := Execution(chain, solver.LPHard{BCFW: solver.Recommended(0.1)}, 2); err == nil || !strings.Contains(err.Error(), "lp-hard") {
+		t.Errorf("lp-hard on a chain: %v, want an lp-hard error", err)
+	}
+	if _, _, err := Execution(panicky{chain}, solver.Recommended(0.1), 2); err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Errorf("a panicking oracle: %v, want an error", err)
+	}
+	if _, _, err := Execution(nil, solver.Recommended(0.1), 2); err == nil {
+		t.Error("no problem accepted")
+	}
+}
