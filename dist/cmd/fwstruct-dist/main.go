@@ -6,6 +6,7 @@
 //
 //	fwstruct-dist train [flags]   train units of work, one (method, data, fold) each
 //	fwstruct-dist tune [flags]    choose lambda (rho, gamma) by validation, every (value, fold) a unit
+//	fwstruct-dist rounds [flags]  train BCFW data-parallel in rounds (CoCoA, CoCoA+)
 //
 // The units of train are a file of JSON lines (--units) or the grid of the
 // flags (--method, --lambdas, --data, --folds); those of tune are the grid
@@ -58,9 +59,11 @@ func cli(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 		cmd = &trainCmd{}
 	case "tune":
 		cmd = &tuneCmd{}
+	case "rounds":
+		cmd = &roundsCmd{}
 	case "", "help":
 	default:
-		fmt.Fprintf(stderr, "fwstruct-dist: unknown command %q (commands: train, tune)\n", name)
+		fmt.Fprintf(stderr, "fwstruct-dist: unknown command %q (commands: train, tune, rounds)\n", name)
 		return 2
 	}
 	own := map[string]bool{}
@@ -174,6 +177,7 @@ func usage(fs *flag.FlagSet, name string, cmd command, cmdFlags map[string]bool,
 Commands:
   train   train units of work, one (method, data, fold) each, on a Beam runner
   tune    choose lambda (rho, gamma) by validation as fwstruct tune does, every (value, fold) a unit
+  rounds  train BCFW data-parallel: K partitions, rounds of local passes combined (CoCoA, CoCoA+)
 
 Run "fwstruct-dist COMMAND -h" for its flags.
 `)

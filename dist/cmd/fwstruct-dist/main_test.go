@@ -174,7 +174,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"train", "--units", "missing.jsonl"}, 1, "--units: open missing.jsonl"},
 		{[]string{"train", "--log", "loud"}, 2, `--log "loud"`},
 		{[]string{"train", "stray"}, 2, "unexpected arguments"},
-		{[]string{"path"}, 2, `unknown command "path" (commands: train, tune)`},
+		{[]string{"path"}, 2, `unknown command "path" (commands: train, tune, rounds)`},
 		{nil, 2, "Usage: fwstruct-dist COMMAND"},
 	} {
 		code, _, stderr := runCommand(t, c.args...)
@@ -323,6 +323,68 @@ func TestTuneCommand(t *testing.T) {
 		{[]string{"--hold-out", "0.2", "--folds", "3"}, "not both"},
 		{[]string{"--rhos", "1"}, "rho grid applies to the soft solver only"},
 		{[]string{"--lambdas", "0.1,x"}, `--lambdas: "x" is not a positive number`},
+	} {
+		code, _, stderr := runCommand(t, append(append([]string{}, args...), c.args...)...)
+		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q, want one line saying %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestRoundsCommand: fwstruct-dist rounds prints the same rounds on prism
+// as in a local loop, resumes a run at --state, and says what is wrong in
+// one line.
+func TestRoundsCommand(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"rounds", "--k", "3", "--passes", "2", "--lambda", "0.1", "--workers", "1",
+		"--data-options", `{"synthetic": {"train_words": 30, "test_words": 5}}`}
+	tables := map[string]string{}
+	for _, r := range []string{"prism", "local"} {
+		code, stdout, stderr := runCommand(t, append(args, "--runner", r, "--rounds", "4", "--trace", filepath.Join(dir, r+".jsonl"))...)
+		if code != 0 {
+			t.Fatalf("--runner %s: exit %d\n%s", r, code, stderr)
+		}
+		var table []string
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			f := strings.Fields(line)
+			table = append(table, strings.Join(f[:len(f)-1], " ")) // without the seconds
+		}
+		tables[r] = strings.Join(table, "\n")
+		if len(table) != 5 || !strings.Contains(stderr, "4 rounds of 3 partitions on "+r) {
+			t.Errorf("--runner %s: stdout\n%s\nstderr\n%s", r, stdout, stderr)
+		}
+	}
+	if tables["prism"] != tables["local"] {
+		t.Errorf("prism:\n%s\nlocal:\n%s", tables["prism"], tables["local"])
+	}
+	state := filepath.Join(dir, "state")
+	if code, _, stderr := runCommand(t, append(args, "--rounds", "2", "--state", state)...); code != 0 {
+		t.Fatalf("2 rounds: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := runCommand(t, append(args, "--rounds", "4", "--state", state, "--resume")...)
+	if code != 0 || !strings.Contains(stderr, "2 rounds of 3 partitions") {
+		t.Fatalf("resume: exit %d\n%s", code, stderr)
+	}
+	got := strings.Split(strings.TrimSpace(stdout), "\n")
+	want := strings.Split(tables["prism"], "\n")
+	for i := 1; i < len(got); i++ {
+		f := strings.Fields(got[i])
+		if strings.Join(f[:len(f)-1], " ") != want[i] {
+			t.Errorf("resumed round %d: %s, uninterrupted %s", i, got[i], want[i])
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--k", "31"}, "31 partitions of 30 examples"},
+		{[]string{"--passes", "0"}, "0 local passes a round: want at least 1"},
+		{[]string{"--combine", "mean"}, `--combine "mean"`},
+		{[]string{"--method", "fw"}, "not fw"},
+		{[]string{"--resume"}, "--resume needs --state"},
+		{[]string{"--runner", "dataflow", "--output-dir", dir}, "--state: the workers are not this process"},
+		{[]string{"--state", state}, "holds a run already"},
+		{[]string{"--state", "/proc/x"}, "cannot be written"},
 	} {
 		code, _, stderr := runCommand(t, append(append([]string{}, args...), c.args...)...)
 		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
