@@ -158,4 +158,3 @@ func (c *roundsCmd) run(ctx context.Context, r dist.Runner, runnerName string, s
 	}
 	return nil
 }
-
