@@ -222,7 +222,7 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 	}
 	defer st.fs.Close()
 	res := &RoundsResult{N: n, D: dim, W: make([]float64, dim)}
-	runID, ell, err := st.begin(ctx, cfg, res)
+	runID, err := st.begin(ctx, cfg, res)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,8 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 		round++
 		t := time.Now()
 		pt := RoundPoint{Round: round, Primal: math.NaN(), Gap: math.NaN(), GapCalls: gapCalls}
-		if ell, err = combine(cfg, res.W, outs); err != nil {
+		ell, err := combine(cfg, res.W, outs)
+		if err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}
 		calls := int64(0)
@@ -552,59 +553,59 @@ type manifest struct {
 
 // begin starts the run (a new id and run.json) or, with cfg.Resume,
 // continues it from its last complete round: res gets its trace, w and
-// From. It returns the run's id and ell.
-func (s *state) begin(ctx context.Context, cfg Rounds, res *RoundsResult) (string, float64, error) {
+// From. It returns the run's id.
+func (s *state) begin(ctx context.Context, cfg Rounds, res *RoundsResult) (string, error) {
 	b, rerr := s.read(ctx, "run.json")
 	if !cfg.Resume {
 		if rerr == nil {
-			return "", 0, fmt.Errorf("the state location %s holds a run already: --resume to continue it, or another location", s.base)
+			return "", fmt.Errorf("the state location %s holds a run already: --resume to continue it, or another location", s.base)
 		}
 		var id [8]byte
 		if _, err := rand.Read(id[:]); err != nil {
-			return "", 0, err
+			return "", err
 		}
 		m, err := json.Marshal(manifest{hex.EncodeToString(id[:]), cfg})
 		if err != nil {
-			return "", 0, err
+			return "", err
 		}
 		if err := s.write(ctx, "run.json", m); err != nil {
-			return "", 0, fmt.Errorf("the state location %s cannot be written: %w", s.base, err)
+			return "", fmt.Errorf("the state location %s cannot be written: %w", s.base, err)
 		}
-		return hex.EncodeToString(id[:]), 0, nil
+		return hex.EncodeToString(id[:]), nil
 	}
 	if rerr != nil {
-		return "", 0, fmt.Errorf("nothing to resume at %s: %w", s.base, rerr)
+		return "", fmt.Errorf("nothing to resume at %s: %w", s.base, rerr)
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return "", 0, fmt.Errorf("%s: %w", s.path("run.json"), err)
+		return "", fmt.Errorf("%s: %w", s.path("run.json"), err)
 	}
 	want, _ := json.Marshal(cfg)
 	got, _ := json.Marshal(m.Config)
 	if !bytes.Equal(want, got) {
-		return "", 0, fmt.Errorf("the run at %s was made with other settings: %s", s.base, got)
+		return "", fmt.Errorf("the run at %s was made with other settings: %s", s.base, got)
 	}
 	lb, err := s.read(ctx, "latest.json")
 	if err != nil {
-		return m.Run, 0, nil // no round complete: from the start
+		return m.Run, nil // no round complete: from the start
 	}
 	var latest struct{ Round int }
 	if err := json.Unmarshal(lb, &latest); err != nil {
-		return "", 0, fmt.Errorf("%s: %w", s.path("latest.json"), err)
+		return "", fmt.Errorf("%s: %w", s.path("latest.json"), err)
 	}
 	tb, err := s.read(ctx, roundName(latest.Round, "trace.json"))
 	if err != nil {
-		return "", 0, err
+		return "", err
 	}
 	if err := json.Unmarshal(tb, &res.Trace); err != nil || len(res.Trace) != latest.Round {
-		return "", 0, fmt.Errorf("the record of round %d at %s is corrupt (%v)", latest.Round, s.base, err)
+		return "", fmt.Errorf("the record of round %d at %s is corrupt (%v)", latest.Round, s.base, err)
 	}
-	w, ell, err := s.readW(ctx, latest.Round, res.D)
+	w, _, err := s.readW(ctx, latest.Round, res.D)
 	if err != nil {
-		return "", 0, err
+		return "", err
 	}
 	res.W, res.From = w, latest.Round
-	return m.Run, ell, nil
+	return m.Run, nil
 }
 
 func (s *state) read(ctx context.Context, name string) ([]byte, error) {

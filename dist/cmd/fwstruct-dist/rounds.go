@@ -26,22 +26,21 @@ duality gap of a round's w is the sum of every block's gap at it, computed exact
 every worker reaches; --resume continues a run from its last complete round. Prints one line per round.`
 
 type roundsCmd struct {
-	method    string
-	lambda    float64
-	data      dataFlags
-	k         int
-	passes    float64
-	combine   string
-	seed      uint64
-	rounds    int
-	gap       float64
-	gapEvery  int
-	workers   int
-	state     string
-	resume    bool
-	trace     string
-	output    string
-	runnerArg dist.Runner
+	method   string
+	lambda   float64
+	data     dataFlags
+	k        int
+	passes   float64
+	combine  string
+	seed     uint64
+	rounds   int
+	gap      float64
+	gapEvery int
+	workers  int
+	state    string
+	resume   bool
+	trace    string
+	output   string
 }
 
 func (c *roundsCmd) summary() string   { return roundsSummary }
