@@ -216,6 +216,11 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 	if cfg.K > n {
 		return nil, fmt.Errorf("%d partitions of %d examples: want at most one an example", cfg.K, n)
 	}
+	if b, ok := d.Train.(oracles.Bounded); ok {
+		if lo, hi := b.WeightBounds(); lo != nil || hi != nil {
+			return nil, fmt.Errorf("%s bounds its weights (a box, as graph cuts need), which data-parallel rounds do not support", cfg.Data.Name)
+		}
+	}
 	st, err := openState(ctx, cfg.State)
 	if err != nil {
 		return nil, err

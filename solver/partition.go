@@ -149,6 +149,11 @@ func newPartition(p oracles.Problem, blocks []int, k int, combine Combine) (*Par
 	case combine != Adding && combine != Averaging:
 		return nil, fmt.Errorf("solver: partition: %v", combine)
 	}
+	if b, ok := p.(oracles.Bounded); ok {
+		if lo, hi := b.WeightBounds(); lo != nil || hi != nil {
+			return nil, errors.New("solver: partition: the problem bounds its weights (oracles.Bounded, a box), which data-parallel rounds do not support")
+		}
+	}
 	if _, ok := p.(oracles.Approximate); ok && k > 1 {
 		return nil, errors.New("solver: partition: an approximate oracle is not supported by data-parallel rounds")
 	}

@@ -162,6 +162,18 @@ func TestPartitionErrors(t *testing.T) {
 			t.Errorf("%v k %d: %v, want %q", c.blocks, c.k, err, c.want)
 		}
 	}
+	for _, k := range []int{1, 2} {
+		blocks := []int{0, 1}
+		if k == 1 {
+			blocks = nil
+			for i := range p.Len() {
+				blocks = append(blocks, i)
+			}
+		}
+		if _, err := NewPartition(bounded{p}, blocks, k, m, Adding); err == nil || !strings.Contains(err.Error(), "bounds its weights") {
+			t.Errorf("a bounded problem, k %d: %v", k, err)
+		}
+	}
 	q, err := NewPartition(p, []int{0, 3}, 2, m, Adding)
 	if err != nil {
 		t.Fatal(err)

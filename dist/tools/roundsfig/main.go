@@ -24,7 +24,6 @@ import (
 	"flag"
 	"fmt"
 	"image/color"
-	"log"
 	"math"
 	"os"
 	"slices"
@@ -387,8 +386,11 @@ func intsOf(s string) []int {
 	return out
 }
 
+// check stops the program on an error (on stderr: the standard logger's
+// output may be Beam's).
 func check(err error) {
 	if err != nil {
-		log.Fatal(err)
+		fmt.Fprintln(os.Stderr, "roundsfig:", err)
+		os.Exit(1)
 	}
 }
