@@ -76,6 +76,7 @@ func main() {
 			var r record
 			check(json.Unmarshal([]byte(line), &r))
 			runs = append(runs, r)
+			fmt.Printf("%-22s %s\n", r.Name, describe(r, gaps))
 		}
 	} else {
 		spec := datasets.Spec{Name: *data}
@@ -174,7 +175,8 @@ func measure(spec datasets.Spec, m solver.BCFW, ks []int, hs []float64, combines
 }
 
 // describe returns the rounds (or BCFW's passes) to every gap, the oracle
-// calls, and the mean times of a round.
+// calls (the steps' and the certified gaps'), and the median times of a
+// round.
 func describe(r record, gaps []float64) string {
 	var b strings.Builder
 	if r.K == 0 {
@@ -198,7 +200,7 @@ func describe(r record, gaps []float64) string {
 			continue
 		}
 		p := r.Trace[at]
-		fmt.Fprintf(&b, "%d rounds, %.0f passes; ", p.Round, p.Passes)
+		fmt.Fprintf(&b, "%d rounds, %.0f passes, %d oracle calls (%d of the gaps); ", p.Round, p.Passes, p.OracleCalls+p.GapCalls, p.GapCalls)
 	}
 	t := times(r)
 	fmt.Fprintf(&b, "a round: %.3f s wall (steps %.3f max %.3f sum, gap %.3f, combine %.4f, broadcast %.3f); %.1f s in all",
@@ -229,68 +231,85 @@ func times(r record) roundTimes {
 }
 
 // model is the fitted wall time of a round on K machines:
-// steps H n / K + gap n / K + combine0 + combine1 K + broadcast0 +
-// broadcast1 / K + start.
+// steps H n / K + gap n / K + combine0 + combine1 K + state / K + start.
 type model struct {
-	step, oracle          float64 // seconds a block step, an oracle call of the gap
-	combine0, combine1    float64
-	broadcast0, broadcast float64
-	start                 float64
-	n                     int
+	step, oracle       float64 // seconds a block step, an oracle call of the gap
+	combine0, combine1 float64
+	state              float64 // reading w and every partition's state, writing the states
+	start              float64 // the pipeline's start and the write of w
+	n                  int
 }
 
-// fit fits the model to the runs: the step and oracle times from the
-// partitions' own times, the combine and the broadcast by least squares
-// against K and 1/K, the pipeline's start from K = 1 (no two units share
-// the cores there).
-func fit(runs []record) model {
+// fit fits the model to the runs. The per-machine parts (a block step, an
+// oracle call of the gap, the state's reads and writes, the pipeline's
+// start) come from the runs with K = 1, the only ones where no two units
+// share the cores here; the combine, made by the coordinator alone, by least
+// squares against K over every run.
+func fit(runs []record) (model, error) {
 	var m model
 	var steps, stepTime, gapCalls, gapTime float64
-	var ks, comb, invK, bcast, starts []float64
+	var ks, comb, state, starts []float64
 	for _, r := range runs {
 		if r.K == 0 {
 			continue
 		}
 		m.n = r.N
 		for _, p := range r.Trace {
-			steps += float64(r.N) * r.H
-			stepTime += p.LocalSum
-			if !math.IsNaN(p.Gap) {
-				gapCalls += float64(r.N)
-				gapTime += p.GapSeconds * float64(r.K) // the longest partition's time, times K
-			}
 			ks, comb = append(ks, float64(r.K)), append(comb, p.Combine)
-			invK, bcast = append(invK, 1/float64(r.K)), append(bcast, p.Broadcast)
-			if r.K == 1 {
-				starts = append(starts, p.Seconds-p.Local-p.GapSeconds-p.Combine-p.Broadcast)
+			if r.K != 1 {
+				continue
 			}
+			steps, stepTime = steps+float64(r.N)*r.H, stepTime+p.Local
+			if !math.IsNaN(p.Gap) {
+				gapCalls, gapTime = gapCalls+float64(r.N), gapTime+p.GapSeconds
+			}
+			state = append(state, p.Broadcast)
+			starts = append(starts, p.Seconds-p.Local-p.GapSeconds-p.Combine-p.Broadcast)
 		}
+	}
+	if steps == 0 || len(ks) < 2 {
+		return m, fmt.Errorf("the model needs a run with K = 1 and another K")
+	}
+	median := func(x []float64) float64 {
+		sort.Float64s(x)
+		return stat.Quantile(0.5, stat.Empirical, x, nil)
 	}
 	m.step, m.oracle = stepTime/steps, gapTime/max(gapCalls, 1)
 	m.combine0, m.combine1 = stat.LinearRegression(ks, comb, nil, false)
-	m.broadcast0, m.broadcast = stat.LinearRegression(invK, bcast, nil, false)
-	if len(starts) > 0 {
-		sort.Float64s(starts)
-		m.start = stat.Quantile(0.5, stat.Empirical, starts, nil)
-	}
-	return m
+	m.state, m.start = median(state), median(starts)
+	return m, nil
 }
 
 // round returns the model's parts of a round on k machines with h local
 // passes and a certified gap.
-func (m model) round(k int, h float64) (steps, gap, combine, broadcast, start float64) {
+func (m model) round(k int, h float64) (steps, gap, combine, state, start float64) {
 	kf := float64(k)
 	return m.step * h * float64(m.n) / kf, m.oracle * float64(m.n) / kf, max(m.combine0+m.combine1*kf, 0),
-		max(m.broadcast0+m.broadcast/kf, 0), max(m.start, 0)
+		m.state / kf, max(m.start, 0)
 }
 
 // draw draws the model's round time against K = 1..64 and the time to the
-// middle gap of gaps, rounds(K) from a fit of log rounds against log K.
+// smallest gap of gaps that every run reached, rounds(K) from a fit of log
+// rounds against log K.
 func draw(runs []record, gaps []float64, path string) error {
-	m := fit(runs)
-	fmt.Printf("model of a round: %.3g s a block step, %.3g s an oracle call of the gap, combine %.3g + %.3g K s, broadcast %.3g + %.3g/K s, start %.3g s\n",
-		m.step, m.oracle, m.combine0, m.combine1, m.broadcast0, m.broadcast, m.start)
-	target := gaps[len(gaps)/2]
+	m, err := fit(runs)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("model of a round: %.3g s a block step, %.3g s an oracle call of the gap, combine %.3g + %.3g K s, w and the state %.3g/K s, start %.3g s\n",
+		m.step, m.oracle, m.combine0, m.combine1, m.state, m.start)
+	// The gap drawn: the smallest of gaps that every run reached (else the
+	// largest), so that rounds(K) is fitted on every K.
+	target := slices.Max(gaps)
+	for _, g := range gaps {
+		every := true
+		for _, r := range runs {
+			every = every && (r.K == 0 || slices.IndexFunc(r.Trace, func(p dist.RoundPoint) bool { return p.Gap <= g }) >= 0)
+		}
+		if every {
+			target = min(target, g)
+		}
+	}
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Data-parallel BCFW rounds: the model of a round fitted on prism (n = %d), drawn to 64 machines", m.n)
 	p.X.Label.Text = "machines K"
@@ -327,12 +346,16 @@ func draw(runs []record, gaps []float64, path string) error {
 		}
 		var round, total plotter.XYs
 		best, bestK := math.Inf(1), 0
+		a, slope := math.NaN(), math.NaN()
+		if len(lk) >= 2 {
+			a, slope = stat.LinearRegression(lk, lr, nil, false)
+			fmt.Printf("H = %g: rounds to gap %g = %.3g K^%.3g\n", h, target, math.Exp(a), slope)
+		}
 		for k := 1; k <= 64; k++ {
 			s, g, c, b, st := m.round(k, h)
 			t := s + g + c + b + st
 			round = append(round, plotter.XY{X: float64(k), Y: t})
 			if len(lk) >= 2 {
-				a, slope := stat.LinearRegression(lk, lr, nil, false)
 				rounds := math.Exp(a + slope*math.Log(float64(k)))
 				total = append(total, plotter.XY{X: float64(k), Y: rounds * t})
 				if rounds*t < best {
@@ -361,7 +384,9 @@ func draw(runs []record, gaps []float64, path string) error {
 		}
 		for k := 1; k <= 64; k *= 2 {
 			s, g, c, b, st := m.round(k, h)
-			fmt.Printf("  K = %2d, H = %g: a round %.3g s = steps %.3g + gap %.3g + combine %.3g + broadcast %.3g + start %.3g\n", k, h, s+g+c+b+st, s, g, c, b, st)
+			t := s + g + c + b + st
+			fmt.Printf("  K = %2d, H = %g: a round %.3g s = steps %.3g + gap %.3g + combine %.3g + w and state %.3g + start %.3g; to gap %g %.3g s\n",
+				k, h, t, s, g, c, b, st, target, math.Exp(a+slope*math.Log(float64(k)))*t)
 		}
 	}
 	p.Legend.Top = true
