@@ -9,9 +9,12 @@
 // passes, an observe-only exact evaluation every pass, which does not change
 // its trajectory) gives the passes to the same gaps. -out writes every run's
 // trace as JSON lines; -figure draws the model: the time of a round against
-// the number of machines K (oracle time / K, the combine, the broadcast of w
-// and the partitions' state, the pipeline's start) and the time to a gap,
-// rounds(K) times the round, with rounds(K) fitted to the measured K.
+// the number of machines K (oracle time / K, the combine, the reads of w and
+// the partitions' state, the pipeline's start; the per-machine parts fitted
+// to the runs with K = 1) and the time to the smallest gap every run
+// reached, rounds(K) times the round, with rounds(K) fitted to the measured
+// K. -from draws from the traces of earlier -out files (concatenated)
+// instead of running. docs/distributed.md has the commands of its figures.
 //
 //	cd dist && go run ./tools/roundsfig -data ocr \
 //	    -data-options '{"path": "/work/shared/data", "split": "large"}' -lambda 0.01 \
