@@ -111,6 +111,17 @@ func (b Beam) runnerName() (string, error) {
 	return name, nil
 }
 
+// InProcess reports whether the runner's workers are this process (prism
+// in-process, or --environment_type=LOOPBACK): then a temporary directory
+// of this machine can hold what the workers and this program share.
+func (b Beam) InProcess() bool {
+	name := b.Runner
+	if name == "" {
+		name = "prism"
+	}
+	return b.inProcess(name)
+}
+
 // inProcess reports whether the runner's workers run in this process, so
 // that a temporary directory of this machine can hold the outputs.
 func (b Beam) inProcess(name string) bool {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -273,46 +271,6 @@ func TestPanicIsTheUnitsError(t *testing.T) {
 	o := runUnit(context.Background(), Unit{Task: "panic", Key: "p"})
 	if !strings.HasPrefix(o.Err, "panic: boom") || o.Body != nil {
 		t.Errorf("output %+v", o)
-	}
-}
-
-// TestFold: the folds of fold partition the examples, each held out once,
-// in sizes differing by at most one, and depend on the seed.
-func TestFold(t *testing.T) {
-	for _, c := range []struct{ n, k int }{{10, 2}, {11, 3}, {7, 7}} {
-		held := make([]int, c.n)
-		sizes := map[int]bool{}
-		for f := range c.k {
-			fit, h, err := fold(c.n, c.k, f, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(fit)+len(h) != c.n || !sort.IntsAreSorted(fit) || !sort.IntsAreSorted(h) {
-				t.Errorf("n %d k %d fold %d: %d fit, %d held", c.n, c.k, f, len(fit), len(h))
-			}
-			for _, i := range h {
-				held[i]++
-			}
-			sizes[len(h)] = true
-		}
-		for i, times := range held {
-			if times != 1 {
-				t.Errorf("n %d k %d: example %d held out %d times", c.n, c.k, i, times)
-			}
-		}
-		if len(sizes) > 2 {
-			t.Errorf("n %d k %d: held-out sizes %v", c.n, c.k, sizes)
-		}
-	}
-	_, a, _ := fold(20, 4, 0, 1)
-	_, b, _ := fold(20, 4, 0, 2)
-	if slices.Equal(a, b) {
-		t.Errorf("seeds 1 and 2 hold out the same examples %v", a)
-	}
-	for _, k := range []int{1, 21} {
-		if _, _, err := fold(20, k, 0, 1); err == nil {
-			t.Errorf("%d folds of 20: no error", k)
-		}
 	}
 }
 

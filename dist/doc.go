@@ -1,5 +1,6 @@
 // Package dist runs fwstruct's work on Apache Beam: units of work (train one
-// method on one dataset, one fold) spread over the workers of a Beam runner,
+// method on one dataset, one fold; one unit of a tuning grid, Tune) spread
+// over the workers of a Beam runner,
 // their results collected back in the program that submitted them. Beam's
 // prism runner, linked in and run in-process, is the default: nothing to
 // start, the workers are goroutines of this program. The same pipeline runs on

@@ -8,6 +8,7 @@ import (
 	"github.com/fwstruct/fwstruct/dist"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/tune"
 )
 
 // Train two lambdas on each of 2 folds of the synthetic data, on prism
@@ -45,4 +46,30 @@ func ExampleTrain() {
 	// lambda=0.1/fold=1: 15 examples, stopped on passes (5 passes, 75 oracle calls)
 	// lambda=0.01/fold=0: 15 examples, stopped on passes (5 passes, 75 oracle calls)
 	// lambda=0.01/fold=1: 15 examples, stopped on passes (5 passes, 75 oracle calls)
+}
+
+// Tune lambda of BCFW by 2-fold cross-validation on prism in-process: the
+// plan is tune's (the same as tune.Run's for the same data and settings),
+// its units run on the workers.
+func ExampleTune() {
+	spec := datasets.Spec{Name: "synthetic", Options: datasets.Options{
+		Synthetic: datasets.SyntheticConfig{TrainWords: 30, TestWords: 10},
+	}}
+	d, err := spec.Load()
+	if err != nil {
+		panic(err)
+	}
+	plan, err := tune.NewPlan(d, solver.BCFW{Seed: 1}, tune.Config{Lambdas: []float64{0.1, 0.01}, Folds: 2, Stop: run.Stop{Passes: 5}})
+	if err != nil {
+		panic(err)
+	}
+	res, err := dist.Tune(context.Background(), dist.Beam{}, spec, plan)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d units (warm-started: %v), %d values of lambda on %d folds\n", len(plan.Units()), res.Warm, len(res.Curve), res.Folds)
+	fmt.Printf("final model at the chosen lambda: %v, %.0f passes\n", res.FinalFit.Lambda == res.Chosen().Lambda, res.FinalFit.Passes)
+	// Output:
+	// 2 units (warm-started: true), 2 values of lambda on 2 folds
+	// final model at the chosen lambda: true, 5 passes
 }

@@ -10,12 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/fwstruct/fwstruct/datasets"
 	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver/execution"
 	"github.com/fwstruct/fwstruct/solver/run"
+	"github.com/fwstruct/fwstruct/tune"
 
 	// The method families a unit can name register themselves.
 	_ "github.com/fwstruct/fwstruct/solver"
@@ -47,7 +47,7 @@ type TrainUnit struct {
 	// Folds and Fold select the part of the training set: Folds zero trains
 	// on the whole training set (and tests on the data's test set);
 	// Folds = k >= 2 deals the examples into k folds as package tune does
-	// with Config.Seed = Seed, and trains on fold Fold's fitting examples
+	// (tune.Folds with Config.Seed = Seed), and trains on fold Fold's fitting examples
 	// (and tests on its held-out ones) with the preprocessing fitted on them
 	// alone (datasets.Data.Split), as tune trains that fold.
 	Folds int `json:"folds,omitempty"`
@@ -231,36 +231,14 @@ func (t TrainUnit) split(d *datasets.Data) (trainSet, testSet oracles.Problem, e
 	if t.Fold < 0 || t.Fold >= t.Folds {
 		return nil, nil, fmt.Errorf("fold %d of %d folds (want 0 <= fold < folds)", t.Fold, t.Folds)
 	}
-	fit, held, err := fold(d.Train.Len(), t.Folds, t.Fold, t.Seed)
+	folds, err := tune.Folds(d.Train.Len(), tune.Config{Folds: t.Folds, Seed: t.Seed})
 	if err != nil {
 		return nil, nil, err
 	}
-	if trainSet, testSet, err = d.Split(fit, held); err != nil {
+	if trainSet, testSet, err = d.Split(folds[t.Fold].Fit, folds[t.Fold].Held); err != nil {
 		return nil, nil, fmt.Errorf("fold %d of %d: %w", t.Fold, t.Folds, err)
 	}
 	return trainSet, testSet, nil
-}
-
-// fold returns the fitting and held-out examples of fold f of k of the
-// examples 0..n-1, sorted: the folds of package tune's k-fold validation
-// with seed (the same shuffle, the same deal), which tune does not export.
-// TestTrainFoldsAreTunes checks that they agree.
-func fold(n, k, f int, seed uint64) (fit, held []int, err error) {
-	if k < 2 || k > n {
-		return nil, nil, fmt.Errorf("%d folds of %d examples (want 2 <= folds <= examples)", k, n)
-	}
-	out := make([]bool, n)
-	for r, i := range rand.New(rand.NewPCG(seed, 0x70e5)).Perm(n) {
-		out[i] = r%k == f
-	}
-	for i, o := range out {
-		if o {
-			held = append(held, i)
-		} else {
-			fit = append(fit, i)
-		}
-	}
-	return fit, held, nil
 }
 
 // digest returns the SHA-256 of the weights' bits, in hex.

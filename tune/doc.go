@@ -21,6 +21,13 @@
 // solver and its test metric; Table and Figure (a viz.Figure) show the
 // curve with the chosen value marked, and the Result marshals to JSON.
 //
+// Run's work is a Plan (NewPlan) of independent units (one value of the
+// grid on one fold, or one fold's warm-started walk down the lambda grid),
+// each fitted by Plan.Fit, their fits turned into the Result by
+// Plan.Result: Run runs them in a loop, the module
+// github.com/fwstruct/fwstruct/dist on the workers of a Beam runner, with
+// the same results. Folds is the split of the training examples both use.
+//
 // The package sits above datasets and the solver packages and below the
 // notebook layer (ssvmnb.Tune) and the command line (fwstruct tune).
 package tune

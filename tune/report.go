@@ -3,8 +3,11 @@ package tune
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/fwstruct/fwstruct/viz"
 )
@@ -44,6 +47,18 @@ func (r *Result) Table() (columns []string, rows [][]string) {
 		rows = append(rows, row)
 	}
 	return columns, rows
+}
+
+// WriteTable writes Table to w as aligned text columns (the table of
+// fwstruct tune and fwstruct-dist tune).
+func (r *Result) WriteTable(w io.Writer) error {
+	cols, rows := r.Table()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(cols, "\t"))
+	for _, row := range rows {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	return tw.Flush()
 }
 
 // num formats a table value; "-" for a value not computed.

@@ -2,10 +2,8 @@ package tune
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/fwstruct/fwstruct/datasets"
@@ -184,112 +182,47 @@ func (r *Result) Edge() string {
 // A canceled context returns ctx.Err().
 func Run(ctx context.Context, d *datasets.Data, base run.Method, cfg Config) (*Result, error) {
 	start := time.Now()
-	if d == nil || d.Train == nil {
-		return nil, errors.New("tune: no training examples")
-	}
-	base, err := resolveAuto(d.Train, base, cfg)
+	p, err := NewPlan(d, base, cfg)
 	if err != nil {
 		return nil, err
 	}
-	g, err := newGrid(base, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if d.Train.Len() == 0 {
-		return nil, errors.New("tune: no training examples")
-	}
-	n := d.Train.Len()
-	lambdas := slices.Clone(cfg.Lambdas)
-	if lambdas == nil {
-		lambdas = DefaultLambdas(n)
-	}
-	if len(lambdas) == 0 {
-		return nil, errors.New("tune: an empty lambda grid")
-	}
-	for _, l := range lambdas {
-		if !(l > 0) || math.IsInf(l, 1) {
-			return nil, fmt.Errorf("tune: lambda %v, want positive and finite values", l)
-		}
-	}
-	slices.SortFunc(lambdas, func(a, b float64) int { return compareDesc(a, b) })
-	lambdas = slices.Compact(lambdas)
-	folds, err := makeFolds(n, cfg)
-	if err != nil {
-		return nil, err
-	}
-	metric := cfg.Metric
-	if metric == "" {
-		metric = DefaultMetric(d.Train)
-	}
-	stop := cfg.Stop
-	if stop == (run.Stop{}) {
-		stop = run.Stop{Passes: 30}
-	}
-	res := &Result{Metric: metric, Lower: lowerIsBetter(metric), Aux: g.aux, Folds: len(folds), HoldOut: cfg.HoldOut,
-		Warm: !cfg.Cold && g.warm()}
-	for _, a := range g.auxes {
-		for _, l := range lambdas {
-			res.Curve = append(res.Curve, Point{Lambda: l, Aux: a})
-		}
-	}
-	total, done := len(res.Curve)*len(folds)+1, 0
-	report := func(fold int, pt *Point, value, passes, gap float64) {
+	total, done := len(p.Auxes)*len(p.Lambdas)*p.Folds+1, 0
+	report := func(f Fit) {
 		done++
 		if cfg.Progress != nil {
-			cfg.Progress(Progress{Done: done, Total: total, Fold: fold, Lambda: pt.Lambda, Aux: pt.Aux, Value: value,
-				Passes: passes, Gap: gap, Elapsed: time.Since(start)})
+			cfg.Progress(Progress{Done: done, Total: total, Fold: f.Fold, Lambda: f.Lambda, Aux: f.Aux, Value: f.Value,
+				Passes: f.Passes, Gap: f.Gap, Elapsed: time.Since(start)})
 		}
 	}
-	for f, fold := range folds {
-		fit, held, err := d.Split(fold.Fit, fold.Held)
-		if err != nil {
-			return nil, fmt.Errorf("tune: fold %d: %w", f+1, err)
-		}
-		var s run.Solver
-		for k := range res.Curve {
-			pt := &res.Curve[k]
-			if k%len(lambdas) == 0 || !res.Warm {
-				s = nil // a new rho or gamma, or cold starts
-			}
-			var passes float64
-			if s, passes, err = fitAt(ctx, g, s, fit, pt.Lambda, pt.Aux, stop, cfg.Workers); err != nil {
-				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, g.describe(pt.Lambda, pt.Aux), err)
-			}
-			cur, err := s.Current()
-			if err != nil {
-				return nil, fmt.Errorf("tune: fold %d, %s: %w", f+1, g.describe(pt.Lambda, pt.Aux), err)
-			}
-			value, err := score(s, held, metric)
-			if err != nil {
-				return nil, err
-			}
-			pt.Folds = append(pt.Folds, value)
-			pt.Gaps = append(pt.Gaps, cur.Gap)
-			pt.Primals = append(pt.Primals, cur.Primal)
-			pt.Passes = append(pt.Passes, passes)
-			report(f, pt, value, passes, cur.Gap)
-		}
-	}
-	for k := range res.Curve {
-		res.Curve[k].Mean, res.Curve[k].StdErr = meanStdErr(res.Curve[k].Folds)
-	}
-	res.Best = best(res.Curve, res.Lower)
-	chosen := res.Curve[res.Best]
-	final, _, err := fitAt(ctx, g, nil, d.Train, chosen.Lambda, chosen.Aux, stop, cfg.Workers)
+	folds, err := p.folds()
 	if err != nil {
-		return nil, fmt.Errorf("tune: the final model (%s): %w", g.describe(chosen.Lambda, chosen.Aux), err)
+		return nil, err
 	}
-	res.Final, res.Method, res.Test = final, g.method(chosen.Lambda, chosen.Aux), math.NaN()
-	if d.Test != nil && d.Test.Len() > 0 {
-		if res.Test, err = score(final, d.Test, metric); err != nil {
+	var fits []Fit
+	var fit, held oracles.Problem
+	split := -1 // the fold of fit and held
+	for _, u := range p.Units() {
+		if u.Fold != split {
+			if fit, held, err = d.Split(folds[u.Fold].Fit, folds[u.Fold].Held); err != nil {
+				return nil, fmt.Errorf("tune: fold %d: %w", u.Fold+1, err)
+			}
+			split = u.Fold
+		}
+		_, fs, err := p.fit(ctx, fit, held, u, report)
+		if err != nil {
 			return nil, err
 		}
+		fits = append(fits, fs...)
 	}
-	cur, err := final.Current()
+	res, err := p.Result(fits)
 	if err != nil {
-		return nil, fmt.Errorf("tune: the final model: %w", err)
+		return nil, err
 	}
-	report(-1, &chosen, res.Test, final.Passes(), cur.Gap)
+	final, fs, err := p.fit(ctx, d.Train, d.Test, p.FinalUnit(res), report)
+	if err != nil {
+		return nil, err
+	}
+	res.Final, res.Test = final, fs[0].Value
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -320,20 +253,6 @@ func fitAt(ctx context.Context, g *grid, s run.Solver, train oracles.Problem, la
 		return nil, 0, ctx.Err()
 	}
 	return s, s.Passes() - before, nil
-}
-
-// makeFolds returns the folds cfg asks for on n examples.
-func makeFolds(n int, cfg Config) ([]split, error) {
-	switch {
-	case cfg.HoldOut != 0 && cfg.Folds != 0:
-		return nil, errors.New("tune: give folds or a held-out fraction, not both")
-	case cfg.HoldOut != 0:
-		f, err := holdOut(n, cfg.HoldOut, cfg.Seed)
-		return []split{f}, err
-	case cfg.Folds == 0:
-		return kFolds(n, min(5, n), cfg.Seed)
-	}
-	return kFolds(n, cfg.Folds, cfg.Seed)
 }
 
 // meanStdErr returns the mean of x and its standard error, the sample

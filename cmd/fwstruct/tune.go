@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/fwstruct/fwstruct/solver/kernel"
 	"github.com/fwstruct/fwstruct/solver/run"
@@ -204,13 +203,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return err
 	}
-	cols, rows := res.Table()
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(cols, "\t"))
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
+	if err := res.WriteTable(stdout); err != nil {
 		return err
 	}
 	c := res.Chosen()

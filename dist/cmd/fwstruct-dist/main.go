@@ -5,9 +5,12 @@
 // Usage:
 //
 //	fwstruct-dist train [flags]   train units of work, one (method, data, fold) each
+//	fwstruct-dist tune [flags]    choose lambda (rho, gamma) by validation, every (value, fold) a unit
+//	fwstruct-dist rounds [flags]  train BCFW data-parallel in rounds (CoCoA, CoCoA+)
 //
-// The units are a file of JSON lines (--units) or the grid of the flags
-// (--method, --lambdas, --data, --folds). The runner is --runner: prism (the
+// The units of train are a file of JSON lines (--units) or the grid of the
+// flags (--method, --lambdas, --data, --folds); those of tune are the grid
+// and folds of fwstruct tune's flags. The runner is --runner: prism (the
 // default), flink, spark, dataflow or universal, with Beam's flags
 // (--endpoint, --environment_type, --environment_config, --worker_binary,
 // --project, --region, --temp_location, ...), or local (a loop in this
@@ -50,20 +53,34 @@ func cli(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
-	var cmd *trainCmd
+	var cmd command
 	switch name {
 	case "train":
 		cmd = &trainCmd{}
-		cmd.register(fs)
+	case "tune":
+		cmd = &tuneCmd{}
+	case "rounds":
+		cmd = &roundsCmd{}
 	case "", "help":
 	default:
-		fmt.Fprintf(stderr, "fwstruct-dist: unknown command %q (commands: train)\n", name)
+		fmt.Fprintf(stderr, "fwstruct-dist: unknown command %q (commands: train, tune, rounds)\n", name)
 		return 2
+	}
+	own := map[string]bool{}
+	if cmd != nil {
+		before := map[string]bool{}
+		fs.VisitAll(func(f *flag.Flag) { before[f.Name] = true })
+		cmd.register(fs)
+		fs.VisitAll(func(f *flag.Flag) {
+			if !before[f.Name] {
+				own[f.Name] = true
+			}
+		})
 	}
 	logLevel := fs.String("log", "warn", "the level of Beam's and prism's log on stderr: debug, info, warn or error")
 	fs.Func("job_endpoint", "the same as --endpoint (the job server's host:port), as Beam's Python SDK spells it",
 		func(s string) error { *jobopts.Endpoint = s; return nil })
-	fs.Usage = func() { usage(fs, name, stderr) }
+	fs.Usage = func() { usage(fs, name, cmd, own, stderr) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -100,7 +117,7 @@ func cli(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fwstruct-dist %s: unexpected arguments %q\n", name, fs.Args())
 		return 2
 	}
-	r, err := runner(*runners.Runner, cmd.outputDir)
+	r, err := runner(*runners.Runner, cmd.outputDir())
 	if err == nil {
 		err = cmd.run(ctx, r, *runners.Runner, stdout, stderr)
 	}
@@ -109,6 +126,18 @@ func cli(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// A command is one of fwstruct-dist's commands.
+type command interface {
+	// register declares the command's flags on fs.
+	register(fs *flag.FlagSet)
+	// summary is the paragraph of the command's usage message.
+	summary() string
+	// outputDir is the --output-dir given.
+	outputDir() string
+	// run runs the command on r, named runnerName ("" for prism).
+	run(ctx context.Context, r dist.Runner, runnerName string, stdout, stderr io.Writer) error
 }
 
 // runner returns the runner named by --runner: local, or a Beam runner.
@@ -141,23 +170,25 @@ func setLogLevel(s string) error {
 // are Beam's.
 var ownFlags = map[string]bool{"log": true, "job_endpoint": true, "runner": true}
 
-func usage(fs *flag.FlagSet, name string, w io.Writer) {
-	if name != "train" {
+func usage(fs *flag.FlagSet, name string, cmd command, cmdFlags map[string]bool, w io.Writer) {
+	if cmd == nil {
 		fmt.Fprint(w, `Usage: fwstruct-dist COMMAND [flags]
 
 Commands:
   train   train units of work, one (method, data, fold) each, on a Beam runner
+  tune    choose lambda (rho, gamma) by validation as fwstruct tune does, every (value, fold) a unit
+  rounds  train BCFW data-parallel: K partitions, rounds of local passes combined (CoCoA, CoCoA+)
 
-Run "fwstruct-dist train -h" for its flags.
+Run "fwstruct-dist COMMAND -h" for its flags.
 `)
 		return
 	}
-	fmt.Fprint(w, "Usage: fwstruct-dist train [flags]\n\n"+trainSummary+"\n\nFlags:\n")
+	fmt.Fprint(w, "Usage: fwstruct-dist "+name+" [flags]\n\n"+cmd.summary()+"\n\nFlags:\n")
 	own := flag.NewFlagSet("", flag.ContinueOnError)
 	own.SetOutput(w)
 	var beamFlags []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if ownFlags[f.Name] || trainFlags[f.Name] {
+		if ownFlags[f.Name] || cmdFlags[f.Name] {
 			own.Var(f.Value, f.Name, f.Usage)
 			if f.Name == "runner" {
 				own.Lookup("runner").Usage = "the runner: prism (in this process unless --endpoint), flink, spark, dataflow, universal, or local (a loop in this process, without Beam)"

@@ -28,11 +28,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// command runs fwstruct-dist with args and returns its exit code, stdout and
+// runCommand runs fwstruct-dist with args and returns its exit code, stdout and
 // stderr. Its outputs go to files, not pipes: a worker process it leaves
 // behind (Beam's boot program does, see TestProcessEnvironment) would hold
 // a pipe open.
-func command(t *testing.T, args ...string) (int, string, string) {
+func runCommand(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -100,7 +100,7 @@ func TestTrainGrid(t *testing.T) {
 	byRunner := map[string][]dist.TrainResult{}
 	for _, r := range []string{"prism", "local"} {
 		out := filepath.Join(dir, r+".jsonl")
-		code, stdout, stderr := command(t, append(grid, "--runner", r, "--out", out)...)
+		code, stdout, stderr := runCommand(t, append(grid, "--runner", r, "--out", out)...)
 		if code != 0 {
 			t.Fatalf("--runner %s: exit %d\n%s", r, code, stderr)
 		}
@@ -138,7 +138,7 @@ func TestTrainUnitsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "res.jsonl")
-	code, stdout, stderr := command(t, "train", "--units", units, "--out", out)
+	code, stdout, stderr := runCommand(t, "train", "--units", units, "--out", out)
 	if code != 1 || !strings.Contains(stderr, "1 of 3 units failed") {
 		t.Errorf("exit %d, stderr %q: want 1 and the failed unit counted", code, stderr)
 	}
@@ -174,10 +174,10 @@ func TestErrors(t *testing.T) {
 		{[]string{"train", "--units", "missing.jsonl"}, 1, "--units: open missing.jsonl"},
 		{[]string{"train", "--log", "loud"}, 2, `--log "loud"`},
 		{[]string{"train", "stray"}, 2, "unexpected arguments"},
-		{[]string{"tune"}, 2, `unknown command "tune"`},
+		{[]string{"path"}, 2, `unknown command "path" (commands: train, tune, rounds)`},
 		{nil, 2, "Usage: fwstruct-dist COMMAND"},
 	} {
-		code, _, stderr := command(t, c.args...)
+		code, _, stderr := runCommand(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, code, stderr, c.code, c.want)
 		}
@@ -188,7 +188,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	code, _, stderr := command(t, "train", "-h")
+	code, _, stderr := runCommand(t, "train", "-h")
 	if code != 0 || !strings.Contains(stderr, "-lambdas") || !strings.Contains(stderr, "--environment_type") ||
 		strings.Contains(stderr, "--control_endpoint") {
 		t.Errorf("exit %d, help:\n%s", code, stderr)
@@ -252,12 +252,12 @@ func TestProcessEnvironment(t *testing.T) {
 		"--data-options", `{"synthetic": {"train_words": 20, "test_words": 5}}`}
 	outputs := filepath.Join(dir, "outputs")
 	proc, local := filepath.Join(dir, "process.jsonl"), filepath.Join(dir, "local.jsonl")
-	code, _, stderr := command(t, append(grid, "--environment_type", "PROCESS", "--environment_config", string(cfg),
+	code, _, stderr := runCommand(t, append(grid, "--environment_type", "PROCESS", "--environment_config", string(cfg),
 		"--worker_binary", os.Args[0], "--output-dir", outputs, "--out", proc)...)
 	if code != 0 {
 		t.Fatalf("PROCESS environment: exit %d\n%s", code, stderr)
 	}
-	if code, _, stderr := command(t, append(grid, "--runner", "local", "--out", local)...); code != 0 {
+	if code, _, stderr := runCommand(t, append(grid, "--runner", "local", "--out", local)...); code != 0 {
 		t.Fatalf("--runner local: exit %d\n%s", code, stderr)
 	}
 	p, l := readResults(t, proc), readResults(t, local)
@@ -279,10 +279,116 @@ func TestProcessEnvironment(t *testing.T) {
 func TestTempDir(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	if code, _, stderr := command(t, "train", "--lambdas", "0.1", "--passes", "1"); code != 0 {
+	if code, _, stderr := runCommand(t, "train", "--lambdas", "0.1", "--passes", "1"); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("left in the temporary directory: %v", left)
+	}
+}
+
+// TestTuneCommand: fwstruct-dist tune prints the same table on prism as in
+// a local loop, and writes the curve; its flag errors are one line.
+func TestTuneCommand(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"tune", "--method", "bcfw", "--lambdas", "0.1,0.01", "--folds", "2", "--passes", "3",
+		"--data-options", `{"synthetic": {"train_words": 30, "test_words": 10}}`}
+	tables := map[string]string{}
+	for _, r := range []string{"prism", "local"} {
+		curve := filepath.Join(dir, r+".json")
+		code, stdout, stderr := runCommand(t, append(args, "--runner", r, "--curve", curve)...)
+		if code != 0 {
+			t.Fatalf("--runner %s: exit %d\n%s", r, code, stderr)
+		}
+		if !strings.Contains(stdout, "<- chosen") || !strings.Contains(stderr, "2 units and the final model on "+r) {
+			t.Errorf("--runner %s: stdout\n%s\nstderr\n%s", r, stdout, stderr)
+		}
+		// The table and the summary, without the time in all.
+		table, _, _ := strings.Cut(stdout, "s in all")
+		tables[r] = table[:strings.LastIndex(table, ",")]
+		b, err := os.ReadFile(curve)
+		var c struct{ Curve []json.RawMessage }
+		if err != nil || json.Unmarshal(b, &c) != nil || len(c.Curve) != 2 {
+			t.Errorf("--runner %s: the curve %s, %v", r, b, err)
+		}
+	}
+	if tables["prism"] != tables["local"] {
+		t.Errorf("prism:\n%s\nlocal:\n%s", tables["prism"], tables["local"])
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--folds", "1"}, "--folds must be >= 2"},
+		{[]string{"--hold-out", "0.2", "--folds", "3"}, "not both"},
+		{[]string{"--rhos", "1"}, "rho grid applies to the soft solver only"},
+		{[]string{"--lambdas", "0.1,x"}, `--lambdas: "x" is not a positive number`},
+	} {
+		code, _, stderr := runCommand(t, append(append([]string{}, args...), c.args...)...)
+		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q, want one line saying %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestRoundsCommand: fwstruct-dist rounds prints the same rounds on prism
+// as in a local loop, resumes a run at --state, and says what is wrong in
+// one line.
+func TestRoundsCommand(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"rounds", "--k", "3", "--passes", "2", "--lambda", "0.1", "--workers", "1",
+		"--data-options", `{"synthetic": {"train_words": 30, "test_words": 5}}`}
+	tables := map[string]string{}
+	for _, r := range []string{"prism", "local"} {
+		code, stdout, stderr := runCommand(t, append(args, "--runner", r, "--rounds", "4", "--trace", filepath.Join(dir, r+".jsonl"))...)
+		if code != 0 {
+			t.Fatalf("--runner %s: exit %d\n%s", r, code, stderr)
+		}
+		var table []string
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			f := strings.Fields(line)
+			table = append(table, strings.Join(f[:len(f)-1], " ")) // without the seconds
+		}
+		tables[r] = strings.Join(table, "\n")
+		if len(table) != 5 || !strings.Contains(stderr, "4 rounds of 3 partitions on "+r) {
+			t.Errorf("--runner %s: stdout\n%s\nstderr\n%s", r, stdout, stderr)
+		}
+	}
+	if tables["prism"] != tables["local"] {
+		t.Errorf("prism:\n%s\nlocal:\n%s", tables["prism"], tables["local"])
+	}
+	state := filepath.Join(dir, "state")
+	if code, _, stderr := runCommand(t, append(args, "--rounds", "2", "--state", state)...); code != 0 {
+		t.Fatalf("2 rounds: exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := runCommand(t, append(args, "--rounds", "4", "--state", state, "--resume")...)
+	if code != 0 || !strings.Contains(stderr, "2 rounds of 3 partitions") {
+		t.Fatalf("resume: exit %d\n%s", code, stderr)
+	}
+	got := strings.Split(strings.TrimSpace(stdout), "\n")
+	want := strings.Split(tables["prism"], "\n")
+	for i := 1; i < len(got); i++ {
+		f := strings.Fields(got[i])
+		if strings.Join(f[:len(f)-1], " ") != want[i] {
+			t.Errorf("resumed round %d: %s, uninterrupted %s", i, got[i], want[i])
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--k", "31"}, "31 partitions of 30 examples"},
+		{[]string{"--passes", "0"}, "0 local passes a round: want at least 1"},
+		{[]string{"--combine", "mean"}, `--combine "mean"`},
+		{[]string{"--method", "fw"}, "not fw"},
+		{[]string{"--resume"}, "--resume needs --state"},
+		{[]string{"--runner", "dataflow", "--output-dir", dir}, "--state: the workers are not this process"},
+		{[]string{"--state", state}, "holds a run already"},
+		{[]string{"--state", "/proc/x"}, "cannot be written"},
+	} {
+		code, _, stderr := runCommand(t, append(append([]string{}, args...), c.args...)...)
+		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q, want one line saying %q", c.args, code, stderr, c.want)
+		}
 	}
 }

@@ -26,34 +26,30 @@ The units are the lines of --units (JSON: {"key": ..., "method": {...}, "data": 
 "folds": k, "fold": i, "seed": s, "stop": {"passes": ...}, ...}), or else the grid of --method x --lambdas x
 (--folds folds, or the whole training set). Paths of the data are the workers' paths.`
 
-// trainFlags are the names of train's own flags, for the usage message.
-var trainFlags = map[string]bool{}
-
 type trainCmd struct {
-	units     string
-	method    string
-	lambdas   string
-	data      string
-	dataOpts  string
-	folds     int
-	foldSeed  uint64
-	passes    float64
-	gap       float64
-	test      bool
-	workers   int
-	weights   bool
-	out       string
-	outputDir string
+	units    string
+	method   string
+	lambdas  string
+	data     dataFlags
+	folds    int
+	foldSeed uint64
+	passes   float64
+	gap      float64
+	test     bool
+	workers  int
+	weights  bool
+	out      string
+	output   string
 }
 
+func (c *trainCmd) summary() string   { return trainSummary }
+func (c *trainCmd) outputDir() string { return c.output }
+
 func (c *trainCmd) register(fs *flag.FlagSet) {
-	before := map[string]bool{}
-	fs.VisitAll(func(f *flag.Flag) { before[f.Name] = true })
 	fs.StringVar(&c.units, "units", "", "read the units from `FILE`, one JSON object a line (- for stdin), instead of the grid of --method, --lambdas, --data and --folds")
 	fs.StringVar(&c.method, "method", "bcfw", "the method: a registered name (bcfw, mp-bcfw, fw, ssg, cp, soft, kernel, ...) or its JSON as run.Encode writes it")
 	fs.StringVar(&c.lambdas, "lambdas", "", "the lambda grid, comma-separated (default: the lambda of --method's JSON)")
-	fs.StringVar(&c.data, "data", "synthetic", "the dataset, as fwstruct's --data names it (synthetic, ocr, conll, a path, ...), loaded on the workers")
-	fs.StringVar(&c.dataOpts, "data-options", "", "the data's options as the JSON of datasets.Options, e.g. {\"path\": \"/shared/data\", \"split\": \"large\"}")
+	c.data.register(fs, "loaded on the workers")
 	fs.IntVar(&c.folds, "folds", 0, "train on each fold of k-fold cross-validation of the training set (k >= 2; 0: the whole training set)")
 	fs.Uint64Var(&c.foldSeed, "fold-seed", 1, "the seed of the assignment of the examples to folds")
 	fs.Float64Var(&c.passes, "passes", 30, "stop after this many effective passes")
@@ -62,13 +58,52 @@ func (c *trainCmd) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.workers, "workers", 0, "the goroutines of each unit's solver on its worker (0: one per CPU)")
 	fs.BoolVar(&c.weights, "weights", false, "write the final weights in the results (--out); they are always summarized by a digest")
 	fs.StringVar(&c.out, "out", "", "write the results to `FILE`, one JSON object a line")
-	fs.StringVar(&c.outputDir, "output-dir", "", "where the workers write the outputs for this program to read: a location both reach (a shared directory, gs://...); "+
+	registerOutputDir(fs, &c.output)
+}
+
+// registerOutputDir declares --output-dir.
+func registerOutputDir(fs *flag.FlagSet, dst *string) {
+	fs.StringVar(dst, "output-dir", "", "where the workers write the outputs for this program to read: a location both reach (a shared directory, gs://...); "+
 		"default a temporary directory, for prism in-process and LOOPBACK")
-	fs.VisitAll(func(f *flag.Flag) {
-		if !before[f.Name] {
-			trainFlags[f.Name] = true
+}
+
+// dataFlags are --data and --data-options.
+type dataFlags struct {
+	name, options string
+}
+
+func (d *dataFlags) register(fs *flag.FlagSet, where string) {
+	fs.StringVar(&d.name, "data", "synthetic", "the dataset, as fwstruct's --data names it (synthetic, ocr, conll, a path, ...), "+where)
+	fs.StringVar(&d.options, "data-options", "", "the data's options as the JSON of datasets.Options, e.g. {\"path\": \"/shared/data\", \"split\": \"large\"}")
+}
+
+// spec returns the data's spec, its relative paths made absolute (the
+// workers get them absolute).
+func (d *dataFlags) spec() (datasets.Spec, error) {
+	data := datasets.Spec{Name: d.name}
+	if d.options != "" {
+		if err := json.Unmarshal([]byte(d.options), &data.Options); err != nil {
+			return data, fmt.Errorf("--data-options: %w", err)
 		}
-	})
+	}
+	data, err := data.Abs()
+	if err != nil {
+		return data, fmt.Errorf("--data: %w", err)
+	}
+	return data, nil
+}
+
+// parseGrid parses a comma-separated grid of positive values of --name.
+func parseGrid(name, s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 1) {
+			return nil, fmt.Errorf("--%s: %q is not a positive number", name, strings.TrimSpace(f))
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func (c *trainCmd) run(ctx context.Context, r dist.Runner, runnerName string, stdout, stderr io.Writer) error {
@@ -124,25 +159,12 @@ func (c *trainCmd) makeUnits() ([]dist.Unit, error) {
 			return nil, errors.New("give --lambdas, or a lambda in --method's JSON")
 		}
 		lambdas = append(lambdas, l.Lambda)
-	} else {
-		for _, f := range strings.Split(c.lambdas, ",") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(v > 0) || math.IsInf(v, 1) {
-				return nil, fmt.Errorf("--lambdas: %q is not a positive number", strings.TrimSpace(f))
-			}
-			lambdas = append(lambdas, v)
-		}
+	} else if lambdas, err = parseGrid("lambdas", c.lambdas); err != nil {
+		return nil, err
 	}
-	data := datasets.Spec{Name: c.data}
-	if c.dataOpts != "" {
-		if err := json.Unmarshal([]byte(c.dataOpts), &data.Options); err != nil {
-			return nil, fmt.Errorf("--data-options: %w", err)
-		}
-	}
-	// A relative path is this directory's: the workers get it absolute.
-	data, err = data.Abs()
+	data, err := c.data.spec()
 	if err != nil {
-		return nil, fmt.Errorf("--data: %w", err)
+		return nil, err
 	}
 	stop := run.Stop{Passes: c.passes, Gap: c.gap}
 	folds := []int{0}
@@ -284,13 +306,21 @@ func writeResults(path string, res []dist.TrainResult) error {
 			return fmt.Errorf("--out: unit %q: %w", r.Key, err)
 		}
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+	if err := writeFile(path, b.Bytes()); err != nil {
 		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
+}
+
+// writeFile writes b to path through a temporary file renamed into place.
+func writeFile(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("--out: %w", err)
+		return err
 	}
 	return nil
 }
