@@ -144,10 +144,15 @@ func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, e
 		if err != nil {
 			return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
 		}
-		note(name + ": auto: " + c.Reason)
 		built = c.Method
-		if exec == nil && c.Execution != nil {
-			opts = append(opts, run.WithExecution(c.Execution))
+		switch {
+		case exec == nil:
+			note(name + ": auto: " + c.String())
+			if c.Execution != nil {
+				opts = append(opts, run.WithExecution(c.Execution))
+			}
+		default:
+			note(name + ": auto: " + c.Reason + "; the execution given (" + exec.Describe() + ")")
 		}
 	}
 	s, err := built.New(data.Train, opts...)

@@ -67,9 +67,13 @@ func TestWorkersResume(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d, %s", args, code, errOut)
 		}
-		lines := strings.Split(strings.TrimSpace(out), "\n")
-		last := lines[len(lines)-1]
-		return last[strings.Index(last, "solver time")+1:] // past the solver time
+		// The summary (past the solver and evaluation times) and what
+		// follows it (a mini-batch's delays).
+		k := strings.LastIndex(out, " solver time")
+		if k < 0 {
+			t.Fatalf("%v: no summary line in %q", args, out)
+		}
+		return out[k+strings.Index(out[k:], ": gap"):]
 	}
 	batch := []string{"--workers", "2", "--batch", "2", "--lookahead", "1"}
 	whole := lastLine(append(append(append([]string{}, base...), batch...), "--passes", "6")...)
@@ -112,5 +116,18 @@ func TestDelaysReplayed(t *testing.T) {
 	}
 	if code, out, _ := runCLIWithin(t, time.Minute, base...); code != 0 || strings.Contains(out, "on average") {
 		t.Fatalf("sequential bcfw printed a staleness: %s", out)
+	}
+}
+
+// TestAutoLineWithExecutionGiven: with an execution named on the command
+// line, auto's line says that the execution is the one given, not why auto
+// would have chosen another.
+func TestAutoLineWithExecutionGiven(t *testing.T) {
+	code, out, errOut := runCLIWithin(t, time.Minute, "train", "--data", "synthetic", "--synthetic-words", "30", "--passes", "1", "--quiet", "--batch", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "execution mini-batch of 2") || !strings.Contains(out, "; the execution given (--batch)") || strings.Contains(out, "sequential steps") {
+		t.Errorf("the auto line does not say the execution is the one given:\n%s", out)
 	}
 }

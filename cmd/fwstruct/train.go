@@ -272,9 +272,11 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		m, chosen = c.Method, c.Reason
+		m, chosen = c.Method, c.String()
 		if t.exec.x == nil {
 			opts = append(opts, run.WithExecution(c.Execution))
+		} else if c.ExecutionReason != "" {
+			chosen = c.Reason + "; the execution given (" + t.exec.flag() + ")"
 		}
 	} else if t.resumed == nil && !t.exec.named(t.f) {
 		x, why, err := auto.Execution(train, m, t.exec.workers)

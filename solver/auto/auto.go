@@ -91,8 +91,20 @@ type Choice struct {
 	Method run.Method
 	// Execution is the execution of its steps (nil: sequential).
 	Execution run.Execution
-	// Reason says what was chosen and why, in one line.
+	// Reason says what method was chosen and why, in one line.
 	Reason string
+	// ExecutionReason says why its steps run as Execution says ("" when
+	// the method has no choice of execution).
+	ExecutionReason string
+}
+
+// String is the whole choice in one line: the method's reason and the
+// execution's.
+func (c Choice) String() string {
+	if c.ExecutionReason == "" {
+		return c.Reason
+	}
+	return c.Reason + "; " + c.ExecutionReason
 }
 
 // Choose returns the method and the execution for problem p under m's
@@ -190,9 +202,10 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	}
 	kind := describe(p)
 	return Choice{
-		Method:    method,
-		Execution: x,
-		Reason:    fmt.Sprintf("BCFW with gap sampling, pairwise steps and the gap-based cache%s (%s, an oracle call %v; Osokin et al. 2016); %s", averaged, kind, call.Round(100*time.Nanosecond), why),
+		Method:          method,
+		Execution:       x,
+		Reason:          fmt.Sprintf("BCFW with gap sampling, pairwise steps and the gap-based cache%s (%s, an oracle call %v; Osokin et al. 2016)", averaged, kind, call.Round(100*time.Nanosecond)),
+		ExecutionReason: why,
 	}, nil
 }
 

@@ -68,8 +68,8 @@ func TestChoose(t *testing.T) {
 			if !run.Same(c.Method, tc.want) || c.Execution != tc.exec {
 				t.Fatalf("chose %+v with %v, want %+v with %v", c.Method, c.Execution, tc.want, tc.exec)
 			}
-			if !strings.Contains(c.Reason, tc.reason) {
-				t.Fatalf("reason %q does not say %q", c.Reason, tc.reason)
+			if !strings.Contains(c.String(), tc.reason) {
+				t.Fatalf("reason %q does not say %q", c, tc.reason)
 			}
 			s, err := tc.m.New(tc.p, run.WithWorkers(tc.workers))
 			if err != nil {

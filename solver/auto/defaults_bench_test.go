@@ -100,7 +100,7 @@ func raceRow(b *testing.B, row defaultsRow, p oracles.Problem) string {
 		b.Fatal(err)
 	}
 	def := candidate{name: "default", m: choice.Method, x: choice.Execution}
-	b.Logf("%s: %s", row.name, choice.Reason)
+	b.Logf("%s: %s", row.name, choice)
 	best, bestT := "", math.Inf(1)
 	defT, _ := timeTo(b, p, row, def, math.Inf(1))
 	if defT < bestT {
