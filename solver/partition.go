@@ -205,7 +205,7 @@ func (q *Partition) Round(ctx context.Context, w []float64, passes float64) (Cha
 	if !(passes > 0) || math.IsInf(passes, 0) {
 		return Change{}, fmt.Errorf("solver: partition: %v passes, want a positive number", passes)
 	}
-	s.x.set(w) // the local view: w + sigma' (the change), starting at w
+	s.x.set(w)      // the local view: w + sigma' (the change), starting at w
 	s.sched.Moved() // w moved without a step: the steps under way are stale
 	var start []oracles.SparseVec
 	var startEll []float64
