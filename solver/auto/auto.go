@@ -140,6 +140,9 @@ func (a Method) schedule(m run.Method) run.Method {
 	case solver.Exact:
 		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
 		return c
+	case solver.MultiPlane:
+		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
+		return c
 	case kernel.Exact:
 		set(&c.GapEvery, &c.TraceEvery, &c.Seed)
 		return c
@@ -188,9 +191,24 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	if m.Rho > 0 {
 		return Choice{}, fmt.Errorf("auto: soft constraints (rho %g) need factor-graph data (yeast, a MULAN dataset), not %s", m.Rho, oracles.KindOf(p))
 	}
+	_, chain := p.(interface{ NumLabels() int })
+	if !chain {
+		call, err := oracleTime(p)
+		if err != nil {
+			return Choice{}, err
+		}
+		if call >= planesPay {
+			return Choice{
+				Method: solver.MultiPlane{Lambda: m.Lambda, Step: solver.Pairwise},
+				Reason: fmt.Sprintf("multi-plane BCFW with pairwise steps (%s, an oracle call %v, at least %v: working sets of planes answer most steps without an oracle call; Shah et al. 2015; its pass rule measures solver time, as the paper's, so runs are not reproducible bit for bit)",
+					describe(p), call.Round(100*time.Nanosecond), planesPay),
+				ExecutionReason: "sequential steps: the approximate passes over the working sets run between the exact ones",
+			}, nil
+		}
+	}
 	method := solver.Recommended(m.Lambda)
 	averaged := ""
-	if _, chain := p.(interface{ NumLabels() int }); chain {
+	if chain {
 		// The weighted average predicts well passes before the iterate
 		// does (docs/methods.md, "The default method").
 		method.Average = run.WeightedAverage
@@ -214,6 +232,11 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 // hand-off to another goroutine and the memory traffic of the cache's
 // scoring take what the parallel calls save.
 const costlyOracle = 200 * time.Microsecond
+
+// planesPay is the oracle time from which multi-plane BCFW's working sets
+// beat BCFW's gap-based cache on problems other than chains (measured:
+// docs/performance.md, "The default method").
+const planesPay = 25 * time.Microsecond
 
 // Execution returns the execution for the steps of method m on problem p
 // with workers goroutines (0: GOMAXPROCS), and why: a mini-batch of one

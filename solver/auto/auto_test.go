@@ -57,8 +57,9 @@ func TestChoose(t *testing.T) {
 		{"kernel", mc, Method{Lambda: 0.1, Kernel: &rbf}, 2, kernel.Exact{Lambda: 0.1, Kernel: rbf, Sampling: run.Permutation, Shrinking: true}, nil, "rbf kernel"},
 		{"chain", chain, Method{Lambda: 0.1}, 2, averaged(solver.Recommended(0.1)), nil, "the weighted average"},
 		{"soft", fg, Method{Lambda: 0.1, Rho: 0.5}, 2, soft.BCFW{Lambda: 0.1, Rho: 0.5, Sampling: run.ExamplePermutation}, nil, "rho 0.5"},
-		{"costly oracle", slowOracle{mc, 300 * time.Microsecond}, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), execution.MiniBatch{Batch: 2, Lookahead: 2}, "mini-batch of 2"},
-		{"costly oracle, one worker", slowOracle{mc, 300 * time.Microsecond}, Method{Lambda: 0.1}, 1, solver.Recommended(0.1), nil, "one worker"},
+		{"costly oracle", slowOracle{mc, 300 * time.Microsecond}, Method{Lambda: 0.1}, 2, solver.MultiPlane{Lambda: 0.1, Step: solver.Pairwise}, nil, "multi-plane BCFW with pairwise steps"},
+		{"oracle of 30µs", slowOracle{mc, 30 * time.Microsecond}, Method{Lambda: 0.1}, 1, solver.MultiPlane{Lambda: 0.1, Step: solver.Pairwise}, nil, "working sets of planes"},
+		{"cheap oracle", slowOracle{mc, 0}, Method{Lambda: 0.1}, 2, solver.Recommended(0.1), nil, "do not pay for a mini-batch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Choose(tc.p, tc.m, tc.workers)
