@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -399,5 +400,36 @@ func TestEvalKeepsTheModelsClasses(t *testing.T) {
 	}
 	if code, _, stderr := runBinary(t, "eval", "--model", model, "--set", "train"); code != 1 || !strings.Contains(stderr, "has changed since it was trained") {
 		t.Errorf("eval --set train of the changed training file: exit %d, %s", code, stderr)
+	}
+}
+
+// TestSplicedCheckpointRefused (issue 35 item 10): the header line of one
+// valid checkpoint and the state of another of the same data (another
+// lambda) do not resume: the state's method is checked against the
+// header's.
+func TestSplicedCheckpointRefused(t *testing.T) {
+	dir := t.TempDir()
+	ck := func(lambda string) []byte {
+		path := filepath.Join(dir, "ck-"+lambda)
+		if code, _, errOut := runCLIWithin(t, time.Minute, "train", "--data", "synthetic", "--synthetic-words", "20", "--method", "bcfw",
+			"--lambda", lambda, "--passes", "2", "--quiet", "--checkpoint", path); code != 0 {
+			t.Fatalf("lambda %s: exit %d, %s", lambda, code, errOut)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a, b := ck("0.01"), ck("0.5")
+	header := a[:bytes.IndexByte(a, '\n')+1]
+	state := b[bytes.IndexByte(b, '\n')+1:]
+	spliced := filepath.Join(dir, "spliced")
+	if err := os.WriteFile(spliced, append(append([]byte{}, header...), state...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLIWithin(t, time.Minute, "train", "--resume", spliced, "--passes", "4", "--quiet")
+	if code == 0 || !strings.Contains(errOut, "corrupt checkpoint: its header and its state describe other methods") {
+		t.Errorf("spliced checkpoint: exit %d, %q", code, errOut)
 	}
 }
