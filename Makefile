@@ -52,7 +52,7 @@ lint-deps:
 
 demo:
 	@mkdir -p $(OUT)
-	$(GO) run ./cmd/fwstruct train --data auto --lambda 0.01 --passes 50 --gap-every 5 --average wavg \
+	$(GO) run ./cmd/fwstruct train --data auto --lambda 0.01 --passes 50 --gap-every 5 \
 		--trace $(OUT)/demo-trace.json --model $(OUT)/demo-model.json
 	@echo "trace: $(OUT)/demo-trace.json  model: $(OUT)/demo-model.json"
 
@@ -288,7 +288,7 @@ browser-check: browser-deps nbtools browser-selftest $(HTML)
 $(REPORT_HTML): $(ECHARTS_JS)
 	@mkdir -p $(OUT)/browser
 	$(GO) run ./cmd/fwstruct train --data synthetic --synthetic-words 100 --passes 20 --gap-every 2 \
-		--sampling gap --average wavg --quiet --trace $(OUT)/browser/trace.json
+		--method recommended --average wavg --quiet --trace $(OUT)/browser/trace.json
 	$(GO) run ./cmd/fwstruct report --out $(OUT)/browser/report --formats html,png $(OUT)/browser/trace.json
 
 $(SAMPLE_HTML): $(ECHARTS_JS) nbtools

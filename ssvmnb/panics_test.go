@@ -2,6 +2,7 @@ package ssvmnb
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fwstruct/fwstruct/oracles"
@@ -14,15 +15,14 @@ import (
 // number after on (counted over all its methods).
 type panicking struct {
 	oracles.Problem
-	what         string
-	calls, after int
+	what  string
+	after int64
+	calls atomic.Int64 // the oracle passes call it from the workers
 }
 
 func (p *panicking) hit(what string) {
-	if p.what == what {
-		if p.calls++; p.calls > p.after {
-			panic(what + " of a broken problem")
-		}
+	if p.what == what && p.calls.Add(1) > p.after {
+		panic(what + " of a broken problem")
 	}
 }
 
@@ -58,7 +58,7 @@ func TestNoRawPanics(t *testing.T) {
 	}
 	methods := []run.Method{solver.BCFW{Lambda: 0.01, GapEvery: 2}, auto.Method{Lambda: 0.01}}
 	for _, what := range []string{"Len", "Dim", "MaxOracle", "Psi", "Loss"} {
-		afters := []int{0, 500} // at once; in the run's 9th pass (60 words)
+		afters := []int64{0, 500} // at once; in the run's 9th pass (60 words)
 		if what == "Len" || what == "Dim" {
 			afters = afters[:1]
 		}
