@@ -61,6 +61,24 @@ func (r *Result) WriteTable(w io.Writer) error {
 	return tw.Flush()
 }
 
+// WriteSummary writes the line that follows the table in fwstruct tune and
+// fwstruct-dist tune: the chosen values (and whether they lie at an edge of
+// the grid), their validation metric, and the final model's passes
+// (finalPasses) and test metric.
+func (r *Result) WriteSummary(w io.Writer, finalPasses float64) error {
+	c := r.Chosen()
+	chosen := fmt.Sprintf("lambda = %g", c.Lambda)
+	if r.Aux != "" {
+		chosen += fmt.Sprintf(", %s = %g", r.Aux, c.Aux)
+	}
+	if edge := r.Edge(); edge != "" {
+		chosen += fmt.Sprintf(" (the %s lambda of the grid: a better one may lie beyond, extend --lambdas)", edge)
+	}
+	_, err := fmt.Fprintf(w, "chosen %s: %s %s (standard error %s over %d folds); final model: %.1f passes, test %s %s, %.1f s in all\n",
+		chosen, r.Metric, num(c.Mean), num(c.StdErr), r.Folds, finalPasses, r.Metric, num(r.Test), r.Elapsed.Seconds())
+	return err
+}
+
 // num formats a table value; "-" for a value not computed.
 func num(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

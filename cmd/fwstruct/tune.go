@@ -206,16 +206,10 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := res.WriteTable(stdout); err != nil {
 		return err
 	}
+	if err := res.WriteSummary(stdout, res.Final.Passes()); err != nil {
+		return err
+	}
 	c := res.Chosen()
-	chosen := fmt.Sprintf("lambda = %g", c.Lambda)
-	if res.Aux != "" {
-		chosen += fmt.Sprintf(", %s = %g", res.Aux, c.Aux)
-	}
-	if edge := res.Edge(); edge != "" {
-		chosen += fmt.Sprintf(" (the %s lambda of the grid: a better one may lie beyond, extend --lambdas)", edge)
-	}
-	fmt.Fprintf(stdout, "chosen %s: %s %s (standard error %s over %d folds); final model: %.1f passes, test %s %s, %.1f s in all\n",
-		chosen, res.Metric, fmtFloat(c.Mean), fmtFloat(c.StdErr), res.Folds, res.Final.Passes(), res.Metric, fmtFloat(res.Test), res.Elapsed.Seconds())
 	if conditioned {
 		warnConditioning(stderr, "tune", loaded, c.Lambda)
 	}

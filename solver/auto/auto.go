@@ -192,11 +192,11 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 		return Choice{}, fmt.Errorf("auto: soft constraints (rho %g) need factor-graph data (yeast, a MULAN dataset), not %s", m.Rho, oracles.KindOf(p))
 	}
 	_, chain := p.(interface{ NumLabels() int })
+	call, err := oracleTime(p)
+	if err != nil {
+		return Choice{}, err
+	}
 	if !chain {
-		call, err := oracleTime(p)
-		if err != nil {
-			return Choice{}, err
-		}
 		if call >= planesPay {
 			return Choice{
 				Method: solver.MultiPlane{Lambda: m.Lambda, Step: solver.Pairwise},
@@ -214,10 +214,7 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 		method.Average = run.WeightedAverage
 		averaged = ", the weighted average"
 	}
-	x, why, call, err := executionFor(p, method, workers)
-	if err != nil {
-		return Choice{}, err
-	}
+	x, why := executionAt(p, call, workers)
 	kind := describe(p)
 	return Choice{
 		Method:          method,
@@ -258,40 +255,46 @@ func Execution(p oracles.Problem, m run.Method, workers int) (x run.Execution, w
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	x, why, _, err = executionFor(p, m, workers)
-	return x, why, err
+	return executionFor(p, m, workers)
 }
 
-// executionFor is Execution on workers >= 1, with the oracle call's time.
-func executionFor(p oracles.Problem, m run.Method, workers int) (run.Execution, string, time.Duration, error) {
+// executionFor is Execution on workers >= 1.
+func executionFor(p oracles.Problem, m run.Method, workers int) (run.Execution, string, error) {
 	switch m.(type) {
 	case solver.BCFW, solver.MultiPlane:
 	case solver.LPHard:
 		model, err := factorgraph.ModelOf(p)
 		if err != nil {
-			return nil, "", 0, fmt.Errorf("auto: lp-hard: %w", err)
+			return nil, "", fmt.Errorf("auto: lp-hard: %w", err)
 		}
 		if p, err = factorgraph.NewRelaxed(model, 2); err != nil {
-			return nil, "", 0, fmt.Errorf("auto: lp-hard: %w", err)
+			return nil, "", fmt.Errorf("auto: lp-hard: %w", err)
 		}
 	default:
-		return nil, "sequential steps (the method has no parallel execution)", 0, nil
+		return nil, "sequential steps (the method has no parallel execution)", nil
 	}
 	call, err := oracleTime(p)
 	if err != nil {
-		return nil, "", 0, err
+		return nil, "", err
 	}
+	x, why := executionAt(p, call, workers)
+	return x, why, nil
+}
+
+// executionAt is the execution of a BCFW-family method's steps on p, whose
+// oracle call takes call, with workers >= 1, and why.
+func executionAt(p oracles.Problem, call time.Duration, workers int) (run.Execution, string) {
 	if _, relative := p.(oracles.RelativeOracle); relative {
-		return nil, "sequential steps (a relative approximate oracle: its accuracy is relative to the dual state at the current w)", call, nil
+		return nil, "sequential steps (a relative approximate oracle: its accuracy is relative to the dual state at the current w)"
 	}
 	if workers < 2 {
-		return nil, "sequential steps (one worker)", call, nil
+		return nil, "sequential steps (one worker)"
 	}
 	if call < costlyOracle {
-		return nil, fmt.Sprintf("sequential steps: oracle calls of %v, under %v, do not pay for a mini-batch's hand-offs (the %d workers compute the gap passes and evaluations)", call.Round(100*time.Nanosecond), costlyOracle, workers), call, nil
+		return nil, fmt.Sprintf("sequential steps: oracle calls of %v, under %v, do not pay for a mini-batch's hand-offs (the %d workers compute the gap passes and evaluations)", call.Round(100*time.Nanosecond), costlyOracle, workers)
 	}
 	x := execution.MiniBatch{Batch: workers, Lookahead: 2}
-	return x, fmt.Sprintf("a mini-batch of %d, lookahead 2: oracle calls of %v run on the %d workers", workers, call.Round(time.Microsecond), workers), call, nil
+	return x, fmt.Sprintf("a mini-batch of %d, lookahead 2: oracle calls of %v run on the %d workers", workers, call.Round(time.Microsecond), workers)
 }
 
 // oracleTime returns the median time of a max-oracle call of p at w = 0,

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
 
@@ -164,24 +163,5 @@ func printTable(w io.Writer, res *dist.TuneResult) error {
 	if err := res.WriteTable(w); err != nil {
 		return err
 	}
-	ch := res.Chosen()
-	chosen := fmt.Sprintf("lambda = %g", ch.Lambda)
-	if res.Aux != "" {
-		chosen += fmt.Sprintf(", %s = %g", res.Aux, ch.Aux)
-	}
-	if edge := res.Edge(); edge != "" {
-		chosen += fmt.Sprintf(" (the %s lambda of the grid: a better one may lie beyond, extend --lambdas)", edge)
-	}
-	_, err := fmt.Fprintf(w, "chosen %s: %s %s (standard error %s over %d folds); final model: %.1f passes, test %s %s, %.1f s in all\n",
-		chosen, res.Metric, fmtFloat(ch.Mean), fmtFloat(ch.StdErr), res.Folds, res.FinalFit.Passes, res.Metric, fmtFloat(res.Test), res.Elapsed.Seconds())
-	return err
-}
-
-// fmtFloat formats a value of the summary as fwstruct does, "-" for one not
-// computed.
-func fmtFloat(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%.4g", v)
+	return res.WriteSummary(w, res.FinalFit.Passes)
 }
