@@ -199,6 +199,7 @@ func (t *Trainer) Explore(o Exploration) (*Explorer, error) {
 	}
 	x.view = newExploreView(x)
 	c := startControls(x)
+	c.waitProbe()
 	err = x.run(context.Background())
 	x.view.finish(c.summary())
 	c.close()

@@ -28,12 +28,24 @@ import (
 // kernel through its comms, which need a front end that runs JavaScript (a
 // browser): a notebook executed headlessly (nbconvert) has none, and
 // widgets.Slider's Done would wait for it forever. So the widgets are built
-// on a goroutine of their own, after a probe of the front end, while the
-// run trains; without an answer they are left out and the run goes on with
-// its scripted changes.
+// on a goroutine of their own, after a probe of the front end (the run
+// waits for its answer, then trains while they are built); without an
+// answer they are left out and the run goes on with its scripted changes.
+//
+// No address of the widgets is ever unsubscribed while the program runs,
+// for two defects of GoNB v0.11.4's comms: a value that reaches the
+// program for an address nobody listens to leaves the dispatcher's lock
+// held (every later value of every widget is then lost), and a
+// subscription undone and redone at once (widgets.Button's Done, then its
+// Listen) can reach the kernel as subscribe-then-unsubscribe, after which
+// the kernel drops the button's clicks. So a button's address is listened
+// to before the button is built (its Done's own listener comes and goes
+// beside it), and the widgets' listeners stay subscribed after the
+// exploration, discarding what they receive.
 
 // probeTimeout is how long the widgets wait for the front end to answer
-// (GoNB's kernel itself waits up to 3 s for the browser's connection).
+// (GoNB's kernel itself waits up to 3 s for the browser's connection),
+// and the run with them.
 const probeTimeout = 8 * time.Second
 
 // control is one knob of the widgets: a slider over values or a select
@@ -129,8 +141,8 @@ type controls struct {
 	mu     sync.Mutex
 	state  string // what became of them, for the summary
 	closed bool
-	chans  []*comms.AddressChan[int]
 	labels chan [2]string // label updates: html id, text
+	probed chan struct{}  // closed once the front end answered or not
 }
 
 // startControls shows the widgets of x in a notebook (nil elsewhere): a
@@ -140,19 +152,30 @@ func startControls(x *Explorer) *controls {
 	if !gonbui.IsNotebook || !output.Active() {
 		return nil
 	}
-	c := &controls{x: x, id: "fwstruct_controls_" + gonbui.UniqueId(), labels: make(chan [2]string, 64)}
+	c := &controls{x: x, id: "fwstruct_controls_" + gonbui.UniqueId(), labels: make(chan [2]string, 64), probed: make(chan struct{})}
 	if x.o.NoWidgets {
 		c.state = "Widgets left out (NoWidgets)."
+		close(c.probed)
 		return c
 	}
 	if by := headlessExecutor(); by != "" {
 		c.state = fmt.Sprintf("Widgets not shown: the notebook is executed by %s, without a browser.", by)
+		close(c.probed)
 		return c
 	}
 	c.state = fmt.Sprintf("Widgets not shown: the front end did not answer by the end (it has %s to; a notebook executed without a browser has none).", probeTimeout)
 	gonbui.UpdateHTML(c.id, `<div style="font-family:sans-serif;font-size:12px;color:#555">connecting the widgets...</div>`)
 	go c.build()
 	return c
+}
+
+// waitProbe waits until the front end answered the probe or did not in
+// time: the run trains after it, so that the front end's connection to the
+// kernel is made while the cores are free (GoNB's gives up after 500 ms).
+func (c *controls) waitProbe() {
+	if c != nil {
+		<-c.probed
+	}
 }
 
 // summary says what became of the widgets.
@@ -165,8 +188,8 @@ func (c *controls) summary() string {
 	return c.state
 }
 
-// close removes the widgets (they would be dead in the saved notebook) and
-// stops listening to them.
+// close removes the widgets (they would be dead in the saved notebook);
+// what they still send is discarded.
 func (c *controls) close() {
 	if c == nil {
 		return
@@ -177,9 +200,6 @@ func (c *controls) close() {
 		return
 	}
 	c.closed = true
-	for _, ch := range c.chans {
-		ch.Close()
-	}
 	gonbui.UpdateHTML(c.id, "")
 	gonbui.Sync()
 }
@@ -200,19 +220,14 @@ func (c *controls) alive() bool {
 	return !c.closed
 }
 
-// listen forwards the values of a widget's address to fn, until close.
+// listen forwards the values of a widget's address to fn until close, and
+// discards them after it (the address stays subscribed: see above).
 func (c *controls) listen(ch *comms.AddressChan[int], fn func(int)) {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		ch.Close()
-		return
-	}
-	c.chans = append(c.chans, ch)
-	c.mu.Unlock()
 	go func() {
 		for v := range ch.C {
-			fn(v)
+			if c.alive() {
+				fn(v)
+			}
 		}
 	}()
 }
@@ -221,7 +236,9 @@ func (c *controls) listen(ch *comms.AddressChan[int], fn func(int)) {
 // label updates (one goroutine: gonbui/dom's transient JavaScript output
 // is one per program).
 func (c *controls) build() {
-	if !probeFrontEnd(probeTimeout) {
+	answered := probeFrontEnd(probeTimeout)
+	close(c.probed)
+	if !answered {
 		c.mu.Lock()
 		c.state = fmt.Sprintf("Widgets not shown: the front end did not answer within %s (a notebook executed without a browser has none).", probeTimeout)
 		if !c.closed {
@@ -230,6 +247,9 @@ func (c *controls) build() {
 		c.mu.Unlock()
 		return
 	}
+	c.mu.Lock()
+	c.state = "Widgets not shown in full: the front end stopped answering while they were built."
+	c.mu.Unlock()
 	uid := gonbui.UniqueId()
 	root := "fwstruct-controls-" + uid
 	gonbui.UpdateHTML(c.id, fmt.Sprintf(`<style>.fwstruct-explore-controls input[type=range] {width:180px; vertical-align:middle}</style>`+
@@ -255,7 +275,7 @@ func (c *controls) build() {
 		}
 		slot := fmt.Sprintf("fwstruct-button-%s-%s", b.name, uid)
 		dom.Append(root, fmt.Sprintf(`<span class="fwstruct-control" data-control="%s" id="%s" style="margin-right:6px"></span>`, b.name, slot))
-		w := widgets.Button(b.name).AppendTo(slot).Done()
+		w := widgets.Button(b.name)
 		event := b.event
 		if event == nil { // pause and continue, one button
 			id := w.HtmlId()
@@ -268,7 +288,14 @@ func (c *controls) build() {
 				return Continue{}
 			}
 		}
-		c.listen(w.Listen(), func(v int) { c.x.Send(event(v)) })
+		// Listened to before Done (see above); the count 0 is the button's
+		// creation, a click counts from 1.
+		c.listen(comms.Listen[int](w.Address()), func(clicks int) {
+			if clicks > 0 {
+				c.x.Send(event(clicks))
+			}
+		})
+		w.AppendTo(slot).Done()
 	}
 	c.mu.Lock()
 	c.state = "Widgets shown while the run trained."
@@ -345,26 +372,53 @@ func headlessExecutor() string {
 // JavaScript comms: a script shown in the cell sends a value back within
 // timeout.
 //
-// Without a front end the channel stays open: unsubscribing would make
+// It asks again, on a new address, every probeRetry: GoNB's front-end
+// connection gives up when the kernel's acknowledgement takes more than
+// 500 ms (a busy browser: the run trains on every core meanwhile), and
+// only a later subscription makes the kernel find it dead (its heartbeat)
+// and install it anew. The probes' addresses stay subscribed, as the
+// widgets' (see above); without a front end, unsubscribing would also make
 // GoNB's kernel wait for the front end once more before it shows the
 // cell's next output.
 func probeFrontEnd(timeout time.Duration) bool {
-	addr := "/fwstruct/probe/" + gonbui.UniqueId()
-	ch := comms.Listen[int](addr).WithBuffer(1)
-	dom.TransientJavascript(fmt.Sprintf(`(() => {
+	answered := make(chan struct{}, 1)
+	end := time.Now().Add(timeout)
+	for {
+		addr := "/fwstruct/probe/" + gonbui.UniqueId()
+		ch := comms.Listen[int](addr).WithBuffer(1)
+		go func() {
+			if _, ok := <-ch.C; ok {
+				select {
+				case answered <- struct{}{}:
+				default:
+				}
+			}
+		}()
+		dom.TransientJavascript(fmt.Sprintf(`(() => {
 	let tries = 0;
 	const send = () => {
 		const c = globalThis.gonb_comm;
 		if (c) { c.send(%q, 1); return; }
-		if (++tries < 100) { setTimeout(send, 100); }
+		if (++tries < %d) { setTimeout(send, 100); }
 	};
 	send();
-})();`, addr))
-	select {
-	case <-ch.C:
-		ch.Close()
-		return true
-	case <-time.After(timeout):
-		return false
+})();`, addr, probeRetry/(100*time.Millisecond)))
+		wait, last := probeRetry, false
+		if left := time.Until(end); left < 2*probeRetry {
+			wait, last = left, true // no whole retry fits after this one
+		}
+		select {
+		case <-answered:
+			return true
+		case <-time.After(wait):
+			if last {
+				return false
+			}
+		}
 	}
 }
+
+// probeRetry is how long a probe of the front end waits before it asks
+// again (more than GoNB's 1 s after which the kernel checks its connection
+// with a heartbeat, and its 500 ms heartbeat).
+const probeRetry = 2500 * time.Millisecond

@@ -12,10 +12,13 @@ cells one by one, and while the OCR exploration trains:
      records the change (the exploration's chart block carries the run's lambda and the marks of
      its trace as data attributes, the table of marks lists it with the slider's value) and that
      the chart redraws (its image changes and it draws one more mark than before the move);
-  3. it presses the Stop button and requires the final summary, built from the trace, to list
-     the mark with the slider's value.
+  3. it presses Pause and requires the run to pause, presses it again (Continue) and requires
+     the run to go on;
+  4. it presses the Stop button and requires the cell to end within a minute (else it ends the
+     cell's program with SIGQUIT and saves its goroutines) and the final summary, built from
+     the trace, to list the mark with the slider's value.
 
-With --yeast it then runs the fork cell and the Yeast exploration and does step 2 and 3 with the
+With --yeast it then runs the fork cell and the Yeast exploration and does steps 2 and 4 with the
 rho slider of the soft-constraint run.
 
 Exit status: 0 the checks passed, 1 a check failed, 2 the check could not be made (no server,
@@ -27,6 +30,7 @@ import glob
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -173,6 +177,7 @@ class Page:
     def __init__(self, driver, cells):
         self.d = driver
         self.cells = cells
+        self.running = None  # the cell started last
 
     def explore(self, cell):
         return self.d.execute_script(JS_EXPLORE, cell)
@@ -188,6 +193,7 @@ class Page:
     def start(self, cell):
         log(f"running cell {cell}: {first_line(self.cells[cell])}")
         self.d.execute_script(JS_EXECUTE, cell)
+        self.running = cell
 
     def finish(self, cell, timeout):
         st = wait(f"cell {cell} to finish", lambda: self.done(cell), timeout)
@@ -278,9 +284,79 @@ def check_move(page, cell, control, key, times, broken=False, timeout=90):
     return value
 
 
-def check_summary(page, cell, control, value, timeout):
+# How long a pressed Stop button may take to end the exploration's cell: the run stops at its
+# next block step, is evaluated and saved, and the cell's program exits.
+STOP_TIMEOUT = 60
+
+
+def cell_programs():
+    """The pids of the programs GoNB runs for cells (/tmp/gonb_ID/gonb_ID)."""
+    pids = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            with open(os.path.join(d, "cmdline"), "rb") as f:
+                exe = f.read().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        parts = exe.split("/")
+        if len(parts) == 4 and parts[1] == "tmp" and parts[2].startswith("gonb_") and parts[3] == parts[2]:
+            pids.append(int(os.path.basename(d)))
+    return pids
+
+
+def dump_stuck_cell(page, cell, out):
+    """Ends the cell's program with SIGQUIT (Go prints every goroutine's stack) and saves the
+    cell's whole output; returns the file."""
+    for pid in cell_programs():
+        try:
+            os.kill(pid, signal.SIGQUIT)
+        except OSError:
+            pass
+    try:
+        wait(f"cell {cell} to end after SIGQUIT", lambda: page.done(cell), 30)
+    except CheckFailed:
+        pass
+    path = os.path.join(out, f"cell-{cell}.txt")
+    with open(path, "w") as f:
+        f.write(page.state(cell)["text"])
+    return path
+
+
+# How long the widgets may take to appear once the exploration's chart is shown (the program
+# probes the front end for up to 10 s, then builds them while the run trains).
+WIDGETS_TIMEOUT = 60
+
+
+def wait_widgets(page, cell, names, timeout):
+    """Waits for the exploration's chart (the cell compiles first), then for its widgets."""
+    wait(f"the exploration's chart in cell {cell}", lambda: page.explore(cell)["view"], timeout)
+    wait(f"the widgets {', '.join(names)} of cell {cell} (the chart is shown)",
+         lambda: all(k in page.explore(cell)["controls"] for k in names), WIDGETS_TIMEOUT)
+
+
+def check_pause(page, cell, timeout=30):
+    """Presses Pause, requires the run to pause (and stay at its pass), presses the button again
+    (now Continue) and requires the run to go on."""
+    page.press(cell, "pause")
+    v = wait(f"cell {cell} to pause", lambda: (lambda v: v if v and v["state"] == "paused" else None)(page.explore(cell)["view"]), timeout)
+    time.sleep(1)
+    w = page.explore(cell)["view"]
+    if w["state"] != "paused" or w["pass"] != v["pass"]:
+        raise CheckFailed(f"cell {cell}: the run went on while paused (pass {v['pass']:g}, then {w['state']} at {w['pass']:g})")
+    page.press(cell, "pause")
+    w = wait(f"cell {cell} to continue", lambda: (lambda w: w if w and w["state"] == "running" and w["pass"] > v["pass"] else None)(page.explore(cell)["view"]), timeout)
+    log(f"cell {cell}: paused at pass {v['pass']:g}, continued to {w['pass']:g}")
+
+
+def check_summary(page, cell, control, value, out):
     page.press(cell, "stop")
-    page.finish(cell, timeout)
+    try:
+        wait(f"cell {cell} to finish after the stop press", lambda: page.done(cell), STOP_TIMEOUT)
+    except CheckFailed:
+        v = page.explore(cell)["view"]
+        raise CheckFailed(f"cell {cell}: the stop press did not end the exploration within {STOP_TIMEOUT} s "
+                          f"(the run at pass {v and v['pass']}, state {v and v['state']})")
+    page.finish(cell, 1)
     s = page.explore(cell)["summary"]
     if s is None:
         raise CheckFailed(f"cell {cell}: no summary after the exploration")
@@ -344,7 +420,7 @@ def main():
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
                 f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-', dir=work)}"]:
         opts.add_argument(arg)
-    driver = None
+    driver, page = None, None
     try:
         try:
             driver = webdriver.Chrome(service=Service(a.chromedriver), options=opts)
@@ -359,25 +435,28 @@ def main():
             page.run(c, a.cell_timeout)
 
         page.start(ocr)
-        wait("the widgets of the OCR exploration", lambda: "lambda" in page.explore(ocr)["controls"] and
-             all(k in page.explore(ocr)["controls"] for k in ("stop", "sampling", "step")), a.cell_timeout)
+        wait_widgets(page, ocr, ("lambda", "stop", "pause", "sampling", "step"), a.cell_timeout)
         log(f"cell {ocr}: widgets shown: {', '.join(page.explore(ocr)['controls'])}")
         check_move(page, ocr, "lambda", Keys.ARROW_LEFT, 1, broken=True)
         value = check_move(page, ocr, "lambda", Keys.ARROW_LEFT, 1)
         page.screenshot(ocr, os.path.join(a.out, "ocr.png"))
-        check_summary(page, ocr, "lambda", value, a.cell_timeout)
+        check_pause(page, ocr)
+        check_summary(page, ocr, "lambda", value, a.out)
 
         if a.yeast:
             page.run(fork, a.cell_timeout)
             page.start(yeast)
-            wait("the widgets of the Yeast exploration", lambda: all(k in page.explore(yeast)["controls"] for k in ("rho", "stop")), a.cell_timeout)
+            wait_widgets(page, yeast, ("rho", "stop"), a.cell_timeout)
             log(f"cell {yeast}: widgets shown: {', '.join(page.explore(yeast)['controls'])}")
             value = check_move(page, yeast, "rho", Keys.ARROW_RIGHT, 1)
             page.screenshot(yeast, os.path.join(a.out, "yeast.png"))
-            check_summary(page, yeast, "rho", value, a.cell_timeout)
+            check_summary(page, yeast, "rho", value, a.out)
         log("passed")
         return 0
     except (CheckFailed, CannotCheck) as e:
+        if page is not None and page.running is not None and not page.done(page.running):
+            print(f"widgetcheck: cell {page.running} still runs: the goroutines of its program, ended with SIGQUIT: "
+                  f"{dump_stuck_cell(page, page.running, a.out)}", file=sys.stderr)
         if driver is not None:
             try:
                 shot = os.path.join(a.out, "failure.png")
