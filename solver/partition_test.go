@@ -14,9 +14,10 @@ import (
 )
 
 // rounds runs the partitions of p for the given rounds of passes each,
-// combining their changes as a coordinator does (K = 1: the partition's
-// view), saving and loading every partition between rounds when reload is
-// set, and returns the primal, dual and gap at the w of every round.
+// combining their changes of v as a coordinator does (K = 1: the
+// partition's view), saving and loading every partition between rounds
+// when reload is set, and returns the final weights w = [v] and the primal,
+// dual and gap at the w of every round.
 func rounds(t *testing.T, p oracles.Problem, m BCFW, k int, combine Combine, nRounds int, passes float64, reload bool) (w []float64, pts [][3]float64) {
 	t.Helper()
 	ctx := context.Background()
@@ -33,12 +34,12 @@ func rounds(t *testing.T, p oracles.Problem, m BCFW, k int, combine Combine, nRo
 		}
 		parts[j] = q
 	}
-	w = make([]float64, p.Dim())
+	v := make([]float64, p.Dim())
 	for range nRounds {
-		next := append([]float64(nil), w...)
+		next := append([]float64(nil), v...)
 		var ell float64
 		for j, q := range parts {
-			c, err := q.Round(ctx, w, passes)
+			c, err := q.Round(ctx, v, passes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,10 +59,15 @@ func rounds(t *testing.T, p oracles.Problem, m BCFW, k int, combine Combine, nRo
 				}
 			}
 		}
-		w = next
+		v = next
+		var dual float64
+		var err error
+		if w, dual, err = RoundWeights(p, m, v, ell); err != nil {
+			t.Fatal(err)
+		}
 		var gap, sumH float64
 		for _, q := range parts {
-			_, g, h, err := q.GapsAt(w)
+			_, g, h, err := q.GapsAt(v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +75,7 @@ func rounds(t *testing.T, p oracles.Problem, m BCFW, k int, combine Combine, nRo
 			sumH += h
 		}
 		primal := m.Lambda/2*floats.Dot(w, w) + sumH/float64(n)
-		pts = append(pts, [3]float64{primal, ell - m.Lambda/2*floats.Dot(w, w), gap})
+		pts = append(pts, [3]float64{primal, dual, gap})
 	}
 	return w, pts
 }
@@ -155,30 +161,24 @@ func TestPartitionErrors(t *testing.T) {
 		{[]int{0, 1}, 1, m, Adding, nil, "only partition has 2 of 12"},
 		{[]int{2, 1}, 2, m, Adding, nil, "distinct sorted"},
 		{[]int{1, 2}, 2, BCFW{Lambda: 0.1, Step: Pairwise}, Averaging, nil, "pairwise and away"},
-		{[]int{1, 2}, 2, BCFW{Lambda: 0.1, Box: &Box{}}, Adding, nil, "box"},
+		{[]int{1, 2}, 2, BCFW{Lambda: 0.1, Box: &Box{Upper: []float64{0}}}, Adding, nil, "box upper bound has 1 entries"},
 		{[]int{1, 2}, 2, BCFW{}, Adding, nil, "lambda 0"},
 	} {
 		if _, err := NewPartition(p, c.blocks, c.k, c.m, c.comb, c.opts...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v k %d: %v, want %q", c.blocks, c.k, err, c.want)
 		}
 	}
-	for _, k := range []int{1, 2} {
-		blocks := []int{0, 1}
-		if k == 1 {
-			blocks = nil
-			for i := range p.Len() {
-				blocks = append(blocks, i)
-			}
-		}
-		if _, err := NewPartition(bounded{p}, blocks, k, m, Adding); err == nil || !strings.Contains(err.Error(), "bounds its weights") {
-			t.Errorf("a bounded problem, k %d: %v", k, err)
-		}
+	if _, _, err := RoundWeights(p, BCFW{Lambda: 0.1, Box: &Box{Lower: []float64{0}}}, make([]float64, p.Dim()), 0); err == nil || !strings.Contains(err.Error(), "box lower bound has 1 entries") {
+		t.Errorf("RoundWeights with a short box: %v", err)
+	}
+	if _, _, err := RoundWeights(p, m, make([]float64, 3), 0); err == nil || !strings.Contains(err.Error(), "v has 3 weights") {
+		t.Errorf("RoundWeights with a short v: %v", err)
 	}
 	q, err := NewPartition(p, []int{0, 3}, 2, m, Adding)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := q.Round(context.Background(), make([]float64, 3), 1); err == nil || !strings.Contains(err.Error(), "w has 3 weights") {
+	if _, err := q.Round(context.Background(), make([]float64, 3), 1); err == nil || !strings.Contains(err.Error(), "v has 3 weights") {
 		t.Errorf("short w: %v", err)
 	}
 	if _, err := q.Round(context.Background(), make([]float64, p.Dim()), 0); err == nil || !strings.Contains(err.Error(), "0 passes") {
