@@ -84,12 +84,35 @@ func rounds(t *testing.T, p oracles.Problem, m BCFW, k int, combine Combine, nRo
 // gap passes run H passes at a time, bit for bit (w, primal, dual, gap),
 // with the state saved and loaded between rounds or kept.
 func TestPartitionK1IsBCFW(t *testing.T) {
-	p := smallChain(3)
-	for _, m := range []BCFW{
+	checkK1IsBCFW(t, smallChain(3), []BCFW{
 		{Lambda: 0.05, Seed: 4},
 		{Lambda: 0.05, Sampling: run.GapSampling, Step: Pairwise, Cache: &Cache{}, Seed: 2},
 		{Lambda: 0.01, Sampling: run.Permutation, Storage: SparseBlocks, Seed: 1},
-	} {
+	})
+}
+
+// TestPartitionK1IsBCFWWithBox: the same with a box that binds (the
+// problem's own bounds, oracles.Bounded, and a user's box beside them):
+// the rounds carry v, BCFW's untruncated iterate, and their weights are
+// its w = [v].
+func TestPartitionK1IsBCFWWithBox(t *testing.T) {
+	p := bounded{smallChain(3)}
+	active := checkK1IsBCFW(t, p, []BCFW{
+		{Lambda: 0.05, Seed: 4},
+		{Lambda: 0.05, Sampling: run.GapSampling, Step: Pairwise, Cache: &Cache{}, Seed: 2},
+		{Lambda: 0.01, Sampling: run.Permutation, Storage: SparseBlocks, Box: &Box{Lower: fill(p.Dim(), -0.2)}, Seed: 1},
+	})
+	if !active {
+		t.Error("the box never binds: v = w at the end of every run")
+	}
+}
+
+// checkK1IsBCFW runs the rounds of one partition of p for every method
+// and compares them with BCFW's; it returns whether the box bound any
+// coordinate (v != w) at the end of some run.
+func checkK1IsBCFW(t *testing.T, p oracles.Problem, methods []BCFW) (active bool) {
+	t.Helper()
+	for _, m := range methods {
 		ref := m
 		ref.GapEvery = -1
 		for _, reload := range []bool{false, true} {
@@ -116,8 +139,10 @@ func TestPartitionK1IsBCFW(t *testing.T) {
 			if !floats.Equal(w, s.x.w) {
 				t.Errorf("%+v: the weights differ", m)
 			}
+			active = active || !floats.Equal(s.x.v, s.x.w)
 		}
 	}
+	return active
 }
 
 // TestPartitionsConverge: K = 3 partitions, adding and averaging, reach
@@ -141,6 +166,66 @@ func TestPartitionsConverge(t *testing.T) {
 		}
 		if !(pts[0][2] > last[2]) {
 			t.Errorf("%v: gap %v after the first round, %v after the last", c, pts[0][2], last[2])
+		}
+	}
+}
+
+// TestPartitionsConvergeWithBox: K = 4 partitions on a problem whose
+// bounds bind at the optimum (its unconstrained optimum breaks them), with
+// adding and averaging: the certified gaps reach a small tolerance at
+// BCFW-with-the-box's optimum, the weights stay in the box, the dual never
+// decreases from a round to the next (the safety of the combination,
+// Partition's doc), and a partition saved and loaded between rounds
+// continues identically.
+func TestPartitionsConvergeWithBox(t *testing.T) {
+	p := bounded{smallChain(5)}
+	_, upper := p.WeightBounds()
+	m := BCFW{Lambda: 1, Seed: 1}
+	optimum := func(q oracles.Problem) (run.Point, []float64) {
+		ref := m
+		ref.GapEvery = 5
+		sv, err := ref.New(q, run.WithWorkers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sv.Run(context.Background(), run.Stop{Passes: 3000, Gap: 1e-8}); err != nil {
+			t.Fatal(err)
+		}
+		pt, _ := sv.Current()
+		return pt, sv.Weights()
+	}
+	free, wFree := optimum(p.Chain)
+	binds := false
+	for j, x := range wFree {
+		binds = binds || x > upper[j]+1e-6
+	}
+	best, _ := optimum(p)
+	if !binds || !(best.Primal > free.Primal+1e-6) {
+		t.Fatalf("the box does not bind: the unconstrained optimum %v is in it (primal %v, boxed %v)", wFree, free.Primal, best.Primal)
+	}
+	for _, c := range []Combine{Adding, Averaging} {
+		w, pts := rounds(t, p, m, 4, c, 400, 5, false)
+		last := pts[len(pts)-1]
+		if !(last[2] < 1e-3) || math.Abs(last[0]-best.Primal) > 1e-3 || math.Abs(last[0]-last[1]-last[2]) > 1e-9 {
+			t.Errorf("%v: after %d rounds primal %v dual %v gap %v; BCFW's primal %v", c, len(pts), last[0], last[1], last[2], best.Primal)
+		}
+		for j, x := range w {
+			if x > upper[j] {
+				t.Fatalf("%v: w[%d] = %v above its bound %v", c, j, x, upper[j])
+			}
+		}
+		for r := 1; r < len(pts); r++ {
+			if pts[r][1] < pts[r-1][1]-1e-12*(1+math.Abs(pts[r-1][1])) {
+				t.Fatalf("%v: the dual decreased from round %d to %d: %v to %v", c, r, r+1, pts[r-1][1], pts[r][1])
+			}
+		}
+		_, again := rounds(t, p, m, 4, c, 6, 5, true)
+		for r, pt := range again {
+			for f := range pt {
+				if math.Float64bits(pt[f]) != math.Float64bits(pts[r][f]) {
+					t.Fatalf("%v: round %d with the partitions saved and loaded: %v, kept %v", c, r+1, pt, pts[r])
+				}
+			}
 		}
 	}
 }
