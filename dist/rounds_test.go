@@ -126,9 +126,20 @@ func blobs(t *testing.T, n int) datasets.Spec {
 // reach BCFW's optimum: a certified gap below 1e-3 (0.1% of the primal)
 // and the primal within it of BCFW's.
 func TestRoundsConverge(t *testing.T) {
-	ctx := context.Background()
 	m := solver.BCFW{Lambda: 1, Seed: 1}
 	spec := blobs(t, 40)
+	opt, _ := bcfwOptimum(t, spec, m)
+	for c, res := range checkConverges(t, spec, m, 2, opt.Primal) {
+		if g := res.Trace[0].Gap; !math.IsNaN(g) {
+			t.Errorf("%v: round 1 has a gap %v, but gaps are computed every 2 rounds", c, g)
+		}
+	}
+}
+
+// bcfwOptimum returns the last point and the weights of BCFW m run on
+// spec's training set to a gap of 1e-6.
+func bcfwOptimum(t *testing.T, spec datasets.Spec, m solver.BCFW) (run.Point, []float64) {
+	t.Helper()
 	d, err := spec.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -137,29 +148,37 @@ func TestRoundsConverge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, run.Stop{Passes: 3000, Gap: 1e-6}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 3000, Gap: 1e-6}); err != nil {
 		t.Fatal(err)
 	}
 	opt, err := s.Current()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return opt, s.Weights()
+}
+
+// checkConverges runs m's rounds on spec with K = 4 partitions, adding and
+// averaging, on prism, to a certified gap of 1e-3 (every gapEvery rounds),
+// checks that they reach it at the primal opt, and returns their results.
+func checkConverges(t *testing.T, spec datasets.Spec, m solver.BCFW, gapEvery int, opt float64) map[solver.Combine]*RoundsResult {
+	t.Helper()
+	out := map[solver.Combine]*RoundsResult{}
 	for _, c := range []solver.Combine{solver.Adding, solver.Averaging} {
-		cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 2, Combine: c, Gap: 1e-3, MaxRounds: 100, GapEvery: 2,
+		cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 2, Combine: c, Gap: 1e-3, MaxRounds: 100, GapEvery: gapEvery,
 			State: t.TempDir(), Workers: 1}
-		res, err := RunRounds(ctx, Beam{}, cfg)
+		res, err := RunRounds(context.Background(), Beam{}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		last := res.Trace[len(res.Trace)-1]
-		t.Logf("%v: %d rounds, %.0f passes, gap %.3g, primal %.6g (BCFW %.6g)", c, last.Round, last.Passes, last.Gap, last.Primal, opt.Primal)
-		if res.Status != "gap" || !(last.Gap <= 1e-3) || math.Abs(last.Primal-opt.Primal) > 1e-3 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
-			t.Errorf("%v: %s after %d rounds at gap %v, primal %v dual %v; BCFW's primal %v", c, res.Status, last.Round, last.Gap, last.Primal, last.Dual, opt.Primal)
+		t.Logf("%v: %d rounds, %.0f passes, gap %.3g, primal %.6g (BCFW %.6g)", c, last.Round, last.Passes, last.Gap, last.Primal, opt)
+		if res.Status != "gap" || !(last.Gap <= 1e-3) || math.Abs(last.Primal-opt) > 1e-3 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
+			t.Errorf("%v: %s after %d rounds at gap %v, primal %v dual %v; BCFW's primal %v", c, res.Status, last.Round, last.Gap, last.Primal, last.Dual, opt)
 		}
-		if g := res.Trace[0].Gap; !math.IsNaN(g) {
-			t.Errorf("%v: round 1 has a gap %v, but gaps are computed every 2 rounds", c, g)
-		}
+		out[c] = res
 	}
+	return out
 }
 
 // TestRoundsResume: a run killed in the middle of a round continues with
@@ -237,31 +256,12 @@ func checkResume(t *testing.T, m solver.BCFW) {
 // certified gap below 1e-3 at BCFW-with-the-box's primal, the weights in
 // the box, and a dual that never decreases from a round to the next.
 func TestRoundsConvergeWithBox(t *testing.T) {
-	ctx := context.Background()
 	spec := blobs(t, 40)
 	box := boxOf(t, spec)
-	d, err := spec.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	optimum := func(m solver.BCFW) (run.Point, []float64) {
-		s, err := m.New(d.Train, run.WithWorkers(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Run(ctx, run.Stop{Passes: 3000, Gap: 1e-6}); err != nil {
-			t.Fatal(err)
-		}
-		pt, err := s.Current()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pt, s.Weights()
-	}
 	m := solver.BCFW{Lambda: 1, Seed: 1}
-	free, wFree := optimum(m)
+	free, wFree := bcfwOptimum(t, spec, m)
 	m.Box = box
-	opt, _ := optimum(m)
+	opt, _ := bcfwOptimum(t, spec, m)
 	binds := false
 	for j, x := range wFree {
 		binds = binds || x > box.Upper[j]+1e-6
@@ -269,17 +269,7 @@ func TestRoundsConvergeWithBox(t *testing.T) {
 	if !binds || !(opt.Primal > free.Primal+1e-6) {
 		t.Fatalf("the box does not bind: primal %v without it, %v with it", free.Primal, opt.Primal)
 	}
-	for _, c := range []solver.Combine{solver.Adding, solver.Averaging} {
-		cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 2, Combine: c, Gap: 1e-3, MaxRounds: 100, State: t.TempDir(), Workers: 1}
-		res, err := RunRounds(ctx, Beam{}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		last := res.Trace[len(res.Trace)-1]
-		t.Logf("%v: %d rounds, %.0f passes, gap %.3g, primal %.6g (BCFW %.6g)", c, last.Round, last.Passes, last.Gap, last.Primal, opt.Primal)
-		if res.Status != "gap" || !(last.Gap <= 1e-3) || math.Abs(last.Primal-opt.Primal) > 1e-3 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
-			t.Errorf("%v: %s after %d rounds at gap %v, primal %v dual %v; BCFW's primal %v", c, res.Status, last.Round, last.Gap, last.Primal, last.Dual, opt.Primal)
-		}
+	for c, res := range checkConverges(t, spec, m, 1, opt.Primal) {
 		for j, x := range res.W {
 			if x > box.Upper[j] {
 				t.Fatalf("%v: w[%d] = %v above its bound %v", c, j, x, box.Upper[j])
