@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -26,7 +27,7 @@ func chain() datasets.Spec {
 // (without gap passes) run H passes at a time, bit for bit: the primal,
 // dual and certified gap of every round's w, and the final w.
 func TestRoundsK1IsBCFW(t *testing.T) {
-	checkRoundsK1(t, solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Seed: 3})
+	checkRoundsK1(t, chain(), solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Seed: 3})
 }
 
 // chainBox returns a box of the chain's weights: every third weight at
@@ -56,20 +57,57 @@ func boxOf(t *testing.T, spec datasets.Spec) *solver.Box {
 // JSON to the workers: the rounds carry v, and their primal, dual, gap and
 // weights are BCFW-with-the-box's at w = [v].
 func TestRoundsK1IsBCFWWithBox(t *testing.T) {
-	checkRoundsK1(t, solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Box: chainBox(t), Seed: 3})
+	checkRoundsK1(t, chain(), solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Box: chainBox(t), Seed: 3})
 }
 
-// checkRoundsK1 runs m's rounds with one partition on prism and compares
-// them with BCFW's, bit for bit.
-func checkRoundsK1(t *testing.T, m solver.BCFW) {
+// TestRoundsHorses: the horses (a problem that bounds its own weights,
+// oracles.Bounded: the pairwise weights at most 0 for the graph cuts) on
+// prism: one partition is BCFW-with-the-box bit for bit, and with K = 4 the
+// weights keep the bounds and the dual never decreases. Skipped without the
+// data.
+func TestRoundsHorses(t *testing.T) {
+	if _, err := datasets.LocateHorses(""); err != nil {
+		t.Skipf("no horses data (set FWSTRUCT_DATA): %v", err)
+	}
+	spec := datasets.Spec{Name: "horses"}
+	m := solver.BCFW{Lambda: 1e-3, Seed: 1}
+	checkRoundsK1(t, spec, m)
+	cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 1, MaxRounds: 6, State: t.TempDir(), Workers: 1}
+	res, err := RunRounds(context.Background(), Beam{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := spec.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := d.Train.(oracles.Bounded).WeightBounds()
+	for j, x := range res.W {
+		if (lo != nil && x < lo[j]) || (hi != nil && x > hi[j]) {
+			t.Fatalf("w[%d] = %v outside the problem's bounds", j, x)
+		}
+	}
+	for r := 1; r < len(res.Trace); r++ {
+		if a, b := res.Trace[r-1].Dual, res.Trace[r].Dual; b < a-1e-12*(1+math.Abs(a)) {
+			t.Fatalf("the dual decreased from round %d to %d: %v to %v", r, r+1, a, b)
+		}
+	}
+	if last := res.Trace[len(res.Trace)-1]; !(last.Gap >= 0) || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
+		t.Errorf("the last round: %+v", last)
+	}
+}
+
+// checkRoundsK1 runs m's rounds on spec with one partition on prism and
+// compares them with BCFW's, bit for bit.
+func checkRoundsK1(t *testing.T, spec datasets.Spec, m solver.BCFW) {
 	t.Helper()
 	ctx := context.Background()
-	cfg := Rounds{Method: m, Data: chain(), K: 1, Passes: 2, MaxRounds: 4, State: t.TempDir(), Workers: 1}
+	cfg := Rounds{Method: m, Data: spec, K: 1, Passes: 2, MaxRounds: 4, State: t.TempDir(), Workers: 1}
 	res, err := RunRounds(ctx, Beam{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := chain().Load()
+	d, err := spec.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
