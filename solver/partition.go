@@ -72,13 +72,13 @@ func (c Combine) String() string {
 // lambda phi(v) with phi(v) = |[v]|^2/2 + beta_u^T u - beta_l^T l at the
 // optimal box multipliers (Osokin et al. 2016, eq. 52), convex (and
 // 1-smooth: its gradient is [v]), ell linear. With adding (sigma' = K)
-// each partition ascends the exact dual of the whole problem at v + K
-// Delta_k, its own blocks moved K times their change; since v + sum_k
-// Delta_k = (1/K) sum_k (v + K Delta_k), Jensen's inequality gives phi(v +
-// sum_k Delta_k) - phi(v) <= (1/K) sum_k [phi(v + K Delta_k) - phi(v)], so
-// the combined dual improves by at least the mean of the partitions' local
-// improvements: CoCoA+'s safe bound (Ma, Smith, Jaggi et al. 2015), which
-// needs no smoothness. Averaging (sigma' = 1, gamma = 1/K) is Jensen's
+// each partition ascends the exact dual of the whole problem with its own
+// blocks moved K times their change (at v + K Delta_k, ell + K Delta
+// ell_k); since v + sum_k Delta_k = (1/K) sum_k (v + K Delta_k), Jensen's
+// inequality gives phi(v + sum_k Delta_k) - phi(v) <= (1/K) sum_k [phi(v +
+// K Delta_k) - phi(v)], and ell is linear, so the combined dual improves by
+// at least the mean of the K local improvements: CoCoA+'s safe bound (Ma,
+// Smith, Jaggi et al. 2015), which needs no smoothness. Averaging (sigma' = 1, gamma = 1/K) is Jensen's
 // inequality again, on the K local views v + Delta_k. A block step never
 // decreases its local dual, so no round decreases the dual.
 //
