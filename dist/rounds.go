@@ -13,6 +13,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,9 +39,14 @@ func init() { registerTask(TaskRound, roundTask) }
 // Rounds configures a data-parallel BCFW run: CoCoA with BCFW as its local
 // solver (dissolve-struct), the K partitions' changes combined by adding
 // (CoCoA+) or averaging (Ma, Smith, Jaggi et al. 2015).
+//
+// The state of a round is v, the untruncated sum of the block vectors, and
+// ell (solver.Partition); the model's weights are w = [v], v truncated to
+// the box (the method's Box intersected with the problem's own bounds, as
+// the horses' graph cuts need; w = v without a box).
 type Rounds struct {
-	// Method is BCFW's method (its Lambda, Sampling, Step, Cache, Storage
-	// and Seed; see solver.NewPartition).
+	// Method is BCFW's method (its Lambda, Sampling, Step, Cache, Storage,
+	// Box and Seed; see solver.NewPartition).
 	Method solver.BCFW `json:"method"`
 	// Data is the dataset, loaded by this program (for n and d) and by the
 	// workers from the same paths.
@@ -58,7 +64,7 @@ type Rounds struct {
 	// its worker (0: one per CPU).
 	Workers int `json:"workers,omitempty"`
 	// State is the location of the run's state (a directory, or a gs://
-	// prefix): the partitions' dual state and the combined w of every
+	// prefix): the partitions' dual state and the combined v of every
 	// round. Every worker and this program must reach it.
 	State string `json:"-"`
 	// GapEvery is the number of rounds between two certified gaps (0 or
@@ -74,8 +80,8 @@ type Rounds struct {
 	Resume bool `json:"-"`
 }
 
-// RoundPoint is one round of a data-parallel run, at the combined w after
-// it.
+// RoundPoint is one round of a data-parallel run, at the combined state
+// after it (its weights w = [v]).
 type RoundPoint struct {
 	// Round counts the rounds (1 is the first); Passes is the partitions'
 	// oracle calls of their steps so far over n, OracleCalls those calls,
@@ -89,10 +95,10 @@ type RoundPoint struct {
 	// JSON, when this round's gap was not computed; Dual is always).
 	Primal, Dual, Gap float64 `json:"-"`
 	// Seconds is the wall time of the round (its pipeline, the combine
-	// and the writes of w); Local the longest partition's time in its
+	// and the writes of v); Local the longest partition's time in its
 	// steps, LocalSum their sum, GapSeconds the longest partition's time in
 	// the certified gap, Combine the combine's and Broadcast the longest
-	// partition's time reading w and its state and writing its state.
+	// partition's time reading v and its state and writing its state.
 	Seconds, Local, LocalSum, GapSeconds, Combine, Broadcast float64 `json:"-"`
 }
 
@@ -147,8 +153,9 @@ type RoundsResult struct {
 	// Trace holds every round of the run (those before a resume too), the
 	// last one's gap certified.
 	Trace []RoundPoint
-	// W is the combined w after the last round, N and D the size and
-	// dimension of the training problem.
+	// W is the model's weights after the last round, w = [v] (the
+	// combined v truncated to the box; v itself without one), N and D the
+	// size and dimension of the training problem.
 	W    []float64
 	N, D int
 	// Status says why the run stopped: "gap" (a certified gap reached
@@ -164,8 +171,8 @@ type roundSpec struct {
 	Run    string `json:"run"`
 	State  string `json:"state"`
 	Config Rounds `json:"config"`
-	// Part is the partition; Round the round the unit makes, from the w of
-	// Round-1; Gap asks for the gaps at that w first; Steps for the
+	// Part is the partition; Round the round the unit makes, from the v of
+	// Round-1; Gap asks for the gaps at its w = [v] first; Steps for the
 	// round's passes (without: the gaps alone, the final certification).
 	Part  int  `json:"part"`
 	Round int  `json:"round"`
@@ -177,11 +184,11 @@ type roundSpec struct {
 type roundOut struct {
 	Round, Part int
 	// Gap and SumH (bits) are the partition's gap sum and sum of H_i at
-	// the w of Round-1 when asked.
+	// the w = [v] of Round-1 when asked.
 	HasGap    bool
 	Gap, SumH uint64
-	// Delta is the change (indices and values, little-endian), View the
-	// local w of the only partition (K = 1).
+	// Delta is the change of v (indices and values, little-endian), View
+	// the local v of the only partition (K = 1).
 	DeltaIdx []byte
 	DeltaVal []byte
 	View     []byte
@@ -195,12 +202,12 @@ type roundOut struct {
 
 // RunRounds runs a data-parallel BCFW run on r: every round one pipeline
 // of K units, one a partition (TaskRound), then the changes combined into
-// the round's w (K = 1: the partition's own w, exactly), which is written
+// the round's v (K = 1: the partition's own v, exactly), which is written
 // under cfg.State for the next round's units to read. The certified gap of
-// a round's w is computed by the next round's units (each partition's
-// blocks' exact gaps at that w, before its steps), every cfg.GapEvery
+// a round is computed at its w = [v] by the next round's units (each
+// partition's blocks' exact gaps, before its steps), every cfg.GapEvery
 // rounds; the last round's by one more pipeline of gaps alone. A round is
-// complete when its w and its record are written: a killed run continues
+// complete when its v and its record are written: a killed run continues
 // from its last complete round with cfg.Resume, a failed unit fails the
 // round, and a round's outputs are checked to be the round's (its number
 // in every output and every state file).
@@ -216,21 +223,28 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 	if cfg.K > n {
 		return nil, fmt.Errorf("%d partitions of %d examples: want at most one an example", cfg.K, n)
 	}
-	if b, ok := d.Train.(oracles.Bounded); ok {
-		if lo, hi := b.WeightBounds(); lo != nil || hi != nil {
-			return nil, fmt.Errorf("%s bounds its weights (a box, as graph cuts need), which data-parallel rounds do not support", cfg.Data.Name)
-		}
+	// The model's weights and the dual at the combined state (v, ell).
+	weights := func(v []float64, ell float64) ([]float64, float64, error) {
+		return solver.RoundWeights(d.Train, cfg.Method, v, ell)
+	}
+	if _, _, err := weights(make([]float64, dim), 0); err != nil {
+		return nil, err // the box: before any pipeline
 	}
 	st, err := openState(ctx, cfg.State)
 	if err != nil {
 		return nil, err
 	}
 	defer st.fs.Close()
-	res := &RoundsResult{N: n, D: dim, W: make([]float64, dim)}
-	runID, err := st.begin(ctx, cfg, res)
+	res := &RoundsResult{N: n, D: dim}
+	runID, v, err := st.begin(ctx, cfg, res)
 	if err != nil {
 		return nil, err
 	}
+	w, _, err := weights(v, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { res.W = slices.Clone(w) }()
 	gapEvery := max(cfg.GapEvery, 1)
 	var gapCalls int64
 	if len(res.Trace) > 0 {
@@ -261,7 +275,7 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 				pt.GapSeconds = max(pt.GapSeconds, o.GapSeconds)
 			}
 			gapCalls += int64(n)
-			pt.Gap, pt.Primal, pt.GapCalls = g, cfg.Method.Lambda/2*floats.Dot(res.W, res.W)+h/float64(n), gapCalls
+			pt.Gap, pt.Primal, pt.GapCalls = g, cfg.Method.Lambda/2*floats.Dot(w, w)+h/float64(n), gapCalls
 			if cfg.Gap > 0 && g <= cfg.Gap {
 				// The result is this round's w: the steps of the next
 				// round are dropped (a resumed run makes them again from
@@ -278,8 +292,11 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 		round++
 		t := time.Now()
 		pt := RoundPoint{Round: round, Primal: math.NaN(), Gap: math.NaN(), GapCalls: gapCalls}
-		ell, err := combine(cfg, res.W, outs)
+		ell, err := combine(cfg, v, outs)
 		if err != nil {
+			return nil, fmt.Errorf("round %d: %w", round, err)
+		}
+		if w, pt.Dual, err = weights(v, ell); err != nil {
 			return nil, fmt.Errorf("round %d: %w", round, err)
 		}
 		calls := int64(0)
@@ -290,9 +307,8 @@ func RunRounds(ctx context.Context, r Runner, cfg Rounds) (*RoundsResult, error)
 			pt.Broadcast = max(pt.Broadcast, o.IO)
 		}
 		pt.OracleCalls, pt.Passes = calls, float64(calls)/float64(n)
-		pt.Dual = ell - cfg.Method.Lambda/2*floats.Dot(res.W, res.W)
 		pt.Combine = time.Since(t).Seconds()
-		if err := st.writeW(ctx, round, res.W, ell); err != nil {
+		if err := st.writeV(ctx, round, v, ell); err != nil {
 			return nil, err
 		}
 		pt.Seconds = time.Since(start).Seconds()
@@ -315,7 +331,7 @@ func (c Rounds) check() error {
 	case c.MaxRounds <= 0 && !(c.Gap > 0):
 		return errors.New("no stop: give a number of rounds or a gap")
 	case c.State == "":
-		return errors.New("no state location: the partitions' state and the rounds' w need a location every worker reaches")
+		return errors.New("no state location: the partitions' state and the rounds' v need a location every worker reaches")
 	case c.Combine != solver.Adding && c.Combine != solver.Averaging:
 		return fmt.Errorf("combine %v", c.Combine)
 	}
@@ -356,30 +372,30 @@ func runRound(ctx context.Context, r Runner, runID string, cfg Rounds, round int
 	return res, nil
 }
 
-// combine sets w to the round's combined w, w + the sum of the changes (the
+// combine sets v to the round's combined v, v + the sum of the changes (the
 // partitions' changes hold gamma already), or with one partition its own
-// w, and returns ell.
-func combine(cfg Rounds, w []float64, outs []roundOut) (ell float64, err error) {
+// v, and returns ell.
+func combine(cfg Rounds, v []float64, outs []roundOut) (ell float64, err error) {
 	for _, o := range outs {
 		ell += math.Float64frombits(o.Ell)
 		if cfg.K == 1 {
 			view, err := decodeFloats(o.View)
-			if err != nil || len(view) != len(w) {
-				return 0, fmt.Errorf("partition 0: a w of %d weights, want %d (%v)", len(view), len(w), err)
+			if err != nil || len(view) != len(v) {
+				return 0, fmt.Errorf("partition 0: a v of %d weights, want %d (%v)", len(view), len(v), err)
 			}
-			copy(w, view)
+			copy(v, view)
 			continue
 		}
 		val, err := decodeFloats(o.DeltaVal)
 		if err != nil || 2*len(o.DeltaIdx) != len(o.DeltaVal) {
 			return 0, fmt.Errorf("partition %d: a corrupt change", o.Part)
 		}
-		for k, v := range val {
+		for k, x := range val {
 			j := int(binary.LittleEndian.Uint32(o.DeltaIdx[4*k:]))
-			if j >= len(w) {
-				return 0, fmt.Errorf("partition %d: a change at %d of %d weights", o.Part, j, len(w))
+			if j >= len(v) {
+				return 0, fmt.Errorf("partition %d: a change at %d of %d weights", o.Part, j, len(v))
 			}
-			w[j] += v
+			v[j] += x
 		}
 	}
 	return ell, nil
@@ -431,16 +447,16 @@ func roundTask(ctx context.Context, b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	w := make([]float64, p.Dim())
+	v := make([]float64, p.Dim())
 	if spec.Round > 1 {
-		if w, _, err = st.readW(ctx, spec.Round-1, p.Dim()); err != nil {
+		if v, _, err = st.readV(ctx, spec.Round-1, p.Dim()); err != nil {
 			return nil, err
 		}
 	}
 	out.IO = time.Since(t).Seconds()
 	if spec.Gap {
 		t := time.Now()
-		_, g, h, err := q.GapsAt(w)
+		_, g, h, err := q.GapsAt(v)
 		if err != nil {
 			return nil, err
 		}
@@ -451,7 +467,7 @@ func roundTask(ctx context.Context, b []byte) ([]byte, error) {
 		return json.Marshal(out)
 	}
 	t = time.Now()
-	c, err := q.Round(ctx, w, cfg.Passes)
+	c, err := q.Round(ctx, v, cfg.Passes)
 	if err != nil {
 		return nil, err
 	}
@@ -529,8 +545,9 @@ func (c *partitionCache) put(run string, part, round int, q *solver.Partition) {
 	c.byID[part] = cachedPartition{round, q}
 }
 
-// state is a run's state location: run.json (the run's id and settings),
-// and for every complete round r its w (rNNNNNN-w.bin), its record (the
+// state is a run's state location: run.json (its format, the run's id and
+// settings), and for every complete round r its combined v
+// (rNNNNNN-v.bin), its record (the
 // trace, rNNNNNN-trace.json) and the partitions' dual state
 // (rNNNNNN-partKKK.state); latest.json names the last complete round.
 type state struct {
@@ -550,67 +567,77 @@ func (s *state) path(name string) string { return s.base + "/" + name }
 
 func roundName(r int, what string) string { return fmt.Sprintf("r%06d-%s", r, what) }
 
+// stateFormat is the format of a run's state location: 2 stores the
+// rounds' v (the untruncated sum of the block vectors), 1 (no format in
+// run.json) stored their w.
+const stateFormat = 2
+
 // manifest is run.json.
 type manifest struct {
 	Run    string `json:"run"`
 	Config Rounds `json:"config"`
+	Format int    `json:"format"`
 }
 
 // begin starts the run (a new id and run.json) or, with cfg.Resume,
-// continues it from its last complete round: res gets its trace, w and
-// From. It returns the run's id.
-func (s *state) begin(ctx context.Context, cfg Rounds, res *RoundsResult) (string, error) {
+// continues it from its last complete round: res gets its trace and From.
+// It returns the run's id and the combined v of that round (zero from the
+// start).
+func (s *state) begin(ctx context.Context, cfg Rounds, res *RoundsResult) (string, []float64, error) {
 	b, rerr := s.read(ctx, "run.json")
+	v := make([]float64, res.D)
 	if !cfg.Resume {
 		if rerr == nil {
-			return "", fmt.Errorf("the state location %s holds a run already: --resume to continue it, or another location", s.base)
+			return "", nil, fmt.Errorf("the state location %s holds a run already: --resume to continue it, or another location", s.base)
 		}
 		var id [8]byte
 		if _, err := rand.Read(id[:]); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		m, err := json.Marshal(manifest{hex.EncodeToString(id[:]), cfg})
+		m, err := json.Marshal(manifest{hex.EncodeToString(id[:]), cfg, stateFormat})
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if err := s.write(ctx, "run.json", m); err != nil {
-			return "", fmt.Errorf("the state location %s cannot be written: %w", s.base, err)
+			return "", nil, fmt.Errorf("the state location %s cannot be written: %w", s.base, err)
 		}
-		return hex.EncodeToString(id[:]), nil
+		return hex.EncodeToString(id[:]), v, nil
 	}
 	if rerr != nil {
-		return "", fmt.Errorf("nothing to resume at %s: %w", s.base, rerr)
+		return "", nil, fmt.Errorf("nothing to resume at %s: %w", s.base, rerr)
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return "", fmt.Errorf("%s: %w", s.path("run.json"), err)
+		return "", nil, fmt.Errorf("%s: %w", s.path("run.json"), err)
+	}
+	if m.Format != stateFormat {
+		return "", nil, fmt.Errorf("the run at %s was made by an older fwstruct (state format %d, this one reads %d): start it again at another location", s.base, max(m.Format, 1), stateFormat)
 	}
 	want, _ := json.Marshal(cfg)
 	got, _ := json.Marshal(m.Config)
 	if !bytes.Equal(want, got) {
-		return "", fmt.Errorf("the run at %s was made with other settings: %s", s.base, got)
+		return "", nil, fmt.Errorf("the run at %s was made with other settings: %s", s.base, got)
 	}
 	lb, err := s.read(ctx, "latest.json")
 	if err != nil {
-		return m.Run, nil // no round complete: from the start
+		return m.Run, v, nil // no round complete: from the start
 	}
 	var latest struct{ Round int }
 	if err := json.Unmarshal(lb, &latest); err != nil {
-		return "", fmt.Errorf("%s: %w", s.path("latest.json"), err)
+		return "", nil, fmt.Errorf("%s: %w", s.path("latest.json"), err)
 	}
 	tb, err := s.read(ctx, roundName(latest.Round, "trace.json"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := json.Unmarshal(tb, &res.Trace); err != nil || len(res.Trace) != latest.Round {
-		return "", fmt.Errorf("the record of round %d at %s is corrupt (%v)", latest.Round, s.base, err)
+		return "", nil, fmt.Errorf("the record of round %d at %s is corrupt (%v)", latest.Round, s.base, err)
 	}
-	w, _, err := s.readW(ctx, latest.Round, res.D)
-	if err != nil {
-		return "", err
+	if v, _, err = s.readV(ctx, latest.Round, res.D); err != nil {
+		return "", nil, err
 	}
-	res.W, res.From = w, latest.Round
-	return m.Run, nil
+	res.From = latest.Round
+	return m.Run, v, nil
 }
 
 func (s *state) read(ctx context.Context, name string) ([]byte, error) {
@@ -650,42 +677,42 @@ func (s *state) writeRecord(ctx context.Context, r int, trace []RoundPoint) erro
 	return nil
 }
 
-// wMagic starts a file of w.
-const wMagic = "fwstruct-w\n"
+// vMagic starts a file of v.
+const vMagic = "fwstruct-v\n"
 
-// writeW writes the combined w and ell of round r: the magic, r, d, ell and
-// w as little-endian bits, then their CRC-32.
-func (s *state) writeW(ctx context.Context, r int, w []float64, ell float64) error {
+// writeV writes the combined v and ell of round r: the magic, r, d, ell and
+// v as little-endian bits, then their CRC-32.
+func (s *state) writeV(ctx context.Context, r int, v []float64, ell float64) error {
 	var b bytes.Buffer
-	b.WriteString(wMagic)
-	binary.Write(&b, binary.LittleEndian, [3]uint64{uint64(r), uint64(len(w)), math.Float64bits(ell)})
-	b.Write(encodeFloats(w))
+	b.WriteString(vMagic)
+	binary.Write(&b, binary.LittleEndian, [3]uint64{uint64(r), uint64(len(v)), math.Float64bits(ell)})
+	b.Write(encodeFloats(v))
 	binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
-	if err := s.write(ctx, roundName(r, "w.bin"), b.Bytes()); err != nil {
-		return fmt.Errorf("writing the w of round %d: %w", r, err)
+	if err := s.write(ctx, roundName(r, "v.bin"), b.Bytes()); err != nil {
+		return fmt.Errorf("writing the v of round %d: %w", r, err)
 	}
 	return nil
 }
 
-// readW reads the w of round r, checking its round and dimension.
-func (s *state) readW(ctx context.Context, r, d int) ([]float64, float64, error) {
-	name := roundName(r, "w.bin")
+// readV reads the v of round r, checking its round and dimension.
+func (s *state) readV(ctx context.Context, r, d int) ([]float64, float64, error) {
+	name := roundName(r, "v.bin")
 	b, err := s.read(ctx, name)
 	if err != nil {
-		return nil, 0, fmt.Errorf("the w of round %d: %w", r, err)
+		return nil, 0, fmt.Errorf("the v of round %d: %w", r, err)
 	}
-	head := len(wMagic) + 24
-	if len(b) != head+8*d+4 || string(b[:len(wMagic)]) != wMagic ||
+	head := len(vMagic) + 24
+	if len(b) != head+8*d+4 || string(b[:len(vMagic)]) != vMagic ||
 		crc32.ChecksumIEEE(b[:len(b)-4]) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
-		return nil, 0, fmt.Errorf("%s is not the w of %d weights it should be (corrupt or of another run)", s.path(name), d)
+		return nil, 0, fmt.Errorf("%s is not the v of %d weights it should be (corrupt or of another run)", s.path(name), d)
 	}
 	var h [3]uint64
-	binary.Read(bytes.NewReader(b[len(wMagic):head]), binary.LittleEndian, &h)
+	binary.Read(bytes.NewReader(b[len(vMagic):head]), binary.LittleEndian, &h)
 	if int(h[0]) != r || int(h[1]) != d {
-		return nil, 0, fmt.Errorf("%s holds the w of round %d (%d weights), not of round %d", s.path(name), h[0], h[1], r)
+		return nil, 0, fmt.Errorf("%s holds the v of round %d (%d weights), not of round %d", s.path(name), h[0], h[1], r)
 	}
-	w, err := decodeFloats(b[head : len(b)-4])
-	return w, math.Float64frombits(h[2]), err
+	v, err := decodeFloats(b[head : len(b)-4])
+	return v, math.Float64frombits(h[2]), err
 }
 
 // partHeader starts a partition's state file.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fwstruct/fwstruct/datasets"
+	"github.com/fwstruct/fwstruct/oracles"
 	"github.com/fwstruct/fwstruct/solver"
 	"github.com/fwstruct/fwstruct/solver/run"
 )
@@ -26,14 +27,87 @@ func chain() datasets.Spec {
 // (without gap passes) run H passes at a time, bit for bit: the primal,
 // dual and certified gap of every round's w, and the final w.
 func TestRoundsK1IsBCFW(t *testing.T) {
+	checkRoundsK1(t, chain(), solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Seed: 3})
+}
+
+// chainBox returns a box of the chain's weights: every third weight at
+// most 0.
+func chainBox(t *testing.T) *solver.Box { return boxOf(t, chain()) }
+
+// boxOf returns a box of spec's weights that binds at the optimum (of the
+// specs here; TestRoundsConvergeWithBox checks that it does): every third
+// weight at most 0.
+func boxOf(t *testing.T, spec datasets.Spec) *solver.Box {
+	t.Helper()
+	d, err := spec.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	upper := make([]float64, d.Train.Dim())
+	for j := range upper {
+		upper[j] = math.Inf(1)
+		if j%3 == 0 {
+			upper[j] = 0
+		}
+	}
+	return &solver.Box{Upper: upper}
+}
+
+// TestRoundsK1IsBCFWWithBox: the same with a box, through the method's
+// JSON to the workers: the rounds carry v, and their primal, dual, gap and
+// weights are BCFW-with-the-box's at w = [v].
+func TestRoundsK1IsBCFWWithBox(t *testing.T) {
+	checkRoundsK1(t, chain(), solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Box: chainBox(t), Seed: 3})
+}
+
+// TestRoundsHorses: the horses (a problem that bounds its own weights,
+// oracles.Bounded: the pairwise weights at most 0 for the graph cuts) on
+// prism: one partition is BCFW-with-the-box bit for bit, and with K = 4 the
+// weights keep the bounds and the dual never decreases. Skipped without the
+// data.
+func TestRoundsHorses(t *testing.T) {
+	if _, err := datasets.LocateHorses(""); err != nil {
+		t.Skipf("no horses data (set FWSTRUCT_DATA): %v", err)
+	}
+	spec := datasets.Spec{Name: "horses"}
+	m := solver.BCFW{Lambda: 1e-3, Seed: 1}
+	checkRoundsK1(t, spec, m)
+	cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 1, MaxRounds: 6, State: t.TempDir(), Workers: 1}
+	res, err := RunRounds(context.Background(), Beam{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := spec.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := d.Train.(oracles.Bounded).WeightBounds()
+	for j, x := range res.W {
+		if (lo != nil && x < lo[j]) || (hi != nil && x > hi[j]) {
+			t.Fatalf("w[%d] = %v outside the problem's bounds", j, x)
+		}
+	}
+	for r := 1; r < len(res.Trace); r++ {
+		if a, b := res.Trace[r-1].Dual, res.Trace[r].Dual; b < a-1e-12*(1+math.Abs(a)) {
+			t.Fatalf("the dual decreased from round %d to %d: %v to %v", r, r+1, a, b)
+		}
+	}
+	if last := res.Trace[len(res.Trace)-1]; !(last.Gap >= 0) || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
+		t.Errorf("the last round: %+v", last)
+	}
+}
+
+// checkRoundsK1 runs m's rounds on spec with one partition on prism and
+// compares them with BCFW's, bit for bit.
+func checkRoundsK1(t *testing.T, spec datasets.Spec, m solver.BCFW) {
+	t.Helper()
 	ctx := context.Background()
-	m := solver.BCFW{Lambda: 0.05, Sampling: run.GapSampling, Seed: 3}
-	cfg := Rounds{Method: m, Data: chain(), K: 1, Passes: 2, MaxRounds: 4, State: t.TempDir(), Workers: 1}
+	cfg := Rounds{Method: m, Data: spec, K: 1, Passes: 2, MaxRounds: 4, State: t.TempDir(), Workers: 1}
 	res, err := RunRounds(ctx, Beam{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := chain().Load()
+	d, err := spec.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,9 +164,20 @@ func blobs(t *testing.T, n int) datasets.Spec {
 // reach BCFW's optimum: a certified gap below 1e-3 (0.1% of the primal)
 // and the primal within it of BCFW's.
 func TestRoundsConverge(t *testing.T) {
-	ctx := context.Background()
 	m := solver.BCFW{Lambda: 1, Seed: 1}
 	spec := blobs(t, 40)
+	opt, _ := bcfwOptimum(t, spec, m)
+	for c, res := range checkConverges(t, spec, m, 2, opt.Primal) {
+		if g := res.Trace[0].Gap; !math.IsNaN(g) {
+			t.Errorf("%v: round 1 has a gap %v, but gaps are computed every 2 rounds", c, g)
+		}
+	}
+}
+
+// bcfwOptimum returns the last point and the weights of BCFW m run on
+// spec's training set to a gap of 1e-6.
+func bcfwOptimum(t *testing.T, spec datasets.Spec, m solver.BCFW) (run.Point, []float64) {
+	t.Helper()
 	d, err := spec.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -101,37 +186,56 @@ func TestRoundsConverge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, run.Stop{Passes: 3000, Gap: 1e-6}); err != nil {
+	if _, err := s.Run(context.Background(), run.Stop{Passes: 3000, Gap: 1e-6}); err != nil {
 		t.Fatal(err)
 	}
 	opt, err := s.Current()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return opt, s.Weights()
+}
+
+// checkConverges runs m's rounds on spec with K = 4 partitions, adding and
+// averaging, on prism, to a certified gap of 1e-3 (every gapEvery rounds),
+// checks that they reach it at the primal opt, and returns their results.
+func checkConverges(t *testing.T, spec datasets.Spec, m solver.BCFW, gapEvery int, opt float64) map[solver.Combine]*RoundsResult {
+	t.Helper()
+	out := map[solver.Combine]*RoundsResult{}
 	for _, c := range []solver.Combine{solver.Adding, solver.Averaging} {
-		cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 2, Combine: c, Gap: 1e-3, MaxRounds: 100, GapEvery: 2,
+		cfg := Rounds{Method: m, Data: spec, K: 4, Passes: 2, Combine: c, Gap: 1e-3, MaxRounds: 100, GapEvery: gapEvery,
 			State: t.TempDir(), Workers: 1}
-		res, err := RunRounds(ctx, Beam{}, cfg)
+		res, err := RunRounds(context.Background(), Beam{}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		last := res.Trace[len(res.Trace)-1]
-		t.Logf("%v: %d rounds, %.0f passes, gap %.3g, primal %.6g (BCFW %.6g)", c, last.Round, last.Passes, last.Gap, last.Primal, opt.Primal)
-		if res.Status != "gap" || !(last.Gap <= 1e-3) || math.Abs(last.Primal-opt.Primal) > 1e-3 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
-			t.Errorf("%v: %s after %d rounds at gap %v, primal %v dual %v; BCFW's primal %v", c, res.Status, last.Round, last.Gap, last.Primal, last.Dual, opt.Primal)
+		t.Logf("%v: %d rounds, %.0f passes, gap %.3g, primal %.6g (BCFW %.6g)", c, last.Round, last.Passes, last.Gap, last.Primal, opt)
+		if res.Status != "gap" || !(last.Gap <= 1e-3) || math.Abs(last.Primal-opt) > 1e-3 || math.Abs(last.Primal-last.Dual-last.Gap) > 1e-9 {
+			t.Errorf("%v: %s after %d rounds at gap %v, primal %v dual %v; BCFW's primal %v", c, res.Status, last.Round, last.Gap, last.Primal, last.Dual, opt)
 		}
-		if g := res.Trace[0].Gap; !math.IsNaN(g) {
-			t.Errorf("%v: round 1 has a gap %v, but gaps are computed every 2 rounds", c, g)
-		}
+		out[c] = res
 	}
+	return out
 }
 
 // TestRoundsResume: a run killed in the middle of a round continues with
 // Resume from its last complete round to the same result as a run that
 // was not interrupted, bit for bit, reading the partitions' state.
 func TestRoundsResume(t *testing.T) {
+	checkResume(t, solver.BCFW{Lambda: 0.1, Seed: 2})
+}
+
+// TestRoundsResumeWithBox: the same with a box (the state carries v, not
+// w = [v], which would lose what the box cut off).
+func TestRoundsResumeWithBox(t *testing.T) {
+	checkResume(t, solver.BCFW{Lambda: 0.1, Box: chainBox(t), Seed: 2})
+}
+
+// checkResume kills a run of m inside its round 4 and resumes it.
+func checkResume(t *testing.T, m solver.BCFW) {
+	t.Helper()
 	ctx := context.Background()
-	m := solver.BCFW{Lambda: 0.1, Seed: 2}
 	whole := Rounds{Method: m, Data: chain(), K: 3, Passes: 2, MaxRounds: 6, State: t.TempDir(), Workers: 1}
 	want, err := RunRounds(ctx, Beam{}, whole)
 	if err != nil {
@@ -185,6 +289,38 @@ func TestRoundsResume(t *testing.T) {
 	}
 }
 
+// TestRoundsConvergeWithBox: K = 4 partitions with a box that binds (the
+// unconstrained optimum breaks it), adding and averaging, on prism: a
+// certified gap below 1e-3 at BCFW-with-the-box's primal, the weights in
+// the box, and a dual that never decreases from a round to the next.
+func TestRoundsConvergeWithBox(t *testing.T) {
+	spec := blobs(t, 40)
+	box := boxOf(t, spec)
+	m := solver.BCFW{Lambda: 1, Seed: 1}
+	free, wFree := bcfwOptimum(t, spec, m)
+	m.Box = box
+	opt, _ := bcfwOptimum(t, spec, m)
+	binds := false
+	for j, x := range wFree {
+		binds = binds || x > box.Upper[j]+1e-6
+	}
+	if !binds || !(opt.Primal > free.Primal+1e-6) {
+		t.Fatalf("the box does not bind: primal %v without it, %v with it", free.Primal, opt.Primal)
+	}
+	for c, res := range checkConverges(t, spec, m, 1, opt.Primal) {
+		for j, x := range res.W {
+			if x > box.Upper[j] {
+				t.Fatalf("%v: w[%d] = %v above its bound %v", c, j, x, box.Upper[j])
+			}
+		}
+		for r := 1; r < len(res.Trace); r++ {
+			if a, b := res.Trace[r-1].Dual, res.Trace[r].Dual; b < a-1e-12*(1+math.Abs(a)) {
+				t.Fatalf("%v: the dual decreased from round %d to %d: %v to %v", c, r, r+1, a, b)
+			}
+		}
+	}
+}
+
 func TestRoundsErrors(t *testing.T) {
 	ctx := context.Background()
 	m := solver.BCFW{Lambda: 0.1}
@@ -201,9 +337,21 @@ func TestRoundsErrors(t *testing.T) {
 		{Rounds{Method: m, Data: chain(), K: 2, Passes: 1, MaxRounds: 1, State: "/proc/nope"}, "cannot be written"},
 		{Rounds{Method: m, Data: chain(), K: 2, Passes: 1, MaxRounds: 1, State: dir + "/e", Resume: true}, "nothing to resume"},
 		{Rounds{Method: solver.BCFW{Lambda: 0.1, Step: solver.Pairwise}, Data: chain(), K: 2, Passes: 1, MaxRounds: 1, State: dir + "/f", Combine: solver.Averaging}, "pairwise and away"},
+		{Rounds{Method: solver.BCFW{Lambda: 0.1, Box: &solver.Box{Upper: []float64{0}}}, Data: chain(), K: 2, Passes: 1, MaxRounds: 1, State: dir + "/g"}, "box upper bound has 1 entries"},
+		{Rounds{Method: m, Data: chain(), K: 2, Passes: 1, MaxRounds: 1, State: older(t), Resume: true}, "made by an older fwstruct"},
 	} {
 		if _, err := RunRounds(ctx, Local{}, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
 	}
+}
+
+// older returns a state location holding the run.json of a run made before
+// the state's format was recorded (its rounds stored w, not v).
+func older(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), []byte(`{"run": "0123456789abcdef", "config": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

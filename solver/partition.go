@@ -46,22 +46,44 @@ func (c Combine) String() string {
 
 // Partition is one of K partitions of the examples of a data-parallel BCFW
 // run (CoCoA with BCFW as its local solver, as dissolve-struct runs it): it
-// owns the blocks of a subset of the examples (their w_i, ell_i and
+// owns the blocks of a subset of the examples (their v_i, ell_i and
 // whatever the method keeps per block: corner sets, stale gaps, the
-// sampler), runs BCFW's block steps on them against the w of a round, and
-// reports its change; GapsAt gives its blocks' exact gaps at any w, Save
+// sampler), runs BCFW's block steps on them against the v of a round, and
+// reports its change; GapsAt gives its blocks' exact gaps at any v, Save
 // and LoadPartition its dual state between rounds.
+//
+// The state of a round is v = sum_i v_i, the untruncated sum of the block
+// vectors, and ell; the model's weights are w = [v], v truncated to the box
+// (BCFW.Box intersected with the problem's own bounds, oracles.Bounded; w
+// = v without a box), as BCFW keeps them on one machine (Osokin et al.
+// 2016, App. H). Every v of this type's API is that v: w itself without a
+// box.
 //
 // It is BCFW's engine itself, on the partition's examples at the
 // regularization lambda n / (sigma' n_k), whose block vectors are then
-// sigma' w_i and whose block gaps and steps are the whole problem's
-// (scaled by n / n_k): the partition's iterate is its local view of w,
-// w_round + sigma' (its change). With K = 1 the partition is the whole
-// problem at lambda and its rounds are BCFW's trajectory, bit for bit: a
-// BCFW run without gap passes (GapEvery < 0), run H passes at a time.
+// sigma' v_i and whose block gaps and steps are the whole problem's
+// (scaled by n / n_k): the partition's iterate is its local view of v,
+// v_round + sigma' (its change), its oracle calls at its truncation. With
+// K = 1 the partition is the whole problem at lambda and its rounds are
+// BCFW's trajectory, bit for bit: a BCFW run without gap passes (GapEvery
+// < 0), run H passes at a time.
+//
+// Combining with a box is safe as it is without one. The dual is ell -
+// lambda phi(v) with phi(v) = |[v]|^2/2 + beta_u^T u - beta_l^T l at the
+// optimal box multipliers (Osokin et al. 2016, eq. 52), convex (and
+// 1-smooth: its gradient is [v]), ell linear. With adding (sigma' = K)
+// each partition ascends the exact dual of the whole problem with its own
+// blocks moved K times their change (at v + K Delta_k, ell + K Delta
+// ell_k); since v + sum_k Delta_k = (1/K) sum_k (v + K Delta_k), Jensen's
+// inequality gives phi(v + sum_k Delta_k) - phi(v) <= (1/K) sum_k [phi(v +
+// K Delta_k) - phi(v)], and ell is linear, so the combined dual improves by
+// at least the mean of the K local improvements: CoCoA+'s safe bound (Ma,
+// Smith, Jaggi et al. 2015), which needs no smoothness. Averaging (sigma' = 1, gamma = 1/K) is Jensen's
+// inequality again, on the K local views v + Delta_k. A block step never
+// decreases its local dual, so no round decreases the dual.
 //
 // The partitions make no gap passes and keep no averages: the gap is
-// certified by GapsAt at the combined w of a round.
+// certified by GapsAt at the combined v of a round.
 type Partition struct {
 	s       *Solver
 	blocks  []int
@@ -76,12 +98,12 @@ type Partition struct {
 
 // Change is what a partition's round gives back.
 type Change struct {
-	// Delta is the change of w the partition's blocks made, gamma times
-	// (w_local - w_round) / sigma', as a sparse vector; nil when View is
+	// Delta is the change of v the partition's blocks made, gamma times
+	// (v_local - v_round) / sigma', as a sparse vector; nil when View is
 	// set.
 	Delta *oracles.SparseVec
-	// View is the partition's local w at the end of the round when it is
-	// the only partition (K = 1): the combined w itself, bit for bit (w +
+	// View is the partition's local v at the end of the round when it is
+	// the only partition (K = 1): the combined v itself, bit for bit (v +
 	// Delta would round differently). Nil otherwise.
 	View []float64
 	// Ell is ell_k = sum of the partition's ell_i after the round, in the
@@ -94,8 +116,10 @@ type Change struct {
 
 // NewPartition returns partition number part of k of problem p: the
 // examples blocks (distinct indices into p, sorted), trained by m's block
-// steps (its Sampling, Step, Cache, Storage and Seed; a Box, gap passes and
+// steps (its Sampling, Step, Cache, Storage, Box and Seed; gap passes and
 // averages do not apply) at m.Lambda, their changes combined by combine.
+// The box is m.Box intersected with p's own bounds (oracles.Bounded), as
+// BCFW applies it on one machine.
 // opts wire the solver (run.WithWorkers); an execution other than
 // sequential steps is refused. With k = 1, blocks must be every example.
 func NewPartition(p oracles.Problem, blocks []int, k int, m BCFW, combine Combine, opts ...run.Option) (*Partition, error) {
@@ -104,8 +128,6 @@ func NewPartition(p oracles.Problem, blocks []int, k int, m BCFW, combine Combin
 		return nil, err
 	}
 	switch {
-	case m.Box != nil:
-		return nil, errors.New("solver: partition: a box does not apply to data-parallel rounds")
 	case !(m.Lambda > 0) || math.IsInf(m.Lambda, 0):
 		return nil, fmt.Errorf("solver: partition: lambda %v, want a positive value", m.Lambda)
 	case combine == Averaging && k > 1 && (m.Step == Pairwise || m.Step == Away):
@@ -119,8 +141,13 @@ func NewPartition(p oracles.Problem, blocks []int, k int, m BCFW, combine Combin
 	local := m
 	local.GapEvery, local.TraceEvery, local.Average = -1, 0, run.NoAverage
 	if k > 1 {
-		// lambda_k n_k = lambda n / sigma': the block vectors are sigma' w_i.
+		// lambda_k n_k = lambda n / sigma': the block vectors are sigma' v_i.
 		local.Lambda = m.Lambda * float64(q.n) / (q.sigma * float64(len(blocks)))
+		// The sub-problem does not forward p's bounds: its method holds
+		// the whole box (and its checkpoint with it).
+		if local.Box, err = effectiveBox(m.Box, p); err != nil {
+			return nil, fmt.Errorf("solver: partition: %w", err)
+		}
 	}
 	sv, err := local.New(q.sub(p), opts...)
 	if err != nil {
@@ -148,11 +175,6 @@ func newPartition(p oracles.Problem, blocks []int, k int, combine Combine) (*Par
 		return nil, fmt.Errorf("solver: partition: the only partition has %d of %d examples", len(blocks), n)
 	case combine != Adding && combine != Averaging:
 		return nil, fmt.Errorf("solver: partition: %v", combine)
-	}
-	if b, ok := p.(oracles.Bounded); ok {
-		if lo, hi := b.WeightBounds(); lo != nil || hi != nil {
-			return nil, errors.New("solver: partition: the problem bounds its weights (oracles.Bounded, a box), which data-parallel rounds do not support")
-		}
 	}
 	if _, ok := p.(oracles.Approximate); ok && k > 1 {
 		return nil, errors.New("solver: partition: an approximate oracle is not supported by data-parallel rounds")
@@ -194,18 +216,19 @@ func (q *Partition) Blocks() []int { return q.blocks }
 func (q *Partition) Ell() float64 { return q.s.ell * q.scale }
 
 // Round runs passes passes (passes times n_k block steps) of the
-// partition's blocks against w, the combined w of the last round (length
-// d; zero before the first round), and returns the change. The partition
-// keeps its blocks' new state (gamma of their change with averaging).
-func (q *Partition) Round(ctx context.Context, w []float64, passes float64) (Change, error) {
+// partition's blocks against v, the combined v of the last round (length
+// d; zero before the first round), and returns the change of v. The
+// partition keeps its blocks' new state (gamma of their change with
+// averaging).
+func (q *Partition) Round(ctx context.Context, v []float64, passes float64) (Change, error) {
 	s := q.s
-	if len(w) != s.d {
-		return Change{}, fmt.Errorf("solver: partition: w has %d weights, the problem %d", len(w), s.d)
+	if len(v) != s.d {
+		return Change{}, fmt.Errorf("solver: partition: v has %d weights, the problem %d", len(v), s.d)
 	}
 	if !(passes > 0) || math.IsInf(passes, 0) {
 		return Change{}, fmt.Errorf("solver: partition: %v passes, want a positive number", passes)
 	}
-	s.x.set(w)      // the local view: w + sigma' (the change), starting at w
+	s.x.set(v)      // the local view: v + sigma' (the change), starting at v; its w = [v]
 	s.sched.Moved() // w moved without a step: the steps under way are stale
 	var start []oracles.SparseVec
 	var startEll []float64
@@ -231,8 +254,8 @@ func (q *Partition) Round(ctx context.Context, w []float64, passes float64) (Cha
 		return c, nil
 	}
 	delta := &oracles.SparseVec{}
-	for j, v := range s.x.v {
-		if d := (v - w[j]) / q.sigma; d != 0 {
+	for j, x := range s.x.v {
+		if d := (x - v[j]) / q.sigma; d != 0 {
 			delta.Idx = append(delta.Idx, int32(j))
 			delta.Val = append(delta.Val, d)
 		}
@@ -271,18 +294,25 @@ func (q *Partition) blockVec(i int) oracles.SparseVec {
 	return out
 }
 
-// GapsAt returns the exact block gaps of the partition's blocks at w (in the
-// order of Blocks, in the whole problem's units: g_i = lambda <w_i, w> -
+// GapsAt returns the exact block gaps of the partition's blocks at the
+// combined v of a round, that is at the model's weights w = [v] (in the
+// order of Blocks, in the whole problem's units: g_i = lambda <v_i, w> -
 // ell_i + H_i(w)/n) and the sum of their H_i(w) = max_y L_i(y) - <w,
 // psi_i(y)>, from which the primal objective at w follows: lambda/2 |w|^2
-// + (sum over the partitions of sumH)/n. Each block's oracle is called at
-// w once (the certifying oracle of an approximate problem), on the
-// solver's workers; no counter or state changes. sum is the block gaps'
-// sum in the order a BCFW gap pass sums them.
-func (q *Partition) GapsAt(w []float64) (gaps []float64, sum, sumH float64, err error) {
+// + (sum over the partitions of sumH)/n (RoundWeights gives w). Each
+// block's oracle is called at w once (the certifying oracle of an
+// approximate problem), on the solver's workers; no counter or state
+// changes. sum is the block gaps' sum in the order a BCFW gap pass sums
+// them.
+func (q *Partition) GapsAt(v []float64) (gaps []float64, sum, sumH float64, err error) {
 	s := q.s
-	if len(w) != s.d {
-		return nil, 0, 0, fmt.Errorf("solver: partition: w has %d weights, the problem %d", len(w), s.d)
+	if len(v) != s.d {
+		return nil, 0, 0, fmt.Errorf("solver: partition: v has %d weights, the problem %d", len(v), s.d)
+	}
+	w := v
+	if s.box != nil {
+		w = make([]float64, s.d)
+		s.box.clipAll(w, v)
 	}
 	sumH, exact, err := s.oraclePass(w, true)
 	if err != nil {
@@ -298,6 +328,32 @@ func (q *Partition) GapsAt(w []float64) (gaps []float64, sum, sumH float64, err 
 		floats.Scale(q.scale, gaps)
 	}
 	return gaps, floats.Sum(gaps), sumH, nil
+}
+
+// RoundWeights returns, at the combined state (v, ell) of a data-parallel
+// round of m on p (v the sum of the partitions' block vectors, ell of
+// their ell_i, as the partitions' changes combine them), the model's
+// weights w = [v], v truncated to the box the partitions apply (m.Box
+// intersected with p's bounds; v itself, not a copy, without a box), and
+// the dual objective there, ell - lambda/2 |w|^2 - lambda (beta_u^T u -
+// beta_l^T l), summed as BCFW's evaluation sums it.
+func RoundWeights(p oracles.Problem, m BCFW, v []float64, ell float64) (w []float64, dual float64, err error) {
+	box, err := effectiveBox(m.Box, p)
+	if err == nil {
+		err = box.validate(len(v))
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("solver: round weights: %w", err)
+	}
+	if len(v) != p.Dim() {
+		return nil, 0, fmt.Errorf("solver: round weights: v has %d weights, the problem %d", len(v), p.Dim())
+	}
+	w = v
+	if box != nil {
+		w = make([]float64, len(v))
+		box.clipAll(w, v)
+	}
+	return w, ell - m.Lambda/2*floats.Dot(w, w) - m.Lambda*box.dualTerm(v), nil
 }
 
 // partitionFormat is the version of the header Save writes before the
@@ -330,9 +386,9 @@ func (q *Partition) Save(w io.Writer) error {
 	}
 	s := q.s
 	if q.k > 1 {
-		// The iterate is the round's local view, w + sigma' (the change);
+		// The iterate is the round's local view, v + sigma' (the change);
 		// a checkpoint holds v = sum_i v_i, which Load checks. The next
-		// round sets the iterate to its own w.
+		// round sets the iterate to its own v.
 		v := make([]float64, s.d)
 		q.blockSum(v)
 		s.x.set(v)

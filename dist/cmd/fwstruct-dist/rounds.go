@@ -22,8 +22,10 @@ const roundsSummary = `Trains BCFW data-parallel (CoCoA with BCFW as its local s
 every round each partition runs --passes local passes of BCFW's block steps against the round's w on a worker,
 and their changes are combined (--combine adding, CoCoA+'s safe local subproblem, or averaging). The certified
 duality gap of a round's w is the sum of every block's gap at it, computed exactly every --gap-every rounds
-(the last round's always). The partitions' state and every round's w are stored under --state, a location
-every worker reaches; --resume continues a run from its last complete round. Prints one line per round.`
+(the last round's always). With a box (the method's "box" and the problem's own bounds, as the horses' graph
+cuts need) the rounds combine v, the untruncated sum of the block vectors, and w is v truncated to the box.
+The partitions' state and every round's v are stored under --state, a location every worker reaches;
+--resume continues a run from its last complete round. Prints one line per round.`
 
 type roundsCmd struct {
 	method   string
