@@ -87,6 +87,22 @@ func BenchmarkBCFWAvgStepOCRLarge(b *testing.B) {
 	benchSteps(b, large, config{Lambda: 1e-3, Averaging: true, GapEvery: 1e9})
 }
 
+// BenchmarkDefaultChainStepOCRLarge measures a block step of what auto
+// gives chains (the recommended preset with the weighted average: gap
+// sampling, pairwise steps, the gap-based cache) on OCR-large at lambda =
+// 0.001: the average's update of the coordinates a pairwise step writes
+// is part of it.
+func BenchmarkDefaultChainStepOCRLarge(b *testing.B) {
+	_, large := loadOCR(b)
+	m := Recommended(1e-3)
+	m.Average, m.GapEvery = run.WeightedAverage, 1e9
+	cfg, err := m.plan()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchSteps(b, large, cfg)
+}
+
 // BenchmarkBCFWStepSynthetic runs without real data.
 func BenchmarkBCFWStepSynthetic(b *testing.B) {
 	p := oraclestest.Chain(oraclestest.ChainConfig{N: 1000, MaxLen: 14, Labels: 26, Features: 128, Density: 0.22, Seed: 1})

@@ -125,11 +125,8 @@ func (x *iterate) addSparse(s *oracles.SparseVec, a float64) {
 		return
 	}
 	val := s.Val[:len(s.Idx)]
-	if len(x.avgs) > 0 {
-		for k, j := range s.Idx {
-			x.add(j, a*val[k])
-		}
-		return
+	for _, avg := range x.avgs {
+		avg.SyncAt(s.Idx, x.v)
 	}
 	v := x.v
 	for k, j := range s.Idx {

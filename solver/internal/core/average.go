@@ -84,6 +84,34 @@ func (a *Average) Sync(j int32, vj float64) {
 	}
 }
 
+// SyncAt brings S_j up to date for every j of idx (repeats allowed) before
+// those v_j change: Sync for each, with the weight function's case and
+// W(K) decided once (a block step writes its coordinates in one call).
+func (a *Average) SyncAt(idx []int32, v []float64) {
+	k, full := a.K, a.Full
+	synced := false
+	switch a.Kind {
+	case run.UniformAverage, run.SuffixAverage: // W(K) - W(t) = K - t
+		for _, j := range idx {
+			if t := max(a.At[j], full); t != k {
+				a.S[j] += v[j] * float64(k-t)
+				a.At[j], synced = k, true
+			}
+		}
+	default:
+		tk := tri(k)
+		for _, j := range idx {
+			if t := max(a.At[j], full); t != k {
+				a.S[j] += v[j] * (tk - tri(t))
+				a.At[j], synced = k, true
+			}
+		}
+	}
+	if synced {
+		a.Partial = true
+	}
+}
+
 // SyncAll brings every S_j up to date.
 func (a *Average) SyncAll(v []float64) {
 	if a.Full == a.K {

@@ -42,7 +42,7 @@ func bruteAverage(kind run.AverageKind, vs [][]float64, ells []float64) ([]float
 // mix of sparse writes, dense writes and scalings and checks every kind,
 // after every step, against the average of the stored iterates.
 func TestAverageMatchesBruteForce(t *testing.T) {
-	const d, steps = 5, 70
+	const d, steps = 5, 90
 	for _, kind := range []run.AverageKind{run.WeightedAverage, run.SuffixAverage, run.UniformAverage} {
 		t.Run(kind.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(kind)))
@@ -52,11 +52,20 @@ func TestAverageMatchesBruteForce(t *testing.T) {
 			var ells []float64
 			got := make([]float64, d)
 			for k := 1; k <= steps; k++ {
-				switch rng.IntN(3) {
+				switch rng.IntN(4) {
 				case 0: // a sparse write to one or two coordinates
 					for range 1 + rng.IntN(2) {
 						j := rng.IntN(d)
 						a.Sync(int32(j), v[j])
+						v[j] += rng.NormFloat64()
+					}
+				case 3: // a block step's sparse write, synced at once (repeats allowed)
+					idx := make([]int32, 1+rng.IntN(4))
+					for i := range idx {
+						idx[i] = int32(rng.IntN(d))
+					}
+					a.SyncAt(idx, v)
+					for _, j := range idx {
 						v[j] += rng.NormFloat64()
 					}
 				case 1: // a dense write
