@@ -174,9 +174,10 @@ def close(a, b):
 
 
 class Page:
-    def __init__(self, driver, cells):
+    def __init__(self, driver, cells, server):
         self.d = driver
         self.cells = cells
+        self.server = server  # the pid of the Jupyter server (its cells' programs are its descendants)
         self.running = None  # the cell started last
 
     def explore(self, cell):
@@ -289,25 +290,36 @@ def check_move(page, cell, control, key, times, broken=False, timeout=90):
 STOP_TIMEOUT = 60
 
 
-def cell_programs():
-    """The pids of the programs GoNB runs for cells (/tmp/gonb_ID/gonb_ID)."""
-    pids = []
+def cell_programs(server):
+    """The pids of the programs GoNB runs for cells (/tmp/gonb_ID/gonb_ID) under the Jupyter
+    server of pid server (its kernel's children): never another server's."""
+    parent, programs = {}, []
     for d in glob.glob("/proc/[0-9]*"):
+        pid = int(os.path.basename(d))
         try:
+            with open(os.path.join(d, "stat")) as f:
+                parent[pid] = int(f.read().rsplit(")", 1)[1].split()[1])
             with open(os.path.join(d, "cmdline"), "rb") as f:
                 exe = f.read().split(b"\0")[0].decode(errors="replace")
-        except OSError:
+        except (OSError, ValueError, IndexError):
             continue
         parts = exe.split("/")
         if len(parts) == 4 and parts[1] == "tmp" and parts[2].startswith("gonb_") and parts[3] == parts[2]:
-            pids.append(int(os.path.basename(d)))
-    return pids
+            programs.append(pid)
+
+    def under(pid):
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == server:
+                return True
+        return False
+    return [pid for pid in programs if under(pid)]
 
 
 def dump_stuck_cell(page, cell, out):
     """Ends the cell's program with SIGQUIT (Go prints every goroutine's stack) and saves the
     cell's whole output; returns the file."""
-    for pid in cell_programs():
+    for pid in cell_programs(page.server):
         try:
             os.kill(pid, signal.SIGQUIT)
         except OSError:
@@ -430,7 +442,7 @@ def main():
         driver.get(f"http://127.0.0.1:{port}/notebooks/{name}")
         wait("the notebook and its GoNB kernel", lambda: driver.execute_script(JS_READY), 120)
         driver.execute_script("Jupyter.notebook.set_autosave_interval(0);")
-        page = Page(driver, cells)
+        page = Page(driver, cells, server.pid)
         for c in (setup, imports, forget):
             page.run(c, a.cell_timeout)
 
