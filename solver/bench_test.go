@@ -87,12 +87,12 @@ func BenchmarkBCFWAvgStepOCRLarge(b *testing.B) {
 	benchSteps(b, large, config{Lambda: 1e-3, Averaging: true, GapEvery: 1e9})
 }
 
-// BenchmarkDefaultChainStepOCRLarge measures a block step of what auto
-// gives chains (the recommended preset with the weighted average: gap
-// sampling, pairwise steps, the gap-based cache) on OCR-large at lambda =
-// 0.001: the average's update of the coordinates a pairwise step writes
-// is part of it.
-func BenchmarkDefaultChainStepOCRLarge(b *testing.B) {
+// BenchmarkRecommendedWavgStepOCRLarge measures a block step of the
+// recommended preset with the weighted average (gap sampling, pairwise
+// steps, the gap-based cache) on OCR-large at lambda = 0.001: the
+// average's update of the coordinates a pairwise step writes is part of
+// it.
+func BenchmarkRecommendedWavgStepOCRLarge(b *testing.B) {
 	_, large := loadOCR(b)
 	m := Recommended(1e-3)
 	m.Average, m.GapEvery = run.WeightedAverage, 1e9

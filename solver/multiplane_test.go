@@ -792,6 +792,42 @@ func TestMeasureCostRatio(t *testing.T) {
 	}
 }
 
+// coldOracle makes the first max-oracle call of every example take at
+// least 5 ms (a first touch of its memory), later calls the plain ones.
+type coldOracle struct {
+	oracles.Problem
+	touched map[int]bool
+}
+
+func (p coldOracle) MaxOracle(i int, w []float64, dst []int32) ([]int32, float64) {
+	if !p.touched[i] {
+		p.touched[i] = true
+		time.Sleep(5 * time.Millisecond)
+	}
+	return p.Problem.MaxOracle(i, w, dst)
+}
+
+// TestMeasureOracleCostWarm: the first call on each example is not timed,
+// the ratio is the medians', and the sample count is bounded by n.
+func TestMeasureOracleCostWarm(t *testing.T) {
+	fast := oraclestest.Chain(oraclestest.ChainConfig{N: 20, MaxLen: 6, Labels: 5, Features: 10, Density: 0.5, Seed: 1})
+	c, err := MeasureOracleCost(coldOracle{fast, map[int]bool{}}, nil, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Call >= 5*time.Millisecond || c.Call <= 0 || c.Plane <= 0 {
+		t.Fatalf("call %v, plane %v: the cold first calls were timed", c.Call, c.Plane)
+	}
+	// The durations are rounded to nanoseconds, the ratio is not.
+	lo, hi := float64(c.Call-1)/float64(c.Plane+1), float64(c.Call+1)/math.Max(float64(c.Plane-1), 0.5)
+	if !(c.Ratio >= 1) || c.Ratio < lo || c.Ratio > hi {
+		t.Fatalf("ratio %v, call %v / plane %v: [%v, %v]", c.Ratio, c.Call, c.Plane, lo, hi)
+	}
+	if _, err := MeasureOracleCost(fast, nil, 0); err != nil {
+		t.Fatalf("zero samples: %v, want one sample", err)
+	}
+}
+
 // TestLoadChecksMultiPlaneState tampers with the multi-plane part of a
 // checkpoint and requires Load to refuse it.
 func TestLoadChecksMultiPlaneState(t *testing.T) {

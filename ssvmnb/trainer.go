@@ -140,7 +140,7 @@ func New(name string, data *Data, m run.Method, x ...run.Execution) (*Trainer, e
 	}
 	built := m
 	if am, ok := m.(auto.Method); ok {
-		c, err := auto.Choose(data.Train, am, 0)
+		c, err := auto.Choose(data.Train, am, 0, exec)
 		if err != nil {
 			return nil, fmt.Errorf("ssvmnb: %s: %w", name, err)
 		}

@@ -86,7 +86,7 @@ func resolveAuto(train oracles.Problem, base run.Method, cfg Config) (run.Method
 	if lambda == 0 {
 		lambda = 1 // the grid sets it; auto's choice does not depend on it
 	}
-	c, err := auto.Choose(train, a.WithLambda(lambda).(auto.Method), cfg.Workers)
+	c, err := auto.Choose(train, a.WithLambda(lambda).(auto.Method), cfg.Workers, nil)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}

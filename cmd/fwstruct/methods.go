@@ -66,8 +66,8 @@ func entry[M run.Method](name, summary string, execs execKinds, start M, flags f
 // methods lists the methods of the command line, the default first.
 var methods = []methodEntry{
 	entry("auto", "chosen from the problem (package solver/auto): exact steps with shrinking for multiclass data, kernelized ones\n"+
-		"with --kernel, soft constraints with --rho, multi-plane BCFW with pairwise steps when an oracle call is costly\n"+
-		"(25µs or more) on data other than chains, else recommended;\n"+
+		"with --kernel, soft constraints with --rho, else multi-plane BCFW with pairwise steps and the cost rule (recommended\n"+
+		"when --async or --simulate-workers is given);\n"+
 		"the method line says which and why: the default", anyExecution, auto.Method{}, autoFlags).approximate(),
 	entry("recommended", "bcfw with gap sampling, pairwise steps and the gap-based cache (solver.Recommended)",
 		anyExecution, solver.Recommended(0), bcfwFlags).approximate(),

@@ -268,7 +268,7 @@ func (t *trainLine) run(ctx context.Context, stdout, stderr io.Writer) error {
 	m := t.method().WithLambda(t.lambda)
 	chosen, chosenExec := "", ""
 	if am, ok := m.(auto.Method); ok && t.resumed == nil {
-		c, err := auto.Choose(train, am, t.exec.workers)
+		c, err := auto.Choose(train, am, t.exec.workers, t.exec.x)
 		if err != nil {
 			return err
 		}

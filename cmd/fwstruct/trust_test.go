@@ -340,15 +340,16 @@ func TestFlagErrorsOneLine(t *testing.T) {
 }
 
 // Item 12: resuming with the value a flag took from the default method
-// (recommended) is no difference; another value is.
+// (auto's multi-plane BCFW for a chain) is no difference; another value is.
 func TestResumeWithPresetValues(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "run.ckpt")
 	if code, _, stderr := runBinary(t, "train", "--data", "synthetic", "--synthetic-words", "20", "--passes", "2", "--quiet", "--checkpoint", ck); code != 0 {
 		t.Fatal(stderr)
 	}
-	// The recommended method's values: gap sampling, pairwise steps, the cache.
-	if code, stdout, stderr := runBinary(t, "train", "--resume", ck, "--passes", "3", "--quiet", "--step", "pairwise", "--sampling", "gap", "--cache"); code != 0 {
-		t.Errorf("the recommended method's own values refused: exit %d %s%s", code, stdout, stderr)
+	// The chosen method's values: pairwise steps, the cost rule with the
+	// ratio counted for the chain (16 for the synthetic words).
+	if code, stdout, stderr := runBinary(t, "train", "--resume", ck, "--passes", "3", "--quiet", "--step", "pairwise", "--mp-rule", "cost", "--mp-cost-ratio", "16"); code != 0 {
+		t.Errorf("the chosen method's own values refused: exit %d %s%s", code, stdout, stderr)
 	}
 	code, _, stderr := runBinary(t, "train", "--resume", ck, "--passes", "4", "--quiet", "--step", "fw")
 	if want := `--step "fw" differs from the checkpoint's "pairwise"`; code != 1 || !strings.Contains(stderr, want) {

@@ -19,8 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
-	"slices"
 	"time"
 
 	"github.com/fwstruct/fwstruct/factorgraph"
@@ -75,7 +75,7 @@ func (m Method) New(p oracles.Problem, opts ...run.Option) (run.Solver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("auto: %w", err)
 	}
-	c, err := Choose(p, m, o.Workers)
+	c, err := Choose(p, m, o.Workers, o.Execution)
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +109,10 @@ func (c Choice) String() string {
 
 // Choose returns the method and the execution for problem p under m's
 // lambda (and kernel, rho, schedule and seed), with workers goroutines (0:
-// GOMAXPROCS).
-func Choose(p oracles.Problem, m Method, workers int) (Choice, error) {
-	c, err := choose(p, m, workers)
+// GOMAXPROCS). x is the execution the user gave (nil: none; Choose then
+// chooses it): a method is chosen that it can run.
+func Choose(p oracles.Problem, m Method, workers int, x run.Execution) (Choice, error) {
+	c, err := choose(p, m, workers, x)
 	if err != nil {
 		return c, err
 	}
@@ -154,7 +155,7 @@ func (a Method) schedule(m run.Method) run.Method {
 }
 
 // choose is Choose before the schedule.
-func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
+func choose(p oracles.Problem, m Method, workers int, given run.Execution) (c Choice, err error) {
 	if p == nil {
 		return Choice{}, errors.New("auto: no problem")
 	}
@@ -191,37 +192,88 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 	if m.Rho > 0 {
 		return Choice{}, fmt.Errorf("auto: soft constraints (rho %g) need factor-graph data (yeast, a MULAN dataset), not %s", m.Rho, oracles.KindOf(p))
 	}
-	_, chain := p.(interface{ NumLabels() int })
-	call, err := oracleTime(p)
-	if err != nil {
-		return Choice{}, err
+	kind := describe(p)
+	var cost solver.OracleCost // measured where it is needed
+	var ratio float64
+	var how string
+	if c, ok := p.(chainShape); ok {
+		ratio = viterbiPlanes(c)
+		how = fmt.Sprintf("%s: a Viterbi call counts %.1f plane evaluations", kind, ratio)
+	} else {
+		if cost, err = oracleCost(p); err != nil {
+			return Choice{}, err
+		}
+		ratio = inRun * cost.Ratio
+		how = fmt.Sprintf("%s: an oracle call of %v costs %.0f plane evaluations at w = 0, taken as %.0f in the run", kind, cost.Call.Round(100*time.Nanosecond), cost.Ratio, ratio)
 	}
-	if !chain {
-		if call >= planesPay {
-			return Choice{
-				Method: solver.MultiPlane{Lambda: m.Lambda, Step: solver.Pairwise},
-				Reason: fmt.Sprintf("multi-plane BCFW with pairwise steps (%s, an oracle call %v, at least %v: working sets of planes answer most steps without an oracle call; Shah et al. 2015; its pass rule measures solver time, as the paper's, so runs are not reproducible bit for bit)",
-					describe(p), call.Round(100*time.Nanosecond), planesPay),
-				ExecutionReason: "sequential steps: the approximate passes over the working sets run between the exact ones",
-			}, nil
+	_, batch := given.(execution.MiniBatch)
+	_, sequential := given.(execution.Sequential)
+	if given == nil || batch || sequential {
+		rounded := math.Exp2(math.Round(math.Log2(ratio)))
+		return Choice{
+			Method: solver.MultiPlane{Lambda: m.Lambda, Step: solver.Pairwise, Cost: &solver.CostRule{Ratio: rounded}},
+			Reason: fmt.Sprintf("multi-plane BCFW with pairwise steps (%s; working sets of planes answer most steps without an oracle call; Shah et al. 2015), its pass rule by a cost ratio of %g (to a power of 2; runs with the ratio and the seed are identical)",
+				how, rounded),
+			ExecutionReason: "sequential steps: the approximate passes over the working sets run between the exact ones",
+		}, nil
+	}
+	if cost.Call == 0 {
+		if cost, err = oracleCost(p); err != nil {
+			return Choice{}, err
 		}
 	}
-	method := solver.Recommended(m.Lambda)
-	averaged := ""
-	if chain {
-		// The weighted average predicts well passes before the iterate
-		// does (docs/methods.md, "The default method").
-		method.Average = run.WeightedAverage
-		averaged = ", the weighted average"
-	}
-	x, why := executionAt(p, call, workers)
-	kind := describe(p)
+	x, why := executionAt(p, cost.Call, workers)
 	return Choice{
-		Method:          method,
+		Method:          solver.Recommended(m.Lambda),
 		Execution:       x,
-		Reason:          fmt.Sprintf("BCFW with gap sampling, pairwise steps and the gap-based cache%s (%s, an oracle call %v; Osokin et al. 2016)", averaged, kind, call.Round(100*time.Nanosecond)),
+		Reason:          fmt.Sprintf("BCFW with gap sampling, pairwise steps and the gap-based cache (%s; the %s execution given runs BCFW's block steps, multi-plane BCFW's passes take a mini-batch only; Osokin et al. 2016)", how, given.Name()),
 		ExecutionReason: why,
 	}, nil
+}
+
+// inRun is the factor from the cost of an oracle call measured at w = 0,
+// in plane evaluations, to the cost ratio of the pass rule. At w = 0 the
+// oracle is at its cheapest (a graph cut with no unaries to speak of) and
+// the plane is timed alone, hot in the caches; in the run the calls cost
+// more and the working sets' planes are scored among others. An
+// overestimate costs little and an underestimate much (the horses' sweep
+// of ratios in docs/performance.md, "The default method").
+const inRun = 2.0
+
+// chainShape is a linear chain (oracles.Chain and the problems embedding
+// it): what viterbiPlanes counts.
+type chainShape interface {
+	Len() int
+	NumLabels() int
+	SeqLen(i int) int
+	Features(i, t int) oracles.SparseVec
+}
+
+// viterbiPlanes counts the cost of a Viterbi call of chain c in plane
+// evaluations, over every example: at a position of f features, the call
+// scores K labels (K f multiply-adds) and relaxes K^2 transitions, where
+// a plane (the difference of two labelings, which differ at the position)
+// has 2 f emission and at most 4 transition and bias nonzeros. A count, not
+// a timing, so that the default method of a chain is the same on every
+// machine and every run. It is below the timed ratio (most on CoNLL, whose
+// w does not fit the caches), where multi-plane BCFW's time to a gap on
+// chains varies little with the ratio (docs/performance.md, "The default
+// method").
+func viterbiPlanes(c chainShape) float64 {
+	k := float64(c.NumLabels())
+	var oracle, plane float64
+	for i := 0; i < c.Len(); i++ {
+		for t := 0; t < c.SeqLen(i); t++ {
+			x := c.Features(i, t)
+			f := float64(x.Len())
+			oracle += k*f + k*k
+			plane += 2*f + 4
+		}
+	}
+	if plane == 0 {
+		return 1
+	}
+	return oracle / plane
 }
 
 // costlyOracle is the time of a max-oracle call from which the read parts
@@ -229,11 +281,6 @@ func choose(p oracles.Problem, m Method, workers int) (c Choice, err error) {
 // hand-off to another goroutine and the memory traffic of the cache's
 // scoring take what the parallel calls save.
 const costlyOracle = 200 * time.Microsecond
-
-// planesPay is the oracle time from which multi-plane BCFW's working sets
-// beat BCFW's gap-based cache on problems other than chains (measured:
-// docs/performance.md, "The default method").
-const planesPay = 25 * time.Microsecond
 
 // Execution returns the execution for the steps of method m on problem p
 // with workers goroutines (0: GOMAXPROCS), and why: a mini-batch of one
@@ -273,11 +320,11 @@ func executionFor(p oracles.Problem, m run.Method, workers int) (run.Execution, 
 	default:
 		return nil, "sequential steps (the method has no parallel execution)", nil
 	}
-	call, err := oracleTime(p)
+	cost, err := oracleCost(p)
 	if err != nil {
 		return nil, "", err
 	}
-	x, why := executionAt(p, call, workers)
+	x, why := executionAt(p, cost.Call, workers)
 	return x, why, nil
 }
 
@@ -297,28 +344,18 @@ func executionAt(p oracles.Problem, call time.Duration, workers int) (run.Execut
 	return x, fmt.Sprintf("a mini-batch of %d, lookahead 2: oracle calls of %v run on the %d workers", workers, call.Round(time.Microsecond), workers)
 }
 
-// oracleTime returns the median time of a max-oracle call of p at w = 0,
-// over a few examples spread over the problem.
-func oracleTime(p oracles.Problem) (time.Duration, error) {
-	n := p.Len()
-	if n < 1 || p.Dim() < 1 {
-		return 0, fmt.Errorf("auto: problem has %d examples of dimension %d", n, p.Dim())
+// oracleCost measures a max-oracle call of p at w = 0 and the evaluation
+// of a plane it returns (solver.MeasureOracleCost, timed after a first
+// call on each of 16 examples spread over the problem).
+func oracleCost(p oracles.Problem) (solver.OracleCost, error) {
+	if n := p.Len(); n < 1 || p.Dim() < 1 {
+		return solver.OracleCost{}, fmt.Errorf("auto: problem has %d examples of dimension %d", n, p.Dim())
 	}
-	oracle := oracles.OracleFunc(p)
-	w := make([]float64, p.Dim())
-	samples := min(n, 16)
-	times := make([]time.Duration, 0, samples)
-	var y []int32
-	for k := 0; k < samples; k++ {
-		t0 := time.Now()
-		var err error
-		if y, _, err = oracle(k*n/samples, w, y); err != nil {
-			return 0, fmt.Errorf("auto: timing the max oracle: %w", err)
-		}
-		times = append(times, time.Since(t0))
+	c, err := solver.MeasureOracleCost(p, nil, 16)
+	if err != nil {
+		return c, fmt.Errorf("auto: timing the max oracle: %w", err)
 	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
+	return c, nil
 }
 
 // describe names the kind of problem for the reason line.
