@@ -348,9 +348,6 @@ func executionAt(p oracles.Problem, call time.Duration, workers int) (run.Execut
 // of a plane it returns (solver.MeasureOracleCost, timed after a first
 // call on each of 16 examples spread over the problem).
 func oracleCost(p oracles.Problem) (solver.OracleCost, error) {
-	if n := p.Len(); n < 1 || p.Dim() < 1 {
-		return solver.OracleCost{}, fmt.Errorf("auto: problem has %d examples of dimension %d", n, p.Dim())
-	}
 	c, err := solver.MeasureOracleCost(p, nil, 16)
 	if err != nil {
 		return c, fmt.Errorf("auto: timing the max oracle: %w", err)
